@@ -1,0 +1,134 @@
+# Ember build. `make` builds everything, `make check` runs every test, `make bench`
+# measures. Sources are found by directory, so adding a file never means editing this.
+
+BUILD ?= build
+CC := clang
+V ?= 0
+Q := $(if $(filter 1,$(V)),,@)
+
+# ---- Flags ----
+WARN := -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers
+COMMON := -std=gnu11 -g -Iinclude $(WARN) -fno-strict-aliasing
+HOST_CFLAGS := $(COMMON) -O2 -fno-omit-frame-pointer -D_GNU_SOURCE
+SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined
+ASAN_CFLAGS := $(COMMON) -O1 -fno-omit-frame-pointer -D_GNU_SOURCE $(SAN_FLAGS)
+FUZZ_CFLAGS := $(COMMON) -O1 -fno-omit-frame-pointer -D_GNU_SOURCE -DEMBER_FUZZING \
+	-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
+# PE32+ applications: clang targeting UEFI's ABI, linked by lld as EFI applications.
+PE_CFLAGS := $(COMMON) -O2 --target=x86_64-unknown-windows -ffreestanding -fno-builtin \
+	-fshort-wchar -mno-red-zone -fno-stack-protector -mno-stack-arg-probe
+PE_LDFLAGS := --target=x86_64-unknown-windows -nostdlib -fuse-ld=lld \
+	-Wl,-entry:efi_main -Wl,-subsystem:efi_application
+
+# ---- Sources ----
+find_c = $(shell find $(1) -name '*.c' 2>/dev/null | sort)
+LIB_SRC := $(wildcard lib/*.c)
+FREESTANDING_SRC := $(wildcard lib/freestanding/*.c)
+CORE_SRC := $(call find_c,core)
+DRIVER_SRC := $(call find_c,drivers)
+HOSTED_SRC := $(call find_c,platform/hosted)
+FIRMWARE_SRC := $(LIB_SRC) $(CORE_SRC) $(DRIVER_SRC)
+UNIT_SRC := $(call find_c,tests/unit)
+FUZZ_SRC := $(wildcard tests/fuzz/*.c)
+FUZZ_SUPPORT_SRC := tests/unit/support/plat_test.c
+APPS := $(filter-out lib,$(notdir $(wildcard apps/*)))
+APP_LIB_SRC := $(wildcard apps/lib/*.c)
+GNUEFI_PROGRAMS := $(basename $(notdir $(wildcard tests/programs/*.c)))
+
+obj = $(patsubst %.c,$(BUILD)/$(1)/%.o,$(2))
+
+EMBER_RUN := $(BUILD)/ember-run
+UNIT_TESTS := $(BUILD)/unit-tests
+UNIT_TESTS_ASAN := $(BUILD)/unit-tests-asan
+FUZZERS := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRC))
+APP_EFIS := $(patsubst %,$(BUILD)/apps/%.efi,$(APPS))
+PROGRAM_EFIS := $(patsubst %,$(BUILD)/tests/programs/%.efi,$(GNUEFI_PROGRAMS))
+
+.PHONY: all deps check check-unit check-integration check-fuzz check-qemu bench run clean format
+all: deps $(EMBER_RUN) $(APP_EFIS) $(PROGRAM_EFIS)
+
+deps:
+	$(Q)scripts/deps
+
+# ---- Host objects (core for ember-run and unit tests; sanitizer and fuzzer variants) ----
+$(BUILD)/host/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(HOST_CFLAGS) -MMD -MP -c $< -o $@
+$(BUILD)/asan/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ASAN_CFLAGS) -MMD -MP -c $< -o $@
+$(BUILD)/fuzzobj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(FUZZ_CFLAGS) -MMD -MP -c $< -o $@
+
+$(EMBER_RUN): $(call obj,host,$(FIRMWARE_SRC) $(HOSTED_SRC))
+	@echo "  LD      $@"
+	$(Q)$(CC) -o $@ $^ -lpng -lz -lm
+
+$(UNIT_TESTS): $(call obj,host,$(FIRMWARE_SRC) $(UNIT_SRC))
+	@echo "  LD      $@"
+	$(Q)$(CC) -o $@ $^ -lm
+$(UNIT_TESTS_ASAN): $(call obj,asan,$(FIRMWARE_SRC) $(UNIT_SRC))
+	@echo "  LD      $@"
+	$(Q)$(CC) $(SAN_FLAGS) -o $@ $^ -lm
+
+$(BUILD)/fuzz/%: $(call obj,fuzzobj,$(FIRMWARE_SRC) $(FUZZ_SUPPORT_SRC)) $(BUILD)/fuzzobj/tests/fuzz/%.o
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	$(Q)$(CC) -fsanitize=fuzzer,address,undefined -o $@ $^ -lm
+
+# ---- PE32+ applications (apps/NAME/*.c + apps/lib + lib) ----
+PE_LIB_OBJ := $(call obj,pe,$(LIB_SRC) $(FREESTANDING_SRC) $(APP_LIB_SRC))
+$(BUILD)/pe/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(PE_CFLAGS) -MMD -MP -c $< -o $@
+$(BUILD)/pe/%.o: %.S
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(PE_CFLAGS) -MMD -MP -c $< -o $@
+.SECONDEXPANSION:
+$(BUILD)/apps/%.efi: $$(call obj,pe,$$(call find_c,apps/$$*)) $$(patsubst %.S,$(BUILD)/pe/%.o,$$(wildcard apps/$$*/*.S)) $(PE_LIB_OBJ)
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(PE_LDFLAGS) -o $@ $^
+
+# ---- Test programs built with gnu-efi, standing in for third-party software ----
+GNUEFI_CFLAGS := -I/usr/include/efi -I/usr/include/efi/x86_64 -fpic -ffreestanding \
+	-fno-stack-protector -fno-stack-check -fshort-wchar -mno-red-zone \
+	-maccumulate-outgoing-args -Wall -O2
+$(BUILD)/tests/programs/%.efi: tests/programs/%.c
+	@mkdir -p $(dir $@)
+	@echo "  GNU-EFI $@"
+	$(Q)gcc $(GNUEFI_CFLAGS) -c $< -o $(@:.efi=.o)
+	$(Q)ld -shared -Bsymbolic -nostdlib -znocombreloc -T /usr/lib/elf_x86_64_efi.lds \
+		/usr/lib/crt0-efi-x86_64.o $(@:.efi=.o) -o $(@:.efi=.so) -L/usr/lib -lefi -lgnuefi
+	$(Q)objcopy -j .text -j .sdata -j .data -j .rodata -j .dynamic -j .dynsym -j .rel \
+		-j .rela -j .rel.* -j .rela.* -j .reloc --target efi-app-x86_64 \
+		--subsystem=10 $(@:.efi=.so) $@
+
+# ---- Tests ----
+check: all
+	$(Q)scripts/check
+
+check-unit: $(UNIT_TESTS) $(UNIT_TESTS_ASAN)
+	$(Q)$(UNIT_TESTS)
+	$(Q)$(UNIT_TESTS_ASAN)
+
+check-integration: all
+	$(Q)/usr/bin/python3 -m pytest -q -p no:cacheprovider tests/integration
+
+check-fuzz: $(FUZZERS)
+	$(Q)scripts/run-fuzzers $(FUZZERS)
+
+bench: all
+	$(Q)scripts/bench
+
+run: all
+	$(Q)scripts/run-demo
+
+format:
+	clang-format -i $$(find include lib core drivers platform apps tests -name '*.[ch]')
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,141 @@
+/* The core's internal API, for drivers and platforms (never through the boot-services
+ * table). Each function mirrors a boot service but trusts its caller: pointers are
+ * valid, handles are real. EFIAPI entry points in core/ validate and call these. */
+#ifndef EMBER_CORE_H
+#define EMBER_CORE_H
+
+#include <stdbool.h>
+#include <efi/system_table.h>
+#include <efi/protocol/loaded_image.h>
+
+/* ---- Start-up (called by platforms) ---- */
+
+/* A range of the machine's memory, as the platform found it. */
+struct core_memory_range {
+	EFI_PHYSICAL_ADDRESS base; /* page-aligned */
+	UINT64 pages;
+	EFI_MEMORY_TYPE type; /* EfiConventionalMemory for free RAM */
+	UINT64 attribute;     /* EFI_MEMORY_* capabilities */
+};
+
+struct core_config {
+	const struct core_memory_range *ranges;
+	size_t range_count;
+	const CHAR16 *firmware_vendor;
+	UINT32 firmware_revision;
+};
+
+/* Brings up memory, events, the protocol database and the system table. */
+EFI_STATUS core_init(const struct core_config *config);
+
+/* The platform's periodic timer interrupt; called with interrupts disabled. */
+void core_timer_tick(void);
+
+/* The system table the core hands to images. */
+extern EFI_SYSTEM_TABLE *core_st;
+/* The firmware's own image handle (the parent of images the platform loads). */
+extern EFI_HANDLE core_image_handle;
+
+/* Sets a console in the system table (ConIn/ConOut/StdErr) and refreshes its CRC. */
+void core_set_console_in(EFI_HANDLE handle, EFI_SIMPLE_TEXT_INPUT_PROTOCOL *in);
+void core_set_console_out(EFI_HANDLE handle, EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *out);
+void core_set_std_err(EFI_HANDLE handle, EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *err);
+
+/* Recomputes a table header's CRC32 (after any change to the table). */
+void table_update_crc(EFI_TABLE_HEADER *header);
+
+/* ---- Memory ---- */
+
+EFI_STATUS mem_allocate_pages(EFI_ALLOCATE_TYPE type, EFI_MEMORY_TYPE memory_type, UINTN pages,
+			      EFI_PHYSICAL_ADDRESS *memory);
+EFI_STATUS mem_free_pages(EFI_PHYSICAL_ADDRESS memory, UINTN pages);
+
+/* Pool memory, 16-byte aligned. NULL when memory is exhausted. */
+void *pool_alloc_typed(EFI_MEMORY_TYPE type, UINTN size);
+void *pool_alloc(UINTN size);  /* EfiBootServicesData, zero-filled */
+void *pool_dup(const void *src, UINTN size); /* EfiBootServicesData copy */
+void pool_free(void *buffer);  /* NULL is ignored */
+
+/* True when [address, address+size) lies inside memory the core allocated
+ * (not free, not outside RAM): safe to read before trusting a caller's pointer. */
+bool mem_is_allocated(const void *address, UINTN size);
+
+/* ---- TPL and events ---- */
+
+EFI_TPL tpl_raise(EFI_TPL new_tpl);
+void tpl_restore(EFI_TPL old_tpl);
+EFI_TPL tpl_current(void);
+
+EFI_STATUS event_create(UINT32 type, EFI_TPL notify_tpl, EFI_EVENT_NOTIFY notify_function,
+			const void *notify_context, const EFI_GUID *event_group, EFI_EVENT *event);
+EFI_STATUS event_close(EFI_EVENT event);
+EFI_STATUS event_signal(EFI_EVENT event);
+EFI_STATUS event_check(EFI_EVENT event);
+EFI_STATUS event_wait(UINTN count, EFI_EVENT *events, UINTN *index);
+EFI_STATUS event_set_timer(EFI_EVENT event, EFI_TIMER_DELAY type, UINT64 trigger_time);
+/* Signals every event in a group (used for EXIT_BOOT_SERVICES, READY_TO_BOOT ...). */
+void event_signal_group(const EFI_GUID *group);
+
+/* Busy-waits, letting timer interrupts run. */
+void core_stall_us(UINT64 microseconds);
+
+/* ---- Protocol database ---- */
+
+EFI_STATUS protocol_install(EFI_HANDLE *handle, const EFI_GUID *protocol, void *interface);
+EFI_STATUS protocol_uninstall(EFI_HANDLE handle, const EFI_GUID *protocol, void *interface);
+EFI_STATUS protocol_reinstall(EFI_HANDLE handle, const EFI_GUID *protocol, void *old_interface,
+			      void *new_interface);
+/* Installs NULL-terminated (const EFI_GUID *, void *) pairs, all or nothing; refuses a
+ * device path already present on another handle (EFI_ALREADY_STARTED). */
+EFI_STATUS protocol_install_multiple(EFI_HANDLE *handle, ...);
+EFI_STATUS protocol_uninstall_multiple(EFI_HANDLE handle, ...);
+/* HandleProtocol: the interface or EFI_UNSUPPORTED. */
+EFI_STATUS protocol_get(EFI_HANDLE handle, const EFI_GUID *protocol, void **interface);
+EFI_STATUS protocol_open(EFI_HANDLE handle, const EFI_GUID *protocol, void **interface,
+			 EFI_HANDLE agent, EFI_HANDLE controller, UINT32 attributes);
+EFI_STATUS protocol_close(EFI_HANDLE handle, const EFI_GUID *protocol, EFI_HANDLE agent,
+			  EFI_HANDLE controller);
+/* LocateProtocol without a registration: the first interface installed. */
+EFI_STATUS protocol_locate(const EFI_GUID *protocol, void **interface);
+EFI_STATUS handle_locate_buffer(EFI_LOCATE_SEARCH_TYPE type, const EFI_GUID *protocol,
+				void *search_key, UINTN *count, EFI_HANDLE **buffer);
+EFI_STATUS handle_locate_device_path(const EFI_GUID *protocol, EFI_DEVICE_PATH_PROTOCOL **path,
+				     EFI_HANDLE *device);
+/* True when handle is a live handle in the database. */
+bool handle_is_valid(EFI_HANDLE handle);
+
+/* ---- Driver model ---- */
+
+EFI_STATUS driver_connect(EFI_HANDLE controller, EFI_HANDLE *driver_images,
+			  EFI_DEVICE_PATH_PROTOCOL *remaining, bool recursive);
+EFI_STATUS driver_disconnect(EFI_HANDLE controller, EFI_HANDLE driver_image, EFI_HANDLE child);
+/* Connects every controller recursively (what a boot manager does first). */
+void driver_connect_all(void);
+
+/* ---- Images ---- */
+
+/* LoadImage. On failure *reason (when not NULL) says why in a short phrase,
+ * e.g. "not a PE32+ image" or "unsupported machine type 0x14c". */
+EFI_STATUS image_load(bool boot_policy, EFI_HANDLE parent, EFI_DEVICE_PATH_PROTOCOL *path,
+		      const void *buffer, UINTN size, EFI_HANDLE *image, const char **reason);
+EFI_STATUS image_start(EFI_HANDLE image, UINTN *exit_data_size, CHAR16 **exit_data);
+EFI_STATUS image_unload(EFI_HANDLE image);
+/* Gives an image a name for traces and crash reports (a copy is kept). */
+void image_set_name(EFI_HANDLE image, const char *name);
+
+/* The loaded image containing address, for crash reports: its name and base. */
+struct image_location {
+	const char *name;
+	UINT64 base, size;
+};
+bool image_find_by_address(UINT64 address, struct image_location *where);
+
+/* ---- Misc ---- */
+
+/* Installs or removes (table NULL) a configuration table. */
+EFI_STATUS config_table_install(const EFI_GUID *guid, void *table);
+
+/* True once ExitBootServices has succeeded. */
+extern bool core_boot_services_exited;
+
+#endif

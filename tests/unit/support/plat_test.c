@@ -1,0 +1,103 @@
+/* The platform under unit tests and fuzzers: RAM from mmap, a clock the tests drive,
+ * interrupts as a flag. Deterministic: nothing happens unless a test makes it happen. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <sys/mman.h>
+
+#include "test.h"
+#include <ember/core.h>
+#include <ember/platform.h>
+#include <ember/log.h>
+
+#define TEST_RAM_BASE 0x200000000ULL /* 8 GiB: far from the host's own mappings */
+#define TEST_RAM_PAGES (64 * 1024)   /* 256 MiB */
+
+static uint64_t clock_ns = 1000000000ULL;
+static bool interrupts_enabled = true;
+
+void plat_log_write(const char *s, size_t n)
+{
+	if (getenv("EMBER_TEST_LOG"))
+		fwrite(s, 1, n, stderr);
+}
+
+uint64_t plat_monotonic_ns(void)
+{
+	return clock_ns;
+}
+
+bool plat_interrupts_disable(void)
+{
+	bool was = interrupts_enabled;
+	interrupts_enabled = false;
+	return was;
+}
+
+void plat_interrupts_enable(void)
+{
+	interrupts_enabled = true;
+}
+
+void test_advance_time_ns(uint64_t ns)
+{
+	clock_ns += ns;
+	if (interrupts_enabled) {
+		interrupts_enabled = false;
+		core_timer_tick();
+		interrupts_enabled = true;
+	}
+}
+
+uint64_t test_now_ns(void)
+{
+	return clock_ns;
+}
+
+/* Idling lets one millisecond of virtual time pass. */
+void plat_idle(void)
+{
+	test_advance_time_ns(1000000);
+}
+
+EFI_STATUS plat_get_time(EFI_TIME *time, EFI_TIME_CAPABILITIES *caps)
+{
+	*time = (EFI_TIME){.Year = 2026, .Month = 1, .Day = 1, .TimeZone = EFI_UNSPECIFIED_TIMEZONE};
+	if (caps)
+		*caps = (EFI_TIME_CAPABILITIES){.Resolution = 1, .Accuracy = 50000000};
+	return EFI_SUCCESS;
+}
+
+EFI_STATUS plat_set_time(const EFI_TIME *time)
+{
+	return EFI_SUCCESS;
+}
+
+_Noreturn void plat_reset(EFI_RESET_TYPE type, EFI_STATUS status, UINTN size, const void *data)
+{
+	fprintf(stderr, "plat_reset(%d) during a unit test\n", (int)type);
+	abort();
+}
+
+void plat_exit_boot_services(void)
+{
+}
+
+void test_platform_init(void)
+{
+	static const struct core_memory_range ram[] = {
+		{TEST_RAM_BASE, TEST_RAM_PAGES, EfiConventionalMemory,
+		 EFI_MEMORY_UC | EFI_MEMORY_WC | EFI_MEMORY_WT | EFI_MEMORY_WB},
+	};
+	void *p = mmap((void *)TEST_RAM_BASE, TEST_RAM_PAGES * 4096ULL, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE | MAP_NORESERVE, -1, 0);
+	if (p != (void *)TEST_RAM_BASE) {
+		perror("test platform: mmap RAM");
+		exit(2);
+	}
+	struct core_config config = {ram, 1, u"Ember unit tests", 1};
+	if (EFI_ERROR(core_init(&config))) {
+		fprintf(stderr, "test platform: core_init failed\n");
+		exit(2);
+	}
+}

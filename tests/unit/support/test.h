@@ -1,0 +1,40 @@
+/* A small unit-test framework: TEST() registers a function through a linker section,
+ * EXPECT*() record failures and carry on, ASSERT*() end the current test. */
+#ifndef EMBER_TEST_H
+#define EMBER_TEST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <efi/status.h>
+
+struct unit_test {
+	const char *name;
+	void (*run)(void);
+	const char *file;
+};
+
+/* ASan must not pad these: the runner walks the section as an array. */
+#define TEST(fn)                                                                          \
+	static void fn(void);                                                             \
+	__attribute__((used, section("unit_tests"), aligned(8), no_sanitize("address")))  \
+	static const struct unit_test unit_test_##fn = {#fn, fn, __FILE__};              \
+	static void fn(void)
+
+bool test_check(bool ok, const char *expr, const char *file, int line, bool fatal);
+bool test_check_u64(uint64_t a, uint64_t b, const char *ea, const char *eb, const char *file,
+		    int line, bool fatal);
+bool test_check_status(EFI_STATUS got, EFI_STATUS want, const char *expr, const char *file,
+		       int line, bool fatal);
+
+#define EXPECT(c) test_check(!!(c), #c, __FILE__, __LINE__, false)
+#define ASSERT(c) test_check(!!(c), #c, __FILE__, __LINE__, true)
+#define EXPECT_EQ(a, b) test_check_u64((uint64_t)(a), (uint64_t)(b), #a, #b, __FILE__, __LINE__, false)
+#define ASSERT_EQ(a, b) test_check_u64((uint64_t)(a), (uint64_t)(b), #a, #b, __FILE__, __LINE__, true)
+#define EXPECT_STATUS(e, s) test_check_status((e), (s), #e, __FILE__, __LINE__, false)
+#define ASSERT_STATUS(e, s) test_check_status((e), (s), #e, __FILE__, __LINE__, true)
+
+/* The unit-test platform's controllable clock: advancing it runs the timer tick. */
+void test_advance_time_ns(uint64_t ns);
+uint64_t test_now_ns(void);
+
+#endif
