@@ -24,9 +24,9 @@ PE_LDFLAGS := --target=x86_64-unknown-windows -nostdlib -fuse-ld=lld \
 find_c = $(shell find $(1) -name '*.c' 2>/dev/null | sort)
 LIB_SRC := $(wildcard lib/*.c)
 FREESTANDING_SRC := $(wildcard lib/freestanding/*.c)
-CORE_SRC := $(call find_c,core)
+CORE_SRC := $(call find_c,core) $(shell find core -name '*.S' 2>/dev/null | sort)
 DRIVER_SRC := $(call find_c,drivers)
-HOSTED_SRC := $(call find_c,platform/hosted)
+HOSTED_SRC := $(call find_c,platform/hosted) $(wildcard platform/hosted/*.S)
 FIRMWARE_SRC := $(LIB_SRC) $(CORE_SRC) $(DRIVER_SRC)
 UNIT_SRC := $(call find_c,tests/unit)
 FUZZ_SRC := $(wildcard tests/fuzz/*.c)
@@ -35,7 +35,7 @@ APPS := $(filter-out lib,$(notdir $(wildcard apps/*)))
 APP_LIB_SRC := $(wildcard apps/lib/*.c)
 GNUEFI_PROGRAMS := $(basename $(notdir $(wildcard tests/programs/*.c)))
 
-obj = $(patsubst %.c,$(BUILD)/$(1)/%.o,$(2))
+obj = $(patsubst %.S,$(BUILD)/$(1)/%.o,$(patsubst %.c,$(BUILD)/$(1)/%.o,$(2)))
 
 EMBER_RUN := $(BUILD)/ember-run
 UNIT_TESTS := $(BUILD)/unit-tests
@@ -44,20 +44,33 @@ FUZZERS := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRC))
 APP_EFIS := $(patsubst %,$(BUILD)/apps/%.efi,$(APPS))
 PROGRAM_EFIS := $(patsubst %,$(BUILD)/tests/programs/%.efi,$(GNUEFI_PROGRAMS))
 
-.PHONY: all deps check check-unit check-integration check-fuzz check-qemu bench run clean format
-all: deps $(EMBER_RUN) $(APP_EFIS) $(PROGRAM_EFIS)
+.PHONY: all deps check check-unit check-integration check-fuzz bench run clean format
+all: $(EMBER_RUN) $(APP_EFIS) $(PROGRAM_EFIS)
 
-deps:
+# Missing Debian packages are installed before anything is compiled (once per build dir).
+DEPS_STAMP := $(BUILD)/.deps-installed
+$(DEPS_STAMP): scripts/deps
 	$(Q)scripts/deps
+	@mkdir -p $(dir $@) && touch $@
+deps: $(DEPS_STAMP)
 
 # ---- Host objects (core for ember-run and unit tests; sanitizer and fuzzer variants) ----
-$(BUILD)/host/%.o: %.c
+$(BUILD)/host/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(HOST_CFLAGS) -MMD -MP -c $< -o $@
-$(BUILD)/asan/%.o: %.c
+$(BUILD)/host/%.o: %.S | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(HOST_CFLAGS) -MMD -MP -c $< -o $@
+$(BUILD)/asan/%.o: %.S | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(ASAN_CFLAGS) -MMD -MP -c $< -o $@
-$(BUILD)/fuzzobj/%.o: %.c
+$(BUILD)/fuzzobj/%.o: %.S | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(FUZZ_CFLAGS) -MMD -MP -c $< -o $@
+$(BUILD)/asan/%.o: %.c | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ASAN_CFLAGS) -MMD -MP -c $< -o $@
+$(BUILD)/fuzzobj/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(FUZZ_CFLAGS) -MMD -MP -c $< -o $@
 
@@ -79,10 +92,10 @@ $(BUILD)/fuzz/%: $(call obj,fuzzobj,$(FIRMWARE_SRC) $(FUZZ_SUPPORT_SRC)) $(BUILD
 
 # ---- PE32+ applications (apps/NAME/*.c + apps/lib + lib) ----
 PE_LIB_OBJ := $(call obj,pe,$(LIB_SRC) $(FREESTANDING_SRC) $(APP_LIB_SRC))
-$(BUILD)/pe/%.o: %.c
+$(BUILD)/pe/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(PE_CFLAGS) -MMD -MP -c $< -o $@
-$(BUILD)/pe/%.o: %.S
+$(BUILD)/pe/%.o: %.S | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(PE_CFLAGS) -MMD -MP -c $< -o $@
 .SECONDEXPANSION:
@@ -95,7 +108,7 @@ $(BUILD)/apps/%.efi: $$(call obj,pe,$$(call find_c,apps/$$*)) $$(patsubst %.S,$(
 GNUEFI_CFLAGS := -I/usr/include/efi -I/usr/include/efi/x86_64 -fpic -ffreestanding \
 	-fno-stack-protector -fno-stack-check -fshort-wchar -mno-red-zone \
 	-maccumulate-outgoing-args -Wall -O2
-$(BUILD)/tests/programs/%.efi: tests/programs/%.c
+$(BUILD)/tests/programs/%.efi: tests/programs/%.c | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  GNU-EFI $@"
 	$(Q)gcc $(GNUEFI_CFLAGS) -c $< -o $(@:.efi=.o)
@@ -106,8 +119,8 @@ $(BUILD)/tests/programs/%.efi: tests/programs/%.c
 		--subsystem=10 $(@:.efi=.so) $@
 
 # ---- Tests ----
-check: all
-	$(Q)scripts/check
+check: all $(UNIT_TESTS) $(UNIT_TESTS_ASAN) $(FUZZERS)
+	$(Q)BUILD=$(BUILD) scripts/check
 
 check-unit: $(UNIT_TESTS) $(UNIT_TESTS_ASAN)
 	$(Q)$(UNIT_TESTS)

@@ -21,4 +21,25 @@ bool hosted_gop_screenshot(const char *path);
 EFI_STATUS hosted_fs_mount(const char *directory, EFI_HANDLE *handle,
 			   EFI_DEVICE_PATH_PROTOCOL **device_path);
 
+/* ---- Owned by the runner itself (main.c, platform.c, crash.c) ---- */
+
+/* The options that outlive argument parsing. */
+struct hosted_options {
+	const char *app;	/* the EFI program */
+	const char *screenshot; /* --screenshot FILE.png, or NULL */
+	bool trace;		/* --trace */
+};
+extern struct hosted_options hosted_options;
+
+/* Ends the process the way every path out of ember-run does: terminal restored,
+ * screenshot written, then exit(code). */
+_Noreturn void hosted_exit(int code);
+
+/* Starts and stops the periodic SIGALRM that stands in for the timer interrupt. */
+void hosted_timer_start(void);
+void hosted_timer_stop(void);
+
+/* Installs the handlers that turn a fault in an EFI program into a report and exit 3. */
+void hosted_crash_handlers_install(void);
+
 #endif

@@ -22,8 +22,10 @@ void plat_log_write(const char *s, size_t n)
 		fwrite(s, 1, n, stderr);
 }
 
+/* Each reading moves the clock on a little, so busy-waits end without a test's help. */
 uint64_t plat_monotonic_ns(void)
 {
+	clock_ns += 100;
 	return clock_ns;
 }
 

@@ -1,0 +1,217 @@
+/* ConnectController (UEFI 2.10, section 7.3): offers a controller to the drivers in the
+ * spec's priority order (the caller's list, the platform override, driver families, the
+ * bus override, then everyone else by Version) until none wants it any more. */
+#include "../handle/handle.h"
+#include "../services.h"
+#include <ember/devpath.h>
+#include <efi/protocol/driver_binding.h>
+#include <efi/protocol/driver_override.h>
+
+static const EFI_GUID driver_binding_guid = EFI_DRIVER_BINDING_PROTOCOL_GUID;
+static const EFI_GUID platform_override_guid = EFI_PLATFORM_DRIVER_OVERRIDE_PROTOCOL_GUID;
+static const EFI_GUID bus_override_guid = EFI_BUS_SPECIFIC_DRIVER_OVERRIDE_PROTOCOL_GUID;
+static const EFI_GUID family_override_guid = EFI_DRIVER_FAMILY_OVERRIDE_PROTOCOL_GUID;
+
+struct candidates {
+	EFI_HANDLE *handles;		      /* handles with a driver binding */
+	EFI_DRIVER_BINDING_PROTOCOL **all;    /* their bindings; NULL once taken */
+	EFI_DRIVER_BINDING_PROTOCOL **sorted; /* in the order to try them */
+	UINTN count, sorted_count;
+};
+
+/* Moves the binding on a handle (and its image's other bindings) into the sorted list. */
+static void take_binding(struct candidates *c, EFI_HANDLE binding_handle)
+{
+	EFI_DRIVER_BINDING_PROTOCOL *taken = NULL;
+
+	for (UINTN i = 0; i < c->count; i++)
+		if (c->handles[i] == binding_handle && c->all[i]) {
+			taken = c->all[i];
+			c->sorted[c->sorted_count++] = taken;
+			c->all[i] = NULL;
+		}
+	if (!taken)
+		return;
+	for (UINTN i = 0; i < c->count; i++)
+		if (c->all[i] && c->all[i]->ImageHandle == taken->ImageHandle) {
+			c->sorted[c->sorted_count++] = c->all[i];
+			c->all[i] = NULL;
+		}
+}
+
+/* Takes the binding with the highest Version among those that pass the filter. */
+static bool take_highest(struct candidates *c, bool (*filter)(EFI_HANDLE), UINT32 (*rank)(UINTN, struct candidates *))
+{
+	UINTN best = c->count;
+
+	for (UINTN i = 0; i < c->count; i++)
+		if (c->all[i] && (!filter || filter(c->handles[i])) &&
+		    (best == c->count || rank(i, c) > rank(best, c)))
+			best = i;
+	if (best == c->count)
+		return false;
+	c->sorted[c->sorted_count++] = c->all[best];
+	c->all[best] = NULL;
+	return true;
+}
+
+static UINT32 rank_by_version(UINTN i, struct candidates *c)
+{
+	return c->all[i]->Version;
+}
+
+static UINT32 rank_by_family(UINTN i, struct candidates *c)
+{
+	EFI_DRIVER_FAMILY_OVERRIDE_PROTOCOL *family;
+
+	protocol_get(c->handles[i], &family_override_guid, (void **)&family);
+	return family->GetVersion(family);
+}
+
+static bool has_family_override(EFI_HANDLE h)
+{
+	void *p;
+
+	return !EFI_ERROR(protocol_get(h, &family_override_guid, &p));
+}
+
+static void sort_candidates(struct candidates *c, EFI_HANDLE controller, EFI_HANDLE *driver_images)
+{
+	EFI_PLATFORM_DRIVER_OVERRIDE_PROTOCOL *platform;
+	EFI_BUS_SPECIFIC_DRIVER_OVERRIDE_PROTOCOL *bus;
+	EFI_HANDLE image;
+
+	for (UINTN i = 0; driver_images && driver_images[i]; i++)
+		take_binding(c, driver_images[i]);
+	if (!EFI_ERROR(protocol_locate(&platform_override_guid, (void **)&platform)))
+		for (image = NULL; !EFI_ERROR(platform->GetDriver(platform, controller, &image));)
+			take_binding(c, image);
+	while (take_highest(c, has_family_override, rank_by_family))
+		;
+	if (!EFI_ERROR(protocol_get(controller, &bus_override_guid, (void **)&bus)))
+		for (image = NULL; !EFI_ERROR(bus->GetDriver(bus, &image));)
+			take_binding(c, image);
+	while (take_highest(c, NULL, rank_by_version))
+		;
+}
+
+/* Offers the controller to each driver in turn; after a Start, the round begins again. */
+static EFI_STATUS connect_single(EFI_HANDLE controller, EFI_HANDLE *driver_images,
+				 EFI_DEVICE_PATH_PROTOCOL *remaining)
+{
+	struct candidates c = {0};
+	bool found, started = false;
+	EFI_STATUS status = handle_locate_buffer(ByProtocol, &driver_binding_guid, NULL, &c.count,
+						 &c.handles);
+
+	if (EFI_ERROR(status))
+		return EFI_NOT_FOUND;
+	c.all = pool_alloc(c.count * sizeof(*c.all));
+	c.sorted = pool_alloc(c.count * sizeof(*c.sorted));
+	if (!c.all || !c.sorted) {
+		status = EFI_OUT_OF_RESOURCES;
+		goto out;
+	}
+	for (UINTN i = 0; i < c.count; i++)
+		protocol_get(c.handles[i], &driver_binding_guid, (void **)&c.all[i]);
+	sort_candidates(&c, controller, driver_images);
+	do {
+		found = false;
+		for (UINTN i = 0; i < c.sorted_count && !found; i++) {
+			EFI_DRIVER_BINDING_PROTOCOL *db = c.sorted[i];
+			if (!db || EFI_ERROR(db->Supported(db, controller, remaining)))
+				continue;
+			c.sorted[i] = NULL; /* each driver gets one Start per connect */
+			found = true;
+			if (!EFI_ERROR(db->Start(db, controller, remaining)))
+				started = true;
+		}
+	} while (found);
+	if (started || (remaining && dp_is_end(remaining)))
+		status = EFI_SUCCESS;
+	else
+		status = EFI_NOT_FOUND;
+out:
+	pool_free(c.sorted);
+	pool_free(c.all);
+	pool_free(c.handles);
+	return status;
+}
+
+/* The children a controller's drivers created (opened BY_CHILD_CONTROLLER). */
+EFI_STATUS driver_children(EFI_HANDLE controller, EFI_HANDLE agent, EFI_HANDLE **children,
+			   UINTN *count)
+{
+	EFI_TPL old = tpl_raise(PROTOCOL_LOCK_TPL);
+	struct handle *h = handle_lookup(controller);
+	struct protocol_interface *pif;
+	struct open_entry *o;
+	UINTN n = 0, capacity = 0;
+
+	*children = NULL;
+	*count = 0;
+	if (h)
+		list_for_each_entry(pif, &h->interfaces, handle_link)
+			list_for_each_entry(o, &pif->opens, link)
+				capacity++;
+	if (capacity)
+		*children = pool_alloc(capacity * sizeof(EFI_HANDLE));
+	if (capacity && !*children) {
+		tpl_restore(old);
+		return EFI_OUT_OF_RESOURCES;
+	}
+	if (h)
+		list_for_each_entry(pif, &h->interfaces, handle_link)
+			list_for_each_entry(o, &pif->opens, link) {
+				bool seen = false;
+				if (!(o->attributes & EFI_OPEN_PROTOCOL_BY_CHILD_CONTROLLER) ||
+				    (agent && o->agent != agent))
+					continue;
+				for (UINTN i = 0; i < n; i++)
+					seen |= (*children)[i] == o->controller;
+				if (!seen)
+					(*children)[n++] = o->controller;
+			}
+	*count = n;
+	tpl_restore(old);
+	return EFI_SUCCESS;
+}
+
+EFI_STATUS driver_connect(EFI_HANDLE controller, EFI_HANDLE *driver_images,
+			  EFI_DEVICE_PATH_PROTOCOL *remaining, bool recursive)
+{
+	EFI_STATUS status = connect_single(controller, driver_images, remaining);
+	EFI_HANDLE *children;
+	UINTN count;
+
+	if (!recursive || (remaining && dp_is_end(remaining)))
+		return status;
+	if (EFI_ERROR(driver_children(controller, NULL, &children, &count)))
+		return status;
+	for (UINTN i = 0; i < count; i++)
+		if (handle_is_valid(children[i]))
+			driver_connect(children[i], NULL, NULL, true);
+	pool_free(children);
+	return status;
+}
+
+void driver_connect_all(void)
+{
+	EFI_HANDLE *handles;
+	UINTN count;
+
+	if (EFI_ERROR(handle_locate_buffer(AllHandles, NULL, NULL, &count, &handles)))
+		return;
+	for (UINTN i = 0; i < count; i++)
+		if (handle_is_valid(handles[i]))
+			driver_connect(handles[i], NULL, NULL, true);
+	pool_free(handles);
+}
+
+EFI_STATUS EFIAPI efi_connect_controller(EFI_HANDLE controller, EFI_HANDLE *driver_images,
+					 EFI_DEVICE_PATH_PROTOCOL *remaining, BOOLEAN recursive)
+{
+	if (!handle_is_valid(controller))
+		return EFI_INVALID_PARAMETER;
+	return driver_connect(controller, driver_images, remaining, recursive);
+}

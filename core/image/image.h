@@ -1,0 +1,53 @@
+/* Loaded images, shared by the loader and StartImage/Exit/UnloadImage. */
+#ifndef CORE_IMAGE_IMAGE_H
+#define CORE_IMAGE_IMAGE_H
+
+#include <ember/core.h>
+#include <ember/list.h>
+#include <ember/pe.h>
+
+#define IMAGE_SIGNATURE SIGNATURE_32('i', 'm', 'a', 'g')
+
+/* Callee-saved state of both x86-64 ABIs, for Exit() to unwind to StartImage(). */
+struct jump_buffer {
+	UINT64 rbx, rbp, r12, r13, r14, r15, rsp, rip, rdi, rsi;
+	UINT8 xmm6_15[10 * 16];
+	UINT32 mxcsr;
+	UINT16 fpu_control;
+};
+
+/* Returns 0 when called, and again (with value) when jump_long reaches it. */
+__attribute__((returns_twice)) int jump_set(struct jump_buffer *jb);
+_Noreturn void jump_long(struct jump_buffer *jb, int value);
+
+struct image {
+	UINT32 signature;
+	EFI_HANDLE handle;
+	EFI_LOADED_IMAGE_PROTOCOL loaded; /* published on the handle */
+	EFI_DEVICE_PATH_PROTOCOL *device_path; /* full path, LoadedImageDevicePath */
+	struct pe_image_info pe;
+	EFI_PHYSICAL_ADDRESS pages_base;
+	UINTN pages;
+	EFI_IMAGE_ENTRY_POINT entry;
+	bool started;
+	struct jump_buffer *exit_jump;
+	EFI_STATUS exit_status;
+	UINTN exit_data_size;
+	CHAR16 *exit_data;
+	EFI_TPL start_tpl;
+	struct list link;
+	char name[64];
+};
+
+/* The image behind a handle, or NULL when the handle is not a loaded image of ours. */
+struct image *image_lookup(EFI_HANDLE handle);
+/* Removes an image and everything it holds (after it ran or instead of running it). */
+void image_free(struct image *img);
+
+/* Reads a file named by a device path through SimpleFileSystem, LoadFile2 or LoadFile. */
+EFI_STATUS image_read_file(bool boot_policy, EFI_DEVICE_PATH_PROTOCOL *path, void **buffer,
+			   UINTN *size, EFI_HANDLE *device, EFI_DEVICE_PATH_PROTOCOL **file_path);
+
+extern struct list image_list;
+
+#endif

@@ -1,0 +1,249 @@
+/* LoadImage (UEFI 2.10, section 7.4): a PE32+ image from a buffer or a device path, placed
+ * in pages of the type its subsystem calls for and published with
+ * EFI_LOADED_IMAGE_PROTOCOL and EFI_LOADED_IMAGE_DEVICE_PATH_PROTOCOL. */
+#include "image.h"
+#include "../services.h"
+#include <ember/devpath.h>
+#include <ember/format.h>
+#include <ember/log.h>
+#include <ember/str.h>
+#include <efi/protocol/load_file.h>
+#include <efi/protocol/simple_file_system.h>
+
+static const EFI_GUID loaded_image_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
+static const EFI_GUID loaded_image_dp_guid = EFI_LOADED_IMAGE_DEVICE_PATH_PROTOCOL_GUID;
+
+struct list image_list = LIST_INIT(image_list);
+
+struct image *image_lookup(EFI_HANDLE handle)
+{
+	EFI_LOADED_IMAGE_PROTOCOL *li;
+	struct image *img;
+
+	if (!handle_is_valid(handle) ||
+	    EFI_ERROR(protocol_get(handle, &loaded_image_guid, (void **)&li)) || !li)
+		return NULL;
+	img = container_of(li, struct image, loaded);
+	if (!mem_is_allocated(img, sizeof(*img)) || img->signature != IMAGE_SIGNATURE ||
+	    img->handle != handle)
+		return NULL;
+	return img;
+}
+
+static bool memory_types_for(UINT16 subsystem, EFI_MEMORY_TYPE *code, EFI_MEMORY_TYPE *data)
+{
+	switch (subsystem) {
+	case EFI_IMAGE_SUBSYSTEM_EFI_APPLICATION:
+		*code = EfiLoaderCode, *data = EfiLoaderData;
+		return true;
+	case EFI_IMAGE_SUBSYSTEM_EFI_BOOT_SERVICE_DRIVER:
+		*code = EfiBootServicesCode, *data = EfiBootServicesData;
+		return true;
+	case EFI_IMAGE_SUBSYSTEM_EFI_RUNTIME_DRIVER:
+		*code = EfiRuntimeServicesCode, *data = EfiRuntimeServicesData;
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Places the image in memory: at its preferred base if it cannot move, anywhere if it can. */
+static EFI_STATUS place_image(struct image *img, const void *file, UINTN size,
+			      const char **reason)
+{
+	UINT64 align = MAX(img->pe.section_alignment, (UINT32)EFI_PAGE_SIZE);
+	EFI_ALLOCATE_TYPE where = AllocateAnyPages;
+	EFI_STATUS status;
+
+	img->pages = EFI_SIZE_TO_PAGES((UINT64)img->pe.size_of_image);
+	img->pages_base = 0;
+	if (img->pe.relocs_stripped) {
+		where = AllocateAddress;
+		img->pages_base = img->pe.image_base;
+	}
+	status = mem_allocate_aligned(where, img->loaded.ImageCodeType, img->pages, align,
+				      &img->pages_base);
+	if (EFI_ERROR(status)) {
+		*reason = img->pe.relocs_stripped ? "its fixed base address is not free memory"
+						  : "not enough memory for the image";
+		return status == EFI_NOT_FOUND ? EFI_LOAD_ERROR : EFI_OUT_OF_RESOURCES;
+	}
+	status = pe_load(file, size, &img->pe, (void *)(uintptr_t)img->pages_base,
+			 img->pages_base, reason);
+	if (EFI_ERROR(status)) {
+		mem_free_pages(img->pages_base, img->pages);
+		img->pages = 0;
+	}
+	return status;
+}
+
+/* The default name: the last file-path component, else the PDB name, else the address. */
+static void name_image(struct image *img, const EFI_DEVICE_PATH_PROTOCOL *file_path)
+{
+	const char *pdb = pe_debug_name((void *)(uintptr_t)img->pages_base, img->pe.size_of_image);
+	const EFI_DEVICE_PATH_PROTOCOL *node = file_path;
+	const char *base = pdb;
+
+	for (const char *p = pdb; p && *p; p++)
+		if (*p == '/' || *p == '\\')
+			base = p + 1;
+	for (; node && !dp_is_end(node); node = dp_next(node)) {
+		if (node->Type == MEDIA_DEVICE_PATH && node->SubType == MEDIA_FILEPATH_DP) {
+			CHAR16 name[64] = {0};
+			UINTN len = MIN((dp_node_length(node) - 4) / 2, ARRAY_SIZE(name) - 1);
+			mem_copy(name, (const UINT8 *)node + 4, len * 2);
+			const CHAR16 *last = name;
+			for (UINTN i = 0; i < len && name[i]; i++)
+				if (name[i] == '\\')
+					last = &name[i + 1];
+			format_sn(img->name, sizeof(img->name), "%ls", last);
+			return;
+		}
+	}
+	if (base && *base)
+		format_sn(img->name, sizeof(img->name), "%s", base);
+	else
+		format_sn(img->name, sizeof(img->name), "image@%llx",
+			  (unsigned long long)img->pages_base);
+}
+
+void image_set_name(EFI_HANDLE handle, const char *name)
+{
+	struct image *img = image_lookup(handle);
+
+	if (img)
+		format_sn(img->name, sizeof(img->name), "%s", name);
+}
+
+static EFI_STATUS publish_image(struct image *img)
+{
+	EFI_STATUS status;
+
+	img->handle = NULL;
+	status = protocol_install_multiple(&img->handle, &loaded_image_guid, &img->loaded,
+					   &loaded_image_dp_guid, img->device_path, NULL);
+	if (EFI_ERROR(status))
+		return status;
+	list_add_tail(&img->link, &image_list);
+	return EFI_SUCCESS;
+}
+
+/* Finds which device a path names, when the image came in a buffer. */
+static void locate_device(EFI_DEVICE_PATH_PROTOCOL *path, EFI_HANDLE *device,
+			  EFI_DEVICE_PATH_PROTOCOL **file_path)
+{
+	static const EFI_GUID by_preference[] = {EFI_SIMPLE_FILE_SYSTEM_PROTOCOL_GUID,
+						 EFI_LOAD_FILE2_PROTOCOL_GUID,
+						 EFI_LOAD_FILE_PROTOCOL_GUID,
+						 EFI_DEVICE_PATH_PROTOCOL_GUID};
+
+	*device = NULL;
+	*file_path = path;
+	for (size_t i = 0; path && i < ARRAY_SIZE(by_preference); i++) {
+		EFI_DEVICE_PATH_PROTOCOL *rest = path;
+		if (!EFI_ERROR(handle_locate_device_path(&by_preference[i], &rest, device))) {
+			*file_path = rest;
+			return;
+		}
+	}
+}
+
+static EFI_STATUS load_parsed(struct image *img, const void *file, UINTN size,
+			      EFI_HANDLE parent, EFI_HANDLE device,
+			      EFI_DEVICE_PATH_PROTOCOL *path, EFI_DEVICE_PATH_PROTOCOL *file_path,
+			      const char **reason)
+{
+	EFI_MEMORY_TYPE code, data;
+	EFI_STATUS status = pe_parse(file, size, &img->pe, reason);
+
+	if (EFI_ERROR(status))
+		return status;
+	if (!memory_types_for(img->pe.subsystem, &code, &data)) {
+		*reason = "unsupported subsystem";
+		return EFI_UNSUPPORTED;
+	}
+	img->loaded = (EFI_LOADED_IMAGE_PROTOCOL){
+		.Revision = EFI_LOADED_IMAGE_PROTOCOL_REVISION,
+		.ParentHandle = parent,
+		.SystemTable = core_st,
+		.DeviceHandle = device,
+		.ImageCodeType = code,
+		.ImageDataType = data,
+	};
+	status = place_image(img, file, size, reason);
+	if (EFI_ERROR(status))
+		return status;
+	img->loaded.ImageBase = (void *)(uintptr_t)img->pages_base;
+	img->loaded.ImageSize = img->pe.size_of_image;
+	img->entry = (EFI_IMAGE_ENTRY_POINT)(uintptr_t)(img->pages_base + img->pe.entry_point_rva);
+	if (file_path && !(img->loaded.FilePath = dp_dup(file_path)))
+		return EFI_OUT_OF_RESOURCES;
+	if (path && !(img->device_path = dp_dup(path)))
+		return EFI_OUT_OF_RESOURCES;
+	name_image(img, file_path);
+	return EFI_SUCCESS;
+}
+
+EFI_STATUS image_load(bool boot_policy, EFI_HANDLE parent, EFI_DEVICE_PATH_PROTOCOL *path,
+		      const void *buffer, UINTN size, EFI_HANDLE *handle, const char **reason)
+{
+	const char *why = NULL;
+	void *file = (void *)buffer;
+	EFI_HANDLE device = NULL;
+	EFI_DEVICE_PATH_PROTOCOL *file_path = NULL;
+	struct image *img;
+	EFI_STATUS status;
+
+	if (!buffer) {
+		status = image_read_file(boot_policy, path, &file, &size, &device, &file_path);
+		if (EFI_ERROR(status)) {
+			why = "the file could not be read";
+			goto out;
+		}
+	} else {
+		locate_device(path, &device, &file_path);
+	}
+	img = pool_alloc(sizeof(*img));
+	if (!img) {
+		status = EFI_OUT_OF_RESOURCES;
+		goto out;
+	}
+	img->signature = IMAGE_SIGNATURE;
+	status = load_parsed(img, file, size, parent, device, path, file_path, &why);
+	if (!EFI_ERROR(status))
+		status = publish_image(img);
+	if (EFI_ERROR(status)) {
+		/* The reason may live in the image record: keep a copy that outlives it. */
+		static char reason_copy[PE_REASON_TEXT_SIZE + 16];
+		if (why) {
+			format_sn(reason_copy, sizeof(reason_copy), "%s", why);
+			why = reason_copy;
+		}
+		if (img->pages)
+			mem_free_pages(img->pages_base, img->pages);
+		pool_free(img->loaded.FilePath);
+		pool_free(img->device_path);
+		pool_free(img);
+	} else {
+		*handle = img->handle;
+		log_debug("loaded %s at 0x%llx (entry +0x%x)\n", img->name,
+			  (unsigned long long)img->pages_base, img->pe.entry_point_rva);
+	}
+out:
+	if (file != buffer)
+		pool_free(file);
+	if (reason)
+		*reason = why;
+	return status;
+}
+
+EFI_STATUS EFIAPI efi_load_image(BOOLEAN boot_policy, EFI_HANDLE parent,
+				 EFI_DEVICE_PATH_PROTOCOL *path, VOID *buffer, UINTN size,
+				 EFI_HANDLE *image)
+{
+	if (!image || !image_lookup(parent))
+		return EFI_INVALID_PARAMETER;
+	if (!buffer && !path)
+		return EFI_NOT_FOUND;
+	return image_load(boot_policy, parent, path, buffer, size, image, NULL);
+}

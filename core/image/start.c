@@ -1,0 +1,146 @@
+/* StartImage, Exit and UnloadImage (UEFI 2.10, section 7.4). Exit unwinds, from any depth
+ * inside the image, to the StartImage that started it. */
+#include "image.h"
+#include "../services.h"
+#include <ember/log.h>
+#include <ember/str.h>
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+void __asan_handle_no_return(void);
+#define HANDLE_NO_RETURN() __asan_handle_no_return()
+#endif
+#endif
+#ifndef HANDLE_NO_RETURN
+#define HANDLE_NO_RETURN() ((void)0)
+#endif
+
+_Static_assert(offsetof(struct jump_buffer, xmm6_15) == 0x50, "jump.S layout");
+_Static_assert(offsetof(struct jump_buffer, mxcsr) == 0xf0, "jump.S layout");
+_Static_assert(offsetof(struct jump_buffer, fpu_control) == 0xf4, "jump.S layout");
+
+static struct image *current_image;
+
+void image_free(struct image *img)
+{
+	static const EFI_GUID loaded_image_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
+	static const EFI_GUID loaded_image_dp_guid = EFI_LOADED_IMAGE_DEVICE_PATH_PROTOCOL_GUID;
+
+	protocol_close_all_by_agent(img->handle);
+	protocol_uninstall(img->handle, &loaded_image_dp_guid, img->device_path);
+	protocol_uninstall(img->handle, &loaded_image_guid, &img->loaded);
+	list_del(&img->link);
+	if (img->pages)
+		mem_free_pages(img->pages_base, img->pages);
+	pool_free(img->loaded.FilePath);
+	pool_free(img->device_path);
+	pool_free(img->exit_data);
+	img->signature = 0;
+	pool_free(img);
+}
+
+EFI_STATUS image_start(EFI_HANDLE handle, UINTN *exit_data_size, CHAR16 **exit_data)
+{
+	struct image *img = image_lookup(handle), *previous = current_image;
+	struct jump_buffer jb;
+	EFI_STATUS status;
+
+	if (!img || img->started)
+		return EFI_INVALID_PARAMETER;
+	img->started = true;
+	img->exit_jump = &jb;
+	img->start_tpl = tpl_current();
+	current_image = img;
+	if (jump_set(&jb) == 0) {
+		status = img->entry(handle, core_st);
+		img->exit_status = status; /* returning from the entry point is Exit() */
+	}
+	/* After Exit() everything below was abandoned; the TPL goes back to where it was. */
+	if (tpl_current() > img->start_tpl)
+		tpl_restore(img->start_tpl);
+	current_image = previous;
+	img->exit_jump = NULL;
+	status = img->exit_status;
+	if (exit_data_size)
+		*exit_data_size = img->exit_data_size;
+	if (exit_data) {
+		*exit_data = img->exit_data;
+		img->exit_data = NULL;
+	}
+	log_debug("%s exited: %r\n", img->name, status);
+	/* Applications and failed drivers leave; drivers that succeeded stay resident. */
+	if (img->pe.subsystem == EFI_IMAGE_SUBSYSTEM_EFI_APPLICATION || EFI_ERROR(status))
+		image_free(img);
+	return status;
+}
+
+EFI_STATUS image_unload(EFI_HANDLE handle)
+{
+	struct image *img = image_lookup(handle);
+	EFI_STATUS status;
+
+	if (!img)
+		return EFI_INVALID_PARAMETER;
+	if (img->started) {
+		if (!img->loaded.Unload)
+			return EFI_UNSUPPORTED;
+		status = img->loaded.Unload(handle);
+		if (EFI_ERROR(status))
+			return status;
+	}
+	image_free(img);
+	return EFI_SUCCESS;
+}
+
+bool image_find_by_address(UINT64 address, struct image_location *where)
+{
+	struct image *img;
+
+	list_for_each_entry(img, &image_list, link)
+		if (img->pages && address >= img->pages_base &&
+		    address < img->pages_base + img->pe.size_of_image) {
+			where->name = img->name;
+			where->base = img->pages_base;
+			where->size = img->pe.size_of_image;
+			return true;
+		}
+	return false;
+}
+
+/* ---- Boot services entry points ---- */
+
+EFI_STATUS EFIAPI efi_start_image(EFI_HANDLE image, UINTN *exit_data_size, CHAR16 **exit_data)
+{
+	return image_start(image, exit_data_size, exit_data);
+}
+
+EFI_STATUS EFIAPI efi_exit(EFI_HANDLE handle, EFI_STATUS status, UINTN exit_data_size,
+			   CHAR16 *exit_data)
+{
+	struct image *img = image_lookup(handle);
+
+	if (!img)
+		return EFI_INVALID_PARAMETER;
+	if (!img->started) {
+		image_free(img); /* Exit before StartImage unloads the image */
+		return EFI_SUCCESS;
+	}
+	if (img != current_image)
+		return EFI_INVALID_PARAMETER;
+	img->exit_status = status;
+	pool_free(img->exit_data);
+	img->exit_data = NULL;
+	img->exit_data_size = 0;
+	if (exit_data && exit_data_size) {
+		img->exit_data = pool_dup(exit_data, exit_data_size);
+		if (img->exit_data)
+			img->exit_data_size = exit_data_size;
+	}
+	HANDLE_NO_RETURN();
+	jump_long(img->exit_jump, 1);
+}
+
+EFI_STATUS EFIAPI efi_unload_image(EFI_HANDLE image)
+{
+	return image_unload(image);
+}

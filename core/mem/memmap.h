@@ -1,0 +1,40 @@
+/* The memory map: sorted, non-overlapping page ranges, each with its type, attributes and
+ * whether the core's allocator owns it (FreePages may only give back what it owns). */
+#ifndef CORE_MEM_MEMMAP_H
+#define CORE_MEM_MEMMAP_H
+
+#include <stdbool.h>
+#include <efi/boot_services.h>
+
+struct mem_range {
+	UINT64 start; /* physical address, page-aligned */
+	UINT64 pages;
+	UINT64 attribute;
+	UINT32 type;
+	bool allocated; /* handed out by AllocatePages (or pool), so it can be freed */
+};
+
+static inline UINT64 mem_range_end(const struct mem_range *r)
+{
+	return r->start + (r->pages << EFI_PAGE_SHIFT);
+}
+
+/* The ranges, in address order. Valid until the next change. */
+const struct mem_range *memmap_ranges(size_t *count);
+/* The current map key: changes with every change to the map. */
+UINTN memmap_key(void);
+
+/* Adds a platform range at start-up (no overlap with existing ranges). */
+EFI_STATUS memmap_add(UINT64 start, UINT64 pages, EFI_MEMORY_TYPE type, UINT64 attribute);
+
+/* Retypes [start, start + pages): each existing piece keeps its cache attributes; the
+ * runtime attribute follows the new type. The caller has checked the span. */
+EFI_STATUS memmap_retype(UINT64 start, UINT64 pages, EFI_MEMORY_TYPE type, bool allocated);
+
+/* True when every page of [start, start + pages) is in a range matching the predicate. */
+bool memmap_span_is(UINT64 start, UINT64 pages, bool (*match)(const struct mem_range *));
+
+/* Grows the range array ahead of need; called after every change, outside the retype. */
+void memmap_reserve(void);
+
+#endif

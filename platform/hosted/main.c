@@ -1,0 +1,334 @@
+/* ember-run: runs an EFI program as a Linux process on Ember's core.
+ *   ember-run [options] APP.efi [ARGS...]
+ * Exit status: 0 when the program returns EFI_SUCCESS, 1 when it returns an error, 2 for
+ * usage errors and images that cannot load, 3 when the program crashes. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+
+#include "hosted.h"
+#include <ember/core.h>
+#include <ember/devpath.h>
+#include <ember/log.h>
+#include <ember/str.h>
+
+#define RAM_BASE 0x100000ULL /* 1 MiB up: page 0 stays unmapped to catch NULL */
+#define DEFAULT_RAM_MIB 1024
+#define MAX_ARGS_UNITS 32768
+
+struct hosted_options hosted_options;
+
+static struct {
+	UINT32 gop_width, gop_height;
+	const char *esp;
+	UINT64 ram_mib;
+	int first_arg, argc;
+	char **argv;
+} opt = {1024, 768, NULL, DEFAULT_RAM_MIB, 0, 0, NULL};
+
+static const char usage_text[] =
+	"usage: ember-run [options] APP.efi [ARGS...]\n"
+	"Runs an EFI program on Ember's UEFI core, as a Linux process.\n"
+	"  --esp DIR             a host directory as a read-write file system volume; when\n"
+	"                        APP lies in it, APP is loaded from it\n"
+	"  --gop WIDTHxHEIGHT    the framebuffer's first mode (default 1024x768)\n"
+	"  --screenshot FILE.png write the framebuffer at exit\n"
+	"  --mem MIB             RAM for the firmware (default 1024)\n"
+	"  --trace               print every boot and runtime service call on stderr\n"
+	"  --debug               print Ember's debug log on stderr\n"
+	"  -h, --help            this text\n"
+	"Exit status: 0 the program returned EFI_SUCCESS, 1 it returned an error,\n"
+	"2 usage error or an image that cannot load, 3 the program crashed.\n";
+
+static _Noreturn void usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "ember-run: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\nTry 'ember-run --help'.\n");
+	exit(2);
+}
+
+static void parse_options(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+		const char *a = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
+		bool takes_value = !strcmp(a, "--esp") || !strcmp(a, "--gop") ||
+				   !strcmp(a, "--screenshot") || !strcmp(a, "--mem");
+		if (takes_value && !value)
+			usage_error("option %s needs a value", a);
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			fputs(usage_text, stdout);
+			exit(0);
+		} else if (!strcmp(a, "--esp")) {
+			opt.esp = value;
+		} else if (!strcmp(a, "--gop")) {
+			char tail;
+			if (sscanf(value, "%ux%u%c", &opt.gop_width, &opt.gop_height, &tail) != 2 ||
+			    opt.gop_width < 64 || opt.gop_height < 64 || opt.gop_width > 8192 ||
+			    opt.gop_height > 8192)
+				usage_error("bad --gop size '%s' (want WIDTHxHEIGHT)", value);
+		} else if (!strcmp(a, "--screenshot")) {
+			hosted_options.screenshot = value;
+		} else if (!strcmp(a, "--mem")) {
+			char *end;
+			opt.ram_mib = strtoull(value, &end, 10);
+			if (*end || opt.ram_mib < 16 || opt.ram_mib > 65536)
+				usage_error("bad --mem value '%s' (16 to 65536 MiB)", value);
+		} else if (!strcmp(a, "--trace")) {
+			hosted_options.trace = true;
+		} else if (!strcmp(a, "--debug")) {
+			log_threshold = LOG_LEVEL_DEBUG;
+		} else if (!strcmp(a, "--")) {
+			i++;
+			break;
+		} else {
+			usage_error("unknown option %s", a);
+		}
+		if (takes_value)
+			i++;
+	}
+	if (i >= argc)
+		usage_error("%s", "no EFI program given");
+	hosted_options.app = argv[i];
+	opt.first_arg = i;
+	opt.argc = argc;
+	opt.argv = argv;
+}
+
+static EFI_STATUS ram_init(void)
+{
+	UINT64 size = opt.ram_mib << 20;
+	void *p = mmap((void *)RAM_BASE, size, PROT_READ | PROT_WRITE | PROT_EXEC,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE | MAP_NORESERVE, -1, 0);
+	struct core_memory_range ram = {RAM_BASE, size >> 12, EfiConventionalMemory,
+					EFI_MEMORY_UC | EFI_MEMORY_WC | EFI_MEMORY_WT |
+						EFI_MEMORY_WB};
+	struct core_config config = {&ram, 1, u"Ember", 0x00010000};
+
+	if (p != (void *)RAM_BASE) {
+		fprintf(stderr, "ember-run: cannot map %llu MiB of RAM at 0x%llx: %s\n",
+			(unsigned long long)opt.ram_mib, RAM_BASE, strerror(errno));
+		exit(2);
+	}
+	return core_init(&config);
+}
+
+_Noreturn void hosted_exit(int code)
+{
+	hosted_timer_stop();
+	hosted_console_restore();
+	if (hosted_options.screenshot && !hosted_gop_screenshot(hosted_options.screenshot)) {
+		fprintf(stderr, "ember-run: cannot write %s: %s\n", hosted_options.screenshot,
+			strerror(errno));
+		if (code == 0)
+			code = 1;
+	}
+	fflush(stdout);
+	exit(code);
+}
+
+/* The program's LoadOptions: its name and ARGS as one UCS-2 command line, quoted where
+ * an argument has spaces, as a shell would pass them. */
+static CHAR16 *command_line(UINT32 *size)
+{
+	static char text[MAX_ARGS_UNITS];
+	size_t used = 0;
+	const char *app = strrchr(hosted_options.app, '/');
+	CHAR16 *units = pool_alloc_typed(EfiLoaderData, MAX_ARGS_UNITS * sizeof(CHAR16));
+
+	for (int i = opt.first_arg; i < opt.argc && units; i++) {
+		const char *arg = i == opt.first_arg ? (app ? app + 1 : hosted_options.app)
+						     : opt.argv[i];
+		bool quote = !*arg || strpbrk(arg, " \t");
+		int n = snprintf(text + used, sizeof(text) - used, "%s%s%s%s", used ? " " : "",
+				 quote ? "\"" : "", arg, quote ? "\"" : "");
+		if (n < 0 || (size_t)n >= sizeof(text) - used) {
+			fprintf(stderr, "ember-run: arguments too long\n");
+			exit(2);
+		}
+		used += (size_t)n;
+	}
+	if (!units)
+		return NULL;
+	*size = (UINT32)((utf8_to_ucs2(units, MAX_ARGS_UNITS, text, used) + 1) * sizeof(CHAR16));
+	return units;
+}
+
+static void *read_host_file(const char *path, UINTN *size)
+{
+	int fd = open(path, O_RDONLY);
+	struct stat st;
+	void *buffer = NULL;
+
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		fprintf(stderr, "ember-run: %s: %s\n", path,
+			fd < 0 ? strerror(errno) : "not a regular file");
+		exit(2);
+	}
+	buffer = malloc(st.st_size ? (size_t)st.st_size : 1);
+	if (!buffer || read(fd, buffer, (size_t)st.st_size) != st.st_size) {
+		fprintf(stderr, "ember-run: %s: cannot read it\n", path);
+		exit(2);
+	}
+	close(fd);
+	*size = (UINTN)st.st_size;
+	return buffer;
+}
+
+/* The path of APP inside the ESP directory, with backslashes; NULL when it is not in it. */
+static CHAR16 *path_inside(const char *esp, const char *app)
+{
+	char esp_real[PATH_MAX], app_real[PATH_MAX];
+	static CHAR16 out[PATH_MAX];
+	size_t n;
+
+	if (!realpath(esp, esp_real) || !realpath(app, app_real))
+		return NULL;
+	n = strlen(esp_real);
+	if (strncmp(esp_real, app_real, n) || app_real[n] != '/')
+		return NULL;
+	utf8_to_ucs2(out, ARRAY_SIZE(out), app_real + n, strlen(app_real + n));
+	for (CHAR16 *c = out; *c; c++)
+		if (*c == '/')
+			*c = '\\';
+	return out;
+}
+
+static EFI_HANDLE load_app(EFI_DEVICE_PATH_PROTOCOL *esp_path)
+{
+	CHAR16 *inside = esp_path ? path_inside(opt.esp, hosted_options.app) : NULL;
+	EFI_DEVICE_PATH_PROTOCOL *path = NULL;
+	const char *reason = NULL;
+	void *file = NULL;
+	UINTN size = 0;
+	EFI_HANDLE image = NULL;
+	EFI_STATUS status;
+
+	if (inside) {
+		EFI_DEVICE_PATH_PROTOCOL *file_node = dp_file_path(inside);
+		path = file_node ? dp_append(esp_path, file_node) : NULL;
+		pool_free(file_node);
+	} else {
+		file = read_host_file(hosted_options.app, &size);
+	}
+	status = image_load(false, core_image_handle, path, file, size, &image, &reason);
+	free(file);
+	pool_free(path);
+	if (EFI_ERROR(status)) {
+		fprintf(stderr, "ember-run: %s: %s\n", hosted_options.app,
+			reason ? reason : efi_status_name(status));
+		exit(2);
+	}
+	return image;
+}
+
+static void set_load_options(EFI_HANDLE image)
+{
+	static const EFI_GUID loaded_image_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
+	EFI_LOADED_IMAGE_PROTOCOL *li;
+	const char *base = strrchr(hosted_options.app, '/');
+
+	if (EFI_ERROR(protocol_get(image, &loaded_image_guid, (void **)&li)))
+		return;
+	li->LoadOptions = command_line(&li->LoadOptionsSize);
+	image_set_name(image, base ? base + 1 : hosted_options.app);
+}
+
+static void start_devices(EFI_DEVICE_PATH_PROTOCOL **esp_path)
+{
+	EFI_HANDLE esp_handle = NULL;
+	EFI_STATUS status = hosted_console_init();
+
+	if (!EFI_ERROR(status))
+		status = hosted_gop_init(opt.gop_width, opt.gop_height);
+	if (EFI_ERROR(status)) {
+		fprintf(stderr, "ember-run: cannot start the console: %s\n",
+			efi_status_name(status));
+		exit(2);
+	}
+	*esp_path = NULL;
+	if (opt.esp) {
+		status = hosted_fs_mount(opt.esp, &esp_handle, esp_path);
+		if (EFI_ERROR(status))
+			usage_error("cannot use '%s' as the ESP (not a directory?)", opt.esp);
+	}
+}
+
+void trace_install(void);
+void hosted_call_on_stack(void (*fn)(void *), void *arg, void *stack_top);
+
+#define STACK_SIZE (1024 * 1024) /* the spec asks for at least 128 KiB */
+
+struct run {
+	EFI_HANDLE image;
+	EFI_STATUS status;
+	UINTN exit_data_size;
+	CHAR16 *exit_data;
+};
+
+static void run_image(void *arg)
+{
+	struct run *r = arg;
+
+	r->status = image_start(r->image, &r->exit_data_size, &r->exit_data);
+}
+
+/* StartImage on a stack allocated from firmware memory, like the firmware's own. */
+static void start_on_firmware_stack(struct run *r)
+{
+	EFI_PHYSICAL_ADDRESS stack;
+
+	if (EFI_ERROR(mem_allocate_pages(AllocateAnyPages, EfiBootServicesData,
+					 STACK_SIZE / 4096, &stack))) {
+		fprintf(stderr, "ember-run: no memory for a stack\n");
+		exit(2);
+	}
+	hosted_call_on_stack(run_image, r, (void *)(uintptr_t)(stack + STACK_SIZE));
+}
+
+/* "ember-run: APP: EFI_NOT_FOUND: <the program's exit data text>" */
+static void report_failure(EFI_STATUS status, const CHAR16 *exit_data, UINTN exit_data_size)
+{
+	const char *name = efi_status_name(status);
+	char text[1024] = "";
+
+	if (exit_data && exit_data_size >= sizeof(CHAR16))
+		ucs2_to_utf8(text, sizeof(text), exit_data, exit_data_size / sizeof(CHAR16));
+	fprintf(stderr, "ember-run: %s: ", hosted_options.app);
+	if (name)
+		fprintf(stderr, "%s", name);
+	else
+		fprintf(stderr, "status 0x%llx", (unsigned long long)status);
+	fprintf(stderr, "%s%s\n", text[0] ? ": " : "", text);
+}
+
+int main(int argc, char **argv)
+{
+	EFI_DEVICE_PATH_PROTOCOL *esp_path;
+	struct run r = {0};
+
+	parse_options(argc, argv);
+	if (EFI_ERROR(ram_init())) {
+		fprintf(stderr, "ember-run: the core failed to start\n");
+		return 2;
+	}
+	hosted_crash_handlers_install();
+	start_devices(&esp_path);
+	r.image = load_app(esp_path);
+	set_load_options(r.image);
+	if (hosted_options.trace)
+		trace_install();
+	hosted_timer_start();
+	start_on_firmware_stack(&r);
+	if (EFI_ERROR(r.status))
+		report_failure(r.status, r.exit_data, r.exit_data_size);
+	hosted_exit(EFI_ERROR(r.status) ? 1 : 0);
+}

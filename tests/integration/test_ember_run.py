@@ -1,0 +1,150 @@
+"""ember-run as a user meets it: the article's programs, exit codes, bad images, crashes."""
+import re
+import struct
+import subprocess
+
+from conftest import ROOT, BUILD, program
+from pe_patch import PeFile
+
+
+def test_hello_world(ember):
+    r = ember(program("hello"))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == b"Hello World!\n"
+
+
+def test_gop_mode_default(ember):
+    r = ember(program("gop_mode"))
+    assert r.returncode == 0, r.stderr
+    assert b"Mode 0 is running at 1024x768\n" in r.stdout
+
+
+def test_gop_mode_800x600(ember):
+    r = ember("--gop", "800x600", program("gop_mode"))
+    assert r.returncode == 0, r.stderr
+    assert b"Mode 0 is running at 800x600\n" in r.stdout
+
+
+def test_error_status_is_exit_1_with_its_name(ember):
+    r = ember(program("exit_status"), "not-found")
+    assert r.returncode == 1
+    assert b"EFI_NOT_FOUND" in r.stderr
+
+
+def test_exit_with_exit_data(ember):
+    r = ember(program("exit_status"), "exit")
+    assert r.returncode == 1
+    assert b"EFI_ABORTED: leaving through Exit" in r.stderr
+
+
+def test_arguments_become_load_options(ember):
+    r = ember(program("exit_status"), "one", "two words")
+    assert r.returncode == 0, r.stderr
+    assert b'args: [exit_status.efi one "two words"]' in r.stdout
+
+
+def test_usage_errors_exit_2(ember):
+    r = ember()
+    assert r.returncode == 2 and b"no EFI program" in r.stderr
+    r = ember("--bogus", program("hello"))
+    assert r.returncode == 2 and b"unknown option --bogus" in r.stderr
+    r = ember("--gop", "12", program("hello"))
+    assert r.returncode == 2 and b"bad --gop" in r.stderr
+    r = ember("/nonexistent/app.efi")
+    assert r.returncode == 2 and b"No such file" in r.stderr
+
+
+def bad_image(tmp_path, name, data):
+    path = tmp_path / name
+    path.write_bytes(bytes(data))
+    return path
+
+
+def test_not_a_pe_image(ember, tmp_path):
+    r = ember(bad_image(tmp_path, "text.efi", b"this is not an EFI program\n" * 10))
+    assert r.returncode == 2
+    assert b"not a PE32+ image" in r.stderr
+
+
+def test_truncated_pe(ember, tmp_path):
+    data = program("hello").read_bytes()
+    pe = PeFile(data)
+    # Cut inside the section table.
+    r = ember(bad_image(tmp_path, "cut.efi", data[:pe.sections + 20]))
+    assert r.returncode == 2
+    assert b"truncated section table" in r.stderr
+    # Cut inside the section data.
+    r = ember(bad_image(tmp_path, "cut2.efi", data[:len(data) // 2]))
+    assert r.returncode == 2
+    assert r.stderr.startswith(b"ember-run: ") and b"\n" in r.stderr
+
+
+def test_foreign_machines(ember, tmp_path):
+    for machine, text in ((0x14C, b"unsupported machine type 0x14c"),
+                          (0xAA64, b"unsupported machine type 0xaa64")):
+        pe = PeFile(program("hello").read_bytes())
+        pe.set_machine(machine)
+        r = ember(bad_image(tmp_path, f"m{machine:x}.efi", pe.data))
+        assert r.returncode == 2, r.stderr
+        assert text in r.stderr
+
+
+def build_foreign(tmp_path, target):
+    """A real EFI application for another architecture, built with clang and lld."""
+    src = tmp_path / "tiny.c"
+    src.write_text("int efi_main(void *image, void *st) { return 0; }\n")
+    out = tmp_path / f"tiny-{target}.efi"
+    subprocess.run(["clang", f"--target={target}", "-ffreestanding", "-nostdlib",
+                    "-fuse-ld=lld", "-Wl,-entry:efi_main", "-Wl,-subsystem:efi_application",
+                    "-o", str(out), str(src)], check=True)
+    return out
+
+
+def test_real_ia32_and_aarch64_images(ember, tmp_path):
+    r = ember(build_foreign(tmp_path, "i686-unknown-windows"))
+    assert r.returncode == 2 and b"unsupported machine type 0x14c" in r.stderr
+    r = ember(build_foreign(tmp_path, "aarch64-unknown-windows"))
+    assert r.returncode == 2 and b"unsupported machine type 0xaa64" in r.stderr
+
+
+def build_relocated_app(tmp_path):
+    """An x64 EFI application whose pointer table needs DIR64 base relocations."""
+    src = tmp_path / "reloc.c"
+    src.write_text("static const char *table[] = {\"a\", \"b\"};\n"
+                   "const char **volatile keep = table;\n"
+                   "unsigned long long efi_main(void *image, void *st)"
+                   " { return keep[1][0] == 'b' ? 0 : 1; }\n")
+    out = tmp_path / "reloc.efi"
+    subprocess.run(["clang", "--target=x86_64-unknown-windows", "-ffreestanding", "-nostdlib",
+                    "-fuse-ld=lld", "-Wl,-entry:efi_main", "-Wl,-subsystem:efi_application",
+                    "-o", str(out), str(src)], check=True)
+    return out
+
+
+def test_relocations_applied_and_checked(ember, tmp_path):
+    good = build_relocated_app(tmp_path)
+    # Linked for 0x140000000, loaded elsewhere: it only returns 0 if relocations worked.
+    r = ember(good)
+    assert r.returncode == 0, r.stderr
+    pe = PeFile(good.read_bytes())
+    block = pe.first_relocation_block()
+    # Move the block's page beyond SizeOfImage: its DIR64 targets now lie outside.
+    struct.pack_into("<I", pe.data, block, (pe.size_of_image + 0x100000) & ~0xFFF)
+    r = ember(bad_image(tmp_path, "bad-reloc.efi", pe.data))
+    assert r.returncode == 2
+    assert b"relocation outside the image" in r.stderr
+
+
+def test_wild_pointer_crash_report(ember):
+    r = ember(program("wild_pointer"))
+    assert r.returncode == 3
+    err = r.stderr.decode()
+    assert "wild_pointer.efi crashed: invalid memory access" in err
+    # The faulting instruction as image+offset, the address, and the registers.
+    m = re.search(r"at wild_pointer\.efi\+0x([0-9a-f]+)", err)
+    assert m, err
+    assert "fault address 0xdead0000000" in err
+    assert re.search(r"rip [0-9a-f]{16}", err)
+    # The offset points at a real instruction: it lies in the image's .text.
+    pe = PeFile(program("wild_pointer").read_bytes())
+    assert 0 < int(m.group(1), 16) < pe.size_of_image

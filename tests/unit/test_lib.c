@@ -1,0 +1,111 @@
+/* lib/: CRC32, formatting, UTF conversions, GUID text, calendar. */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include "support/test.h"
+#include <ember/crc32.h>
+#include <ember/format.h>
+#include <ember/str.h>
+#include <ember/time.h>
+
+TEST(crc32_known_vectors)
+{
+	EXPECT_EQ(crc32("123456789", 9), 0xcbf43926);
+	EXPECT_EQ(crc32("", 0), 0);
+	EXPECT_EQ(crc32("a", 1), 0xe8b7be43);
+	/* Incremental equals one-shot, across the 8-byte fast path. */
+	const char *text = "The quick brown fox jumps over the lazy dog";
+	UINT32 c = crc32_update(0, text, 10);
+	c = crc32_update(c, text + 10, strlen(text) - 10);
+	EXPECT_EQ(c, 0x414fa339);
+	EXPECT_EQ(crc32(text, strlen(text)), 0x414fa339);
+}
+
+/* Compares format_sn against the host's snprintf for standard conversions. */
+#define SAME_AS_LIBC(...)                                                  \
+	do {                                                               \
+		char ours[128], libc[128];                                 \
+		format_sn(ours, sizeof(ours), __VA_ARGS__);                \
+		snprintf(libc, sizeof(libc), __VA_ARGS__);                 \
+		if (!EXPECT(strcmp(ours, libc) == 0))                      \
+			printf("    ours [%s] libc [%s]\n", ours, libc);   \
+	} while (0)
+
+TEST(format_matches_libc)
+{
+	SAME_AS_LIBC("%d %i %u", -42, 17, 3000000000u);
+	SAME_AS_LIBC("[%5d] [%-5d] [%05d] [%+d] [% d]", 42, 42, 42, 42, 42);
+	SAME_AS_LIBC("%x %X %#x %08llx %lld", 0xbeefu, 0xbeefu, 255u, 0x1234ULL, -5LL);
+	SAME_AS_LIBC("%s|%10s|%-10s|%.3s", "abc", "right", "left", "truncate");
+	SAME_AS_LIBC("%c%c %% %zu %o", 'o', 'k', (size_t)99, 8u);
+	SAME_AS_LIBC("%.5d %*d %-*d|", 42, 6, 7, 4, 3);
+	SAME_AS_LIBC("%hhu %hd %lu", (unsigned char)44, (short)-2, 123456789012UL);
+	SAME_AS_LIBC("%llu %lld", 18446744073709551615ULL, (-9223372036854775807LL - 1));
+}
+
+TEST(format_extensions)
+{
+	char buf[128];
+	EFI_GUID g = {0x12345678, 0x9abc, 0xdef0, {0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef}};
+
+	format_sn(buf, sizeof(buf), "%ls!", u"héllo ☃");
+	EXPECT(strcmp(buf, "héllo ☃!") == 0);
+	format_sn(buf, sizeof(buf), "%pG", &g);
+	EXPECT(strcmp(buf, "12345678-9ABC-DEF0-0123-456789ABCDEF") == 0);
+	format_sn(buf, sizeof(buf), "%r %r", EFI_NOT_FOUND, EFI_SUCCESS);
+	EXPECT(strcmp(buf, "EFI_NOT_FOUND EFI_SUCCESS") == 0);
+	/* Truncation keeps the terminator and reports the full length. */
+	EXPECT_EQ(format_sn(buf, 4, "%s", "abcdef"), 6);
+	EXPECT(strcmp(buf, "abc") == 0);
+}
+
+TEST(utf_conversions)
+{
+	CHAR16 u[16];
+	char s[32];
+
+	EXPECT_EQ(utf8_to_ucs2(u, 16, "aé€", strlen("aé€")), 3);
+	EXPECT(u[0] == 'a' && u[1] == 0xe9 && u[2] == 0x20ac && u[3] == 0);
+	EXPECT_EQ(ucs2_to_utf8(s, sizeof(s), u, 16), strlen("aé€"));
+	EXPECT(strcmp(s, "aé€") == 0);
+	/* Outside the BMP and broken sequences become U+FFFD, one per bad byte. */
+	EXPECT_EQ(utf8_to_ucs2(u, 16, "\xf0\x9f\x98\x80x", 5), 2);
+	EXPECT(u[0] == 0xfffd && u[1] == 'x');
+	EXPECT_EQ(utf8_to_ucs2(u, 16, "\xc3", 1), 1);
+	EXPECT(u[0] == 0xfffd);
+	EXPECT_EQ(utf8_to_ucs2(u, 3, "abcdef", 6), 2); /* bounded, terminated */
+	EXPECT(u[2] == 0);
+}
+
+TEST(guid_text_round_trip)
+{
+	EFI_GUID g, back;
+	char text[37];
+
+	EXPECT(guid_from_str(&g, "8BE4DF61-93CA-11d2-AA0D-00E098032B8C", 36));
+	EXPECT_EQ(g.Data1, 0x8be4df61);
+	EXPECT_EQ(g.Data4[7], 0x8c);
+	guid_to_str(text, &g);
+	EXPECT(guid_from_str(&back, text, 36));
+	EXPECT(guid_eq(&g, &back));
+	EXPECT(!guid_from_str(&g, "8BE4DF61-93CA-11d2-AA0D-00E098032B8", 35));
+	EXPECT(!guid_from_str(&g, "8BE4DF61x93CA-11d2-AA0D-00E098032B8C", 36));
+	EXPECT(!guid_from_str(&g, "8BE4DF61-93CA-11d2-AA0D-00E098032BXC", 36));
+}
+
+TEST(calendar_against_libc)
+{
+	/* Every 7919th day from 1900 to 9999, compared with gmtime_r. */
+	for (INT64 t = -2208988800LL; t < 253402300799LL; t += 86400LL * 7919 + 3599) {
+		EFI_TIME e;
+		struct tm tm;
+		time_t tt = (time_t)t;
+		efi_time_from_unix(t, &e);
+		gmtime_r(&tt, &tm);
+		if (!EXPECT(e.Year == tm.tm_year + 1900 && e.Month == tm.tm_mon + 1 &&
+			    e.Day == tm.tm_mday && e.Hour == tm.tm_hour && e.Minute == tm.tm_min &&
+			    e.Second == tm.tm_sec))
+			break;
+		EXPECT_EQ(efi_time_to_unix(&e), t);
+	}
+}

@@ -1,0 +1,250 @@
+/* Memory map, pages and pool. */
+#include "support/test.h"
+#include "../../core/services.h"
+#include "../../core/mem/memmap.h"
+#include <ember/str.h>
+
+#define DESCRIPTOR_AT(map, i, dsize) ((EFI_MEMORY_DESCRIPTOR *)((UINT8 *)(map) + (i) * (dsize)))
+
+static UINTN map_snapshot(UINT8 *buffer, UINTN capacity, UINTN *key, UINTN *dsize)
+{
+	UINTN size = capacity;
+	UINT32 version;
+
+	ASSERT_STATUS(efi_get_memory_map(&size, (EFI_MEMORY_DESCRIPTOR *)buffer, key, dsize, &version),
+		      EFI_SUCCESS);
+	EXPECT_EQ(version, 1);
+	return size / *dsize;
+}
+
+/* The type of the page at address according to GetMemoryMap. */
+static UINT32 type_at(UINT64 address)
+{
+	static UINT8 buffer[64 * 1024];
+	UINTN key, dsize, n = map_snapshot(buffer, sizeof(buffer), &key, &dsize);
+
+	for (UINTN i = 0; i < n; i++) {
+		EFI_MEMORY_DESCRIPTOR *d = DESCRIPTOR_AT(buffer, i, dsize);
+		if (address >= d->PhysicalStart &&
+		    address < d->PhysicalStart + (d->NumberOfPages << EFI_PAGE_SHIFT))
+			return d->Type;
+	}
+	return 0xffffffff;
+}
+
+TEST(map_is_sorted_merged_and_keyed)
+{
+	static UINT8 buffer[64 * 1024];
+	UINTN key1, key2, dsize, n;
+	EFI_PHYSICAL_ADDRESS a;
+
+	n = map_snapshot(buffer, sizeof(buffer), &key1, &dsize);
+	EXPECT(dsize >= sizeof(EFI_MEMORY_DESCRIPTOR));
+	for (UINTN i = 1; i < n; i++) {
+		EFI_MEMORY_DESCRIPTOR *p = DESCRIPTOR_AT(buffer, i - 1, dsize);
+		EFI_MEMORY_DESCRIPTOR *d = DESCRIPTOR_AT(buffer, i, dsize);
+		UINT64 prev_end = p->PhysicalStart + (p->NumberOfPages << EFI_PAGE_SHIFT);
+		EXPECT(prev_end <= d->PhysicalStart);
+		/* Neighbours of the same kind must have been merged. */
+		EXPECT(!(prev_end == d->PhysicalStart && p->Type == d->Type &&
+			 p->Attribute == d->Attribute));
+	}
+	ASSERT_STATUS(efi_allocate_pages(AllocateAnyPages, EfiLoaderData, 3, &a), EFI_SUCCESS);
+	map_snapshot(buffer, sizeof(buffer), &key2, &dsize);
+	EXPECT(key2 != key1);
+	EXPECT_EQ(type_at(a), EfiLoaderData);
+	EXPECT_EQ(type_at(a + 2 * 4096), EfiLoaderData);
+	ASSERT_STATUS(efi_free_pages(a, 3), EFI_SUCCESS);
+	map_snapshot(buffer, sizeof(buffer), &key1, &dsize);
+	EXPECT(key1 != key2);
+	EXPECT_EQ(type_at(a), EfiConventionalMemory);
+}
+
+TEST(get_memory_map_sizes)
+{
+	UINTN size = 0, key, dsize;
+	UINT32 version;
+	EFI_MEMORY_DESCRIPTOR d;
+
+	EXPECT_STATUS(efi_get_memory_map(NULL, NULL, &key, &dsize, &version), EFI_INVALID_PARAMETER);
+	EXPECT_STATUS(efi_get_memory_map(&size, NULL, &key, &dsize, &version), EFI_BUFFER_TOO_SMALL);
+	EXPECT(size >= dsize);
+	EXPECT_EQ(size % dsize, 0);
+	/* A big enough size with no buffer is a caller error, not a success. */
+	size = 1 << 20;
+	EXPECT_STATUS(efi_get_memory_map(&size, NULL, &key, &dsize, &version),
+		      EFI_INVALID_PARAMETER);
+	size = sizeof(d) - 1;
+	EXPECT_STATUS(efi_get_memory_map(&size, &d, &key, &dsize, &version), EFI_BUFFER_TOO_SMALL);
+}
+
+TEST(allocate_pages_arguments)
+{
+	EFI_PHYSICAL_ADDRESS a = 0;
+
+	EXPECT_STATUS(efi_allocate_pages(MaxAllocateType, EfiLoaderData, 1, &a),
+		      EFI_INVALID_PARAMETER);
+	EXPECT_STATUS(efi_allocate_pages(AllocateAnyPages, EfiConventionalMemory, 1, &a),
+		      EFI_INVALID_PARAMETER);
+	EXPECT_STATUS(efi_allocate_pages(AllocateAnyPages, EfiMaxMemoryType, 1, &a),
+		      EFI_INVALID_PARAMETER);
+	EXPECT_STATUS(efi_allocate_pages(AllocateAnyPages, 0x6fffffff, 1, &a),
+		      EFI_INVALID_PARAMETER);
+	EXPECT_STATUS(efi_allocate_pages(AllocateAnyPages, EfiPersistentMemory, 1, &a),
+		      EFI_INVALID_PARAMETER);
+	EXPECT_STATUS(efi_allocate_pages(AllocateAnyPages, EfiLoaderData, 1, NULL),
+		      EFI_INVALID_PARAMETER);
+	/* OEM and OS-reserved types are allowed. */
+	ASSERT_STATUS(efi_allocate_pages(AllocateAnyPages, 0x70000001, 1, &a), EFI_SUCCESS);
+	EXPECT_EQ(type_at(a), 0x70000001);
+	EXPECT_STATUS(efi_free_pages(a, 1), EFI_SUCCESS);
+	ASSERT_STATUS(efi_allocate_pages(AllocateAnyPages, 0x80000000, 1, &a), EFI_SUCCESS);
+	EXPECT_STATUS(efi_free_pages(a, 1), EFI_SUCCESS);
+}
+
+TEST(allocate_address_and_max_address)
+{
+	EFI_PHYSICAL_ADDRESS a, b, max;
+
+	ASSERT_STATUS(efi_allocate_pages(AllocateAnyPages, EfiLoaderData, 4, &a), EFI_SUCCESS);
+	ASSERT_STATUS(efi_free_pages(a, 4), EFI_SUCCESS);
+	/* The same place is free again: take it by address. */
+	b = a + 4096;
+	ASSERT_STATUS(efi_allocate_pages(AllocateAddress, EfiBootServicesData, 2, &b), EFI_SUCCESS);
+	EXPECT_EQ(b, a + 4096);
+	EXPECT_EQ(type_at(a), EfiConventionalMemory);
+	EXPECT_EQ(type_at(a + 4096), EfiBootServicesData);
+	/* Allocated pages cannot be allocated again; a misaligned address is not a page. */
+	EXPECT_STATUS(efi_allocate_pages(AllocateAddress, EfiBootServicesData, 1, &b),
+		      EFI_NOT_FOUND);
+	b = a + 1;
+	EXPECT_STATUS(efi_allocate_pages(AllocateAddress, EfiBootServicesData, 1, &b),
+		      EFI_NOT_FOUND);
+	EXPECT_STATUS(efi_free_pages(a + 4096, 2), EFI_SUCCESS);
+	/* MaxAddress: at or below the limit, and as high as possible. */
+	max = a + 3 * 4096 - 1;
+	ASSERT_STATUS(efi_allocate_pages(AllocateMaxAddress, EfiLoaderData, 1, &max), EFI_SUCCESS);
+	EXPECT(max + 4096 - 1 <= a + 3 * 4096 - 1);
+	EXPECT_STATUS(efi_free_pages(max, 1), EFI_SUCCESS);
+	max = 0x1000;
+	EXPECT(EFI_ERROR(efi_allocate_pages(AllocateMaxAddress, EfiLoaderData, 1, &max)));
+}
+
+TEST(free_pages_rules)
+{
+	EFI_PHYSICAL_ADDRESS a;
+
+	/* Three pages, the top one given back: a two-page allocation with a free page above. */
+	ASSERT_STATUS(efi_allocate_pages(AllocateAnyPages, EfiLoaderData, 3, &a), EFI_SUCCESS);
+	ASSERT_STATUS(efi_free_pages(a + 2 * 4096, 1), EFI_SUCCESS);
+	EXPECT_STATUS(efi_free_pages(a + 1, 1), EFI_INVALID_PARAMETER);
+	EXPECT_STATUS(efi_free_pages(a, 0), EFI_INVALID_PARAMETER);
+	EXPECT_STATUS(efi_free_pages(a, 3), EFI_NOT_FOUND); /* one page too many */
+	EXPECT_STATUS(efi_free_pages(a, 1), EFI_SUCCESS);   /* part of an allocation */
+	EXPECT_STATUS(efi_free_pages(a, 1), EFI_NOT_FOUND); /* twice */
+	EXPECT_STATUS(efi_free_pages(a + 4096, 1), EFI_SUCCESS);
+	EXPECT_EQ(type_at(a), EfiConventionalMemory);
+}
+
+TEST(runtime_types_get_the_runtime_attribute)
+{
+	static UINT8 buffer[64 * 1024];
+	EFI_PHYSICAL_ADDRESS a;
+	UINTN key, dsize, n;
+	bool seen = false;
+
+	ASSERT_STATUS(efi_allocate_pages(AllocateAnyPages, EfiRuntimeServicesCode, 1, &a),
+		      EFI_SUCCESS);
+	n = map_snapshot(buffer, sizeof(buffer), &key, &dsize);
+	for (UINTN i = 0; i < n; i++) {
+		EFI_MEMORY_DESCRIPTOR *d = DESCRIPTOR_AT(buffer, i, dsize);
+		if (d->PhysicalStart <= a &&
+		    a < d->PhysicalStart + (d->NumberOfPages << EFI_PAGE_SHIFT)) {
+			EXPECT(d->Attribute & EFI_MEMORY_RUNTIME);
+			seen = true;
+		} else if (d->Type == EfiConventionalMemory) {
+			EXPECT(!(d->Attribute & EFI_MEMORY_RUNTIME));
+		}
+	}
+	EXPECT(seen);
+	EXPECT_STATUS(efi_free_pages(a, 1), EFI_SUCCESS);
+	EXPECT_EQ(type_at(a), EfiConventionalMemory);
+}
+
+TEST(many_allocations_grow_the_map)
+{
+	static EFI_PHYSICAL_ADDRESS pages[600];
+
+	/* Every other page kept: hundreds of separate ranges, more than the static array. */
+	for (size_t i = 0; i < ARRAY_SIZE(pages); i++)
+		ASSERT_STATUS(efi_allocate_pages(AllocateAnyPages,
+						 i % 2 ? EfiLoaderData : EfiBootServicesData, 1,
+						 &pages[i]),
+			      EFI_SUCCESS);
+	for (size_t i = 0; i < ARRAY_SIZE(pages); i += 2)
+		ASSERT_STATUS(efi_free_pages(pages[i], 1), EFI_SUCCESS);
+	for (size_t i = 1; i < ARRAY_SIZE(pages); i += 2)
+		EXPECT_EQ(type_at(pages[i]), EfiLoaderData);
+	for (size_t i = 1; i < ARRAY_SIZE(pages); i += 2)
+		ASSERT_STATUS(efi_free_pages(pages[i], 1), EFI_SUCCESS);
+}
+
+TEST(pool_alignment_types_and_reuse)
+{
+	void *p[200];
+
+	for (size_t i = 0; i < ARRAY_SIZE(p); i++) {
+		UINTN size = (i * 37) % 9000;
+		ASSERT_STATUS(efi_allocate_pool(i % 3 ? EfiLoaderData : EfiBootServicesData, size,
+						&p[i]),
+			      EFI_SUCCESS);
+		EXPECT_EQ((uintptr_t)p[i] % 8, 0);
+		mem_set(p[i], 0xa5, size);
+		EXPECT_EQ(type_at((uintptr_t)p[i]), i % 3 ? EfiLoaderData : EfiBootServicesData);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(p); i++)
+		EXPECT_STATUS(efi_free_pool(p[i]), EFI_SUCCESS);
+}
+
+TEST(pool_arguments_and_bad_frees)
+{
+	void *p;
+	UINT64 on_stack[4];
+
+	EXPECT_STATUS(efi_allocate_pool(EfiLoaderData, 8, NULL), EFI_INVALID_PARAMETER);
+	EXPECT_STATUS(efi_allocate_pool(EfiConventionalMemory, 8, &p), EFI_INVALID_PARAMETER);
+	EXPECT_STATUS(efi_allocate_pool(EfiMaxMemoryType + 1, 8, &p), EFI_INVALID_PARAMETER);
+	EXPECT_STATUS(efi_free_pool(NULL), EFI_INVALID_PARAMETER);
+	EXPECT_STATUS(efi_free_pool(&on_stack[2]), EFI_INVALID_PARAMETER);
+	ASSERT_STATUS(efi_allocate_pool(EfiLoaderData, 100, &p), EFI_SUCCESS);
+	EXPECT_STATUS(efi_free_pool((UINT8 *)p + 16), EFI_INVALID_PARAMETER);
+	EXPECT_STATUS(efi_free_pool(p), EFI_SUCCESS);
+	EXPECT_STATUS(efi_free_pool(p), EFI_INVALID_PARAMETER); /* double free */
+	ASSERT_STATUS(efi_allocate_pool(EfiLoaderData, 70000, &p), EFI_SUCCESS);
+	EXPECT_STATUS(efi_free_pool(p), EFI_SUCCESS);
+	EXPECT_STATUS(efi_free_pool(p), EFI_INVALID_PARAMETER);
+}
+
+TEST(pool_returns_empty_chunks)
+{
+	static UINT8 buffer[64 * 1024];
+	UINTN key, dsize, before, after;
+	void *p[2000];
+
+	/* Fill several chunks of one class, free everything: pages go back. */
+	map_snapshot(buffer, sizeof(buffer), &key, &dsize);
+	before = 0;
+	for (UINTN i = 0, n = map_snapshot(buffer, sizeof(buffer), &key, &dsize); i < n; i++)
+		if (DESCRIPTOR_AT(buffer, i, dsize)->Type == 0x7abcdef0)
+			before += DESCRIPTOR_AT(buffer, i, dsize)->NumberOfPages;
+	for (size_t i = 0; i < ARRAY_SIZE(p); i++)
+		ASSERT_STATUS(efi_allocate_pool(0x7abcdef0, 40, &p[i]), EFI_SUCCESS);
+	for (size_t i = 0; i < ARRAY_SIZE(p); i++)
+		ASSERT_STATUS(efi_free_pool(p[i]), EFI_SUCCESS);
+	after = 0;
+	for (UINTN i = 0, n = map_snapshot(buffer, sizeof(buffer), &key, &dsize); i < n; i++)
+		if (DESCRIPTOR_AT(buffer, i, dsize)->Type == 0x7abcdef0)
+			after += DESCRIPTOR_AT(buffer, i, dsize)->NumberOfPages;
+	EXPECT_EQ(before, 0);
+	EXPECT(after <= 4); /* at most one chunk stays for the next allocation */
+}
