@@ -148,3 +148,33 @@ def test_wild_pointer_crash_report(ember):
     # The offset points at a real instruction: it lies in the image's .text.
     pe = PeFile(program("wild_pointer").read_bytes())
     assert 0 < int(m.group(1), 16) < pe.size_of_image
+
+
+def test_privileged_and_illegal_instructions(ember):
+    r = ember(program("bad_instruction"), "privileged")
+    assert r.returncode == 3
+    assert b"bad_instruction.efi crashed: general protection fault" in r.stderr
+    assert b"at bad_instruction.efi+0x" in r.stderr
+    r = ember(program("bad_instruction"), "illegal")
+    assert r.returncode == 3
+    assert b"bad_instruction.efi crashed: illegal instruction" in r.stderr
+
+
+def test_watchdog_resets_a_hung_program(ember):
+    r = ember(program("exit_status"), "watchdog", timeout=20)
+    assert r.returncode == 1
+    assert b"watchdog timer expired" in r.stderr
+    assert b"cold reset with EFI_TIMEOUT" in r.stderr
+
+
+def test_trace_shows_service_calls(ember):
+    r = ember("--trace", program("gop_mode"))
+    assert r.returncode == 0
+    lines = r.stderr.decode().splitlines()
+    assert any(l.startswith("BS.HandleProtocol(") and "LoadedImage" in l and
+               l.endswith("= EFI_SUCCESS") for l in lines), lines
+    assert any(l.startswith("BS.LocateProtocol(GraphicsOutput, 0x0) -> 0x") for l in lines)
+    assert any(l.startswith("RT.GetVariable(") for l in lines)
+    # Without --trace, nothing of the sort.
+    r = ember(program("gop_mode"))
+    assert b"BS." not in r.stderr

@@ -1,5 +1,6 @@
-/* Returns the status given as its first argument's name ("not-found", "success", ...)
- * and, for "exit", leaves through BS->Exit with exit data: for ember-run's exit codes. */
+/* Returns the status given as its first argument's name ("not-found", "success", ...);
+ * for "exit", leaves through BS->Exit with exit data; for "watchdog", arms a one-second
+ * watchdog and hangs. For ember-run's exit codes. */
 #include <efi.h>
 #include <efilib.h>
 
@@ -24,6 +25,12 @@ efi_main (EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 		return EFI_SUCCESS;
 	if (StrCmp(arg, L"not-found") == 0)
 		return EFI_NOT_FOUND;
+	if (StrCmp(arg, L"watchdog") == 0) {
+		/* One second, then the firmware resets the "machine": spin until it does. */
+		uefi_call_wrapper(BS->SetWatchdogTimer, 4, 1, 0x10000, 0, NULL);
+		for (;;)
+			;
+	}
 	if (StrCmp(arg, L"exit") == 0) {
 		CHAR16 *data;
 		uefi_call_wrapper(BS->AllocatePool, 3, EfiBootServicesData, sizeof(message),
