@@ -1,0 +1,38 @@
+/* Fuzzes the PE32+ code (core/image/pe_*.c): any bytes go to pe_parse(); what it accepts
+ * is loaded at several addresses (relocating up, down and not at all) and asked for its
+ * debug name. The raw input is also read as if it were a loaded image. */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include <ember/pe.h>
+
+#define MAX_IMAGE_SIZE (64u << 20)
+
+static void load_at(const uint8_t *data, size_t size, const struct pe_image_info *info,
+		    uint8_t *image, UINT64 address)
+{
+	const char *reason;
+
+	if (!EFI_ERROR(pe_load(data, size, info, image, address, &reason)))
+		pe_debug_name(image, info->size_of_image);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct pe_image_info info;
+	const char *reason;
+	uint8_t *image;
+
+	pe_debug_name(data, size > UINT32_MAX ? UINT32_MAX : (UINT32)size);
+	if (EFI_ERROR(pe_parse(data, size, &info, &reason)) || info.size_of_image >= MAX_IMAGE_SIZE)
+		return 0;
+	image = malloc(info.size_of_image);
+	if (!image)
+		return 0;
+	load_at(data, size, &info, image, info.image_base);
+	load_at(data, size, &info, image, info.image_base + 0x7ff01000);
+	load_at(data, size, &info, image, 0x1000);
+	load_at(data, size, &info, image, 0xffff800000000000ULL);
+	free(image);
+	return 0;
+}
