@@ -18,6 +18,11 @@ struct event *event_lookup(EFI_EVENT handle)
 	return e;
 }
 
+bool event_is_valid(EFI_EVENT event)
+{
+	return event_lookup(event) != NULL;
+}
+
 static bool type_is_valid(UINT32 type)
 {
 	const UINT32 combinable = EVT_TIMER | EVT_RUNTIME | EVT_NOTIFY_WAIT | EVT_NOTIFY_SIGNAL;

@@ -73,6 +73,8 @@ EFI_STATUS event_signal(EFI_EVENT event);
 EFI_STATUS event_check(EFI_EVENT event);
 EFI_STATUS event_wait(UINTN count, EFI_EVENT *events, UINTN *index);
 EFI_STATUS event_set_timer(EFI_EVENT event, EFI_TIMER_DELAY type, UINT64 trigger_time);
+/* True when event is a live event (for checking events that callers hand in). */
+bool event_is_valid(EFI_EVENT event);
 /* Signals every event in a group (used for EXIT_BOOT_SERVICES, READY_TO_BOOT ...). */
 void event_signal_group(const EFI_GUID *group);
 
