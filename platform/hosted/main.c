@@ -15,6 +15,7 @@
 #include "hosted.h"
 #include <ember/core.h>
 #include <ember/devpath.h>
+#include <ember/driver.h>
 #include <ember/log.h>
 #include <ember/str.h>
 
@@ -260,6 +261,9 @@ static void start_devices(EFI_DEVICE_PATH_PROTOCOL **esp_path)
 		if (EFI_ERROR(status))
 			usage_error("cannot use '%s' as the ESP (not a directory?)", opt.esp);
 	}
+	/* What a boot manager does first: drivers bind to every device there is. */
+	driver_install_builtin();
+	driver_connect_all();
 }
 
 void trace_install(void);

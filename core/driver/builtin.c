@@ -1,0 +1,92 @@
+/* Installs the drivers linked into the firmware (registered with EMBER_DRIVER). */
+#include "../services.h"
+#include <ember/driver.h>
+#include <ember/log.h>
+#include <ember/str.h>
+
+extern const struct ember_driver *const __start_ember_drivers[] __attribute__((weak));
+extern const struct ember_driver *const __stop_ember_drivers[] __attribute__((weak));
+
+CHAR8 ember_driver_languages[] = "en";
+
+struct driver_names {
+	EFI_COMPONENT_NAME2_PROTOCOL protocol;
+	const struct ember_driver *driver;
+};
+
+/* Accepts "en" and its regional forms ("en-US"), the only language Ember speaks. */
+static bool language_is_english(const CHAR8 *language)
+{
+	return language && language[0] == 'e' && language[1] == 'n' &&
+	       (language[2] == 0 || language[2] == '-');
+}
+
+static EFI_STATUS EFIAPI get_driver_name(EFI_COMPONENT_NAME2_PROTOCOL *this, CHAR8 *language,
+					 CHAR16 **name)
+{
+	struct driver_names *names = container_of(this, struct driver_names, protocol);
+
+	if (!language || !name)
+		return EFI_INVALID_PARAMETER;
+	if (!language_is_english(language))
+		return EFI_UNSUPPORTED;
+	*name = (CHAR16 *)names->driver->name;
+	return EFI_SUCCESS;
+}
+
+static EFI_STATUS EFIAPI get_controller_name(EFI_COMPONENT_NAME2_PROTOCOL *this,
+					     EFI_HANDLE controller, EFI_HANDLE child,
+					     CHAR8 *language, CHAR16 **name)
+{
+	struct driver_names *names = container_of(this, struct driver_names, protocol);
+
+	if (!controller || !language || !name)
+		return EFI_INVALID_PARAMETER;
+	if (!language_is_english(language) || !names->driver->controller_name)
+		return EFI_UNSUPPORTED;
+	return names->driver->controller_name(this, controller, child, language, name);
+}
+
+static EFI_STATUS install_one(const struct ember_driver *driver)
+{
+	static const EFI_GUID binding_guid = EFI_DRIVER_BINDING_PROTOCOL_GUID;
+	static const EFI_GUID names_guid = EFI_COMPONENT_NAME2_PROTOCOL_GUID;
+	struct driver_names *names = pool_alloc(sizeof(*names));
+	EFI_HANDLE handle = NULL;
+	EFI_STATUS status;
+
+	if (!names)
+		return EFI_OUT_OF_RESOURCES;
+	names->protocol = (EFI_COMPONENT_NAME2_PROTOCOL){get_driver_name, get_controller_name,
+							 ember_driver_languages};
+	names->driver = driver;
+	if (driver->init) {
+		status = driver->init();
+		if (EFI_ERROR(status))
+			goto fail;
+	}
+	status = protocol_install_multiple(&handle, &binding_guid, driver->binding, &names_guid,
+					   &names->protocol, NULL);
+	if (EFI_ERROR(status))
+		goto fail;
+	driver->binding->ImageHandle = handle;
+	driver->binding->DriverBindingHandle = handle;
+	return EFI_SUCCESS;
+fail:
+	log_warn("driver %ls: %r\n", driver->name, status);
+	pool_free(names);
+	return status;
+}
+
+EFI_STATUS driver_install_builtin(void)
+{
+	EFI_STATUS first_error = EFI_SUCCESS;
+
+	for (const struct ember_driver *const *d = __start_ember_drivers;
+	     d && d < __stop_ember_drivers; d++) {
+		EFI_STATUS status = install_one(*d);
+		if (EFI_ERROR(status) && !EFI_ERROR(first_error))
+			first_error = status;
+	}
+	return first_error;
+}
