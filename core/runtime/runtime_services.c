@@ -37,6 +37,11 @@ EFI_STATUS EFIAPI efi_set_time(EFI_TIME *time)
 	return plat_set_time(time);
 }
 
+EFI_STATUS core_get_time(EFI_TIME *time)
+{
+	return plat_get_time(time, NULL);
+}
+
 /* No wake-up alarm on Ember's platforms: the spec's answer for that is EFI_UNSUPPORTED. */
 EFI_STATUS EFIAPI efi_get_wakeup_time(BOOLEAN *enabled, BOOLEAN *pending, EFI_TIME *time)
 {

@@ -134,6 +134,9 @@ bool image_find_by_address(UINT64 address, struct image_location *where);
 
 /* ---- Misc ---- */
 
+/* The runtime clock (GetTime), for timestamps in drivers. */
+EFI_STATUS core_get_time(EFI_TIME *time);
+
 /* Installs or removes (table NULL) a configuration table. */
 EFI_STATUS config_table_install(const EFI_GUID *guid, void *table);
 

@@ -16,6 +16,7 @@
 #include <ember/core.h>
 #include <ember/devpath.h>
 #include <ember/driver.h>
+#include <ember/init.h>
 #include <ember/log.h>
 #include <ember/str.h>
 
@@ -262,6 +263,7 @@ static void start_devices(EFI_DEVICE_PATH_PROTOCOL **esp_path)
 			usage_error("cannot use '%s' as the ESP (not a directory?)", opt.esp);
 	}
 	/* What a boot manager does first: drivers bind to every device there is. */
+	init_run_all();
 	driver_install_builtin();
 	driver_connect_all();
 }
