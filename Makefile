@@ -17,6 +17,10 @@ FUZZ_CFLAGS := $(COMMON) -O1 -fno-omit-frame-pointer -D_GNU_SOURCE -DEMBER_FUZZI
 # PE32+ applications: clang targeting UEFI's ABI, linked by lld as EFI applications.
 PE_CFLAGS := $(COMMON) -O2 --target=x86_64-unknown-windows -ffreestanding -fno-builtin \
 	-fshort-wchar -mno-red-zone -fno-stack-protector -mno-stack-arg-probe
+# QEMU firmware: freestanding ELF, position-independent code, linked at a fixed address.
+FW_CFLAGS := $(COMMON) -O2 --target=x86_64-unknown-none-elf -ffreestanding -fno-builtin \
+	-fno-stack-protector -mno-red-zone -fpie -fno-asynchronous-unwind-tables \
+	-fno-unwind-tables -Iplatform/qemu-x86_64
 PE_LDFLAGS := --target=x86_64-unknown-windows -nostdlib -fuse-ld=lld \
 	-Wl,-entry:efi_main -Wl,-subsystem:efi_application
 
@@ -26,11 +30,12 @@ LIB_SRC := $(wildcard lib/*.c)
 FREESTANDING_SRC := $(wildcard lib/freestanding/*.c)
 CORE_SRC := $(call find_c,core) $(shell find core -name '*.S' 2>/dev/null | sort)
 DRIVER_SRC := $(call find_c,drivers)
-HOSTED_SRC := $(call find_c,platform/hosted) $(wildcard platform/hosted/*.S)
-FIRMWARE_SRC := $(LIB_SRC) $(CORE_SRC) $(DRIVER_SRC)
+HOSTED_SRC := $(call find_c,platform/hosted)
+FIRMWARE_SRC := $(LIB_SRC) $(wildcard lib/x86_64/*.S) $(CORE_SRC) $(DRIVER_SRC)
 UNIT_SRC := $(call find_c,tests/unit)
 FUZZ_SRC := $(wildcard tests/fuzz/*.c)
 FUZZ_SUPPORT_SRC := tests/unit/support/plat_test.c
+QEMU_SRC := $(filter-out platform/qemu-x86_64/reset/%,$(call find_c,platform/qemu-x86_64) $(shell find platform/qemu-x86_64 -name '*.S' 2>/dev/null | sort))
 APPS := $(filter-out lib,$(notdir $(wildcard apps/*)))
 APP_LIB_SRC := $(wildcard apps/lib/*.c)
 GNUEFI_PROGRAMS := $(basename $(notdir $(wildcard tests/programs/*.c)))
@@ -44,8 +49,8 @@ FUZZERS := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRC))
 APP_EFIS := $(patsubst %,$(BUILD)/apps/%.efi,$(APPS))
 PROGRAM_EFIS := $(patsubst %,$(BUILD)/tests/programs/%.efi,$(GNUEFI_PROGRAMS))
 
-.PHONY: all deps check check-unit check-integration check-fuzz bench run clean format
-all: $(EMBER_RUN) $(APP_EFIS) $(PROGRAM_EFIS)
+.PHONY: all deps firmware check check-unit check-integration check-fuzz bench run clean format
+all: $(EMBER_RUN) $(APP_EFIS) $(PROGRAM_EFIS) $(FW_IMAGES)
 
 # Missing Debian packages are installed before anything is compiled (once per build dir).
 DEPS_STAMP := $(BUILD)/.deps-installed
@@ -89,6 +94,32 @@ $(BUILD)/fuzz/%: $(call obj,fuzzobj,$(FIRMWARE_SRC) $(FUZZ_SUPPORT_SRC)) $(BUILD
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
 	$(Q)$(CC) -fsanitize=fuzzer,address,undefined -o $@ $^ -lm
+
+# ---- QEMU x86-64 firmware (build/qemu-x86_64/ember.fd, ember-code.fd, ember-vars.fd) ----
+FW_DIR := $(BUILD)/qemu-x86_64
+FW_CODE_SIZE := 0x200000
+FW_VARS_SIZE := 0x80000
+FW_IMAGES := $(FW_DIR)/ember.fd $(FW_DIR)/ember-code.fd $(FW_DIR)/ember-vars.fd
+$(BUILD)/fw/%.o: %.c | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(FW_CFLAGS) -MMD -MP -c $< -o $@
+$(BUILD)/fw/%.o: %.S | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(FW_CFLAGS) -MMD -MP -c $< -o $@
+$(FW_DIR)/ember-core.elf: $(call obj,fw,$(FIRMWARE_SRC) $(FREESTANDING_SRC) $(QEMU_SRC)) platform/qemu-x86_64/core.ld
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	$(Q)ld.lld -static -nostdlib -T platform/qemu-x86_64/core.ld -o $@ $(filter %.o,$^)
+$(FW_DIR)/reset.elf: $(BUILD)/fw/platform/qemu-x86_64/reset/reset.o platform/qemu-x86_64/reset/reset.ld
+	$(Q)ld.lld -T platform/qemu-x86_64/reset/reset.ld -e reset_vector -o $@ $<
+$(FW_DIR)/%.bin: $(FW_DIR)/%.elf
+	$(Q)llvm-objcopy -O binary $< $@
+$(FW_IMAGES) &: $(FW_DIR)/ember-core.bin $(FW_DIR)/ember-core.elf $(FW_DIR)/reset.bin scripts/mkfd
+	@echo "  MKFD    $(FW_DIR)/ember.fd"
+	$(Q)scripts/mkfd --core $(FW_DIR)/ember-core.bin --core-elf $(FW_DIR)/ember-core.elf \
+		--reset $(FW_DIR)/reset.bin --code-size $(FW_CODE_SIZE) --vars-size $(FW_VARS_SIZE) \
+		--code $(FW_DIR)/ember-code.fd --vars $(FW_DIR)/ember-vars.fd --bios $(FW_DIR)/ember.fd
+firmware: $(FW_IMAGES)
 
 # ---- PE32+ applications (apps/NAME/*.c + apps/lib + lib) ----
 PE_LIB_OBJ := $(call obj,pe,$(LIB_SRC) $(FREESTANDING_SRC) $(APP_LIB_SRC))

@@ -24,4 +24,7 @@
 #define add_overflows(a, b, res) __builtin_add_overflow(a, b, res)
 #define mul_overflows(a, b, res) __builtin_mul_overflow(a, b, res)
 
+/* Calls fn(arg) on another stack (lib/x86_64/call_on_stack.S); stack_top 16-byte aligned. */
+void call_on_stack(void (*fn)(void *), void *arg, void *stack_top);
+
 #endif

@@ -269,7 +269,6 @@ static void start_devices(EFI_DEVICE_PATH_PROTOCOL **esp_path)
 }
 
 void trace_install(void);
-void hosted_call_on_stack(void (*fn)(void *), void *arg, void *stack_top);
 
 #define STACK_SIZE (1024 * 1024) /* the spec asks for at least 128 KiB */
 
@@ -297,7 +296,7 @@ static void start_on_firmware_stack(struct run *r)
 		fprintf(stderr, "ember-run: no memory for a stack\n");
 		exit(2);
 	}
-	hosted_call_on_stack(run_image, r, (void *)(uintptr_t)(stack + STACK_SIZE));
+	call_on_stack(run_image, r, (void *)(uintptr_t)(stack + STACK_SIZE));
 }
 
 /* "ember-run: APP: EFI_NOT_FOUND: <the program's exit data text>" */

@@ -1,0 +1,62 @@
+/* The QEMU platform's start-up, step by step. */
+#include <ember/core.h>
+#include <ember/driver.h>
+#include <ember/init.h>
+#include <ember/log.h>
+#include <ember/platform.h>
+#include <ember/util.h>
+#include "fw_cfg.h"
+#include "interrupts.h"
+#include "qemu.h"
+
+#define FIRMWARE_STACK_SIZE (1024 * 1024)
+
+
+static void start_core(void)
+{
+	size_t count;
+	const struct core_memory_range *ranges = memory_ranges(&count);
+	struct core_config config = {ranges, count, u"Ember", 0x00010000};
+	EFI_STATUS status = core_init(&config);
+
+	if (EFI_ERROR(status)) {
+		panic_printf("Ember: the core failed to start: %r\n", status);
+		qemu_halt();
+	}
+}
+
+static void boot(void *unused)
+{
+	timer_init();
+	plat_interrupts_enable();
+	init_run_all();
+	driver_install_builtin();
+	driver_connect_all();
+	panic_printf("Ember: core up, timer running\n");
+	core_stall_us(100000);
+	panic_printf("Ember: stalled 100 ms\n");
+}
+
+/* The firmware's own stack: from boot-services memory, bigger than the early one. */
+static void switch_stack(void)
+{
+	EFI_PHYSICAL_ADDRESS stack;
+
+	if (EFI_ERROR(mem_allocate_pages(AllocateAnyPages, EfiBootServicesData,
+					 FIRMWARE_STACK_SIZE / 4096, &stack)))
+		boot(NULL);
+	else
+		call_on_stack(boot, NULL, (void *)(uintptr_t)(stack + FIRMWARE_STACK_SIZE));
+}
+
+void qemu_main(void)
+{
+	interrupts_init();
+	if (!fw_cfg_init())
+		panic_printf("Ember: no fw_cfg device: memory size unknown\n");
+	chipset_init();
+	clock_init();
+	start_core();
+	switch_stack();
+	panic_printf("Ember: nothing left to do\n");
+}

@@ -1,0 +1,17 @@
+/* PCI configuration space through the legacy 0xCF8/0xCFC mechanism (both machines) and,
+ * on q35, the memory-mapped ECAM for the extended space. */
+#ifndef QEMU_PCI_CONFIG_H
+#define QEMU_PCI_CONFIG_H
+
+#include <stdint.h>
+
+#define PCI_BDF(bus, dev, fn) (((uint32_t)(bus) << 8) | ((uint32_t)(dev) << 3) | (fn))
+
+uint32_t pci_read32(uint32_t bdf, uint16_t offset);
+uint16_t pci_read16(uint32_t bdf, uint16_t offset);
+uint8_t pci_read8(uint32_t bdf, uint16_t offset);
+void pci_write32(uint32_t bdf, uint16_t offset, uint32_t value);
+void pci_write16(uint32_t bdf, uint16_t offset, uint16_t value);
+void pci_write8(uint32_t bdf, uint16_t offset, uint8_t value);
+
+#endif

@@ -1,0 +1,30 @@
+/* The platform API on QEMU x86-64: interrupts are the IF flag, idling is hlt, ExitBootServices
+ * stops the timer. (Clock in clock.c, RTC in rtc.c, reset in reset.c, log in debug_log.c.) */
+#include <ember/platform.h>
+#include "io.h"
+#include "qemu.h"
+
+bool plat_interrupts_disable(void)
+{
+	bool was = read_flags() & FLAGS_IF;
+
+	cpu_cli();
+	return was;
+}
+
+void plat_interrupts_enable(void)
+{
+	cpu_sti();
+}
+
+void plat_idle(void)
+{
+	cpu_sti_hlt();
+}
+
+void timer_stop(void);
+
+void plat_exit_boot_services(void)
+{
+	timer_stop();
+}

@@ -1,0 +1,38 @@
+/* The QEMU x86-64 platform's internal interfaces. */
+#ifndef QEMU_QEMU_H
+#define QEMU_QEMU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <efi/types.h>
+#include <efi/status.h>
+#include <stdint.h>
+
+/* serial_raw.c: COM1, polled. */
+void serial_raw_init(void);
+void serial_raw_write(const char *s, size_t n);
+/* Formats onto the serial port and the log: for fatal reports and early messages. */
+void panic_printf(const char *fmt, ...);
+
+/* entry.c */
+_Noreturn void qemu_halt(void);
+
+/* chipset.c */
+enum machine { MACHINE_UNKNOWN, MACHINE_Q35, MACHINE_I440FX };
+extern enum machine chipset_machine;
+void chipset_init(void);
+bool chipset_ecam(uint64_t *base, uint64_t *size);
+uint16_t chipset_pm_base(void);
+void chipset_power_off(void);
+
+/* clock.c, timer.c, memory.c */
+void clock_init(void);
+void timer_init(void);
+void timer_stop(void);
+struct core_memory_range;
+const struct core_memory_range *memory_ranges(size_t *count);
+
+/* Linker symbols of the core image (core.ld). */
+extern char __core_start[], __core_file_end[], __core_end[];
+
+#endif

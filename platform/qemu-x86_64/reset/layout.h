@@ -1,0 +1,47 @@
+/* Addresses the reset code and the platform agree on. Used from assembly and from C. */
+#ifndef QEMU_LAYOUT_H
+#define QEMU_LAYOUT_H
+
+/* Low memory the firmware takes before the core runs (below 640 KiB). */
+#define PAGE_TABLES 0x10000 /* PML4, PDPT, then one PD per GiB */
+#define PDPT_OFFSET 0x1000
+#define PD_OFFSET 0x2000
+#define IDENTITY_GIB 64
+#define PAGE_TABLES_SIZE (PD_OFFSET + IDENTITY_GIB * 0x1000)
+#define EARLY_STACK_BOTTOM 0x60000
+#define EARLY_STACK_TOP 0x80000
+
+/* The reset blob: the last 4 KiB below 4 GiB (reset.ld); offset of its start in CS. */
+#define RESET_BLOB_BASE 0xfffff000
+#define RESET_BASE_IN_CS 0xf000
+
+/* Where the core runs (its link address, see core.ld). */
+#define CORE_LOAD_ADDRESS 0x100000
+
+/* core_descriptor fields (byte offsets), written by scripts/mkfd. */
+#define CORE_FLASH 8	  /* flash address of the core's file image */
+#define CORE_LOAD 16	  /* RAM address to copy it to */
+#define CORE_FILE_SIZE 24 /* bytes to copy */
+#define CORE_BSS_END 32	  /* end of the zero-filled area after it */
+#define CORE_ENTRY 40	  /* address to call */
+#define CORE_DESCRIPTOR_SIZE 64
+
+#define GDT_CODE32 0x08
+#define GDT_DATA 0x10
+#define GDT_CODE64 0x18
+
+#define CR0_PE (1 << 0)
+#define CR0_MP (1 << 1)
+#define CR0_EM (1 << 2)
+#define CR0_NW (1 << 29)
+#define CR0_CD (1 << 30)
+#define CR0_PG (1 << 31)
+#define CR4_PAE (1 << 5)
+#define CR4_OSFXSR (1 << 9)
+#define CR4_OSXMMEXCPT (1 << 10)
+#define MSR_EFER 0xc0000080
+#define EFER_LME (1 << 8)
+#define PTE_PRESENT_RW 0x3
+#define PTE_LARGE 0x80
+
+#endif

@@ -1,0 +1,142 @@
+/* From the reset vector to the core in 64-bit mode.
+ *
+ * At reset the CPU runs 16-bit code at 0xFFFFFFF0 with CS base 0xFFFF0000; this blob is the
+ * last 4 KiB of the firmware image, linked there (near enough for the vector's jump). It loads a flat GDT, enters 32-bit
+ * protected mode, identity-maps the first 64 GiB with 2 MiB pages, enters long mode,
+ * enables SSE, copies the core from flash to RAM, clears its BSS and calls it.
+ * The core's placement is described by `core_descriptor`, which scripts/mkfd fills in. */
+
+#include "layout.h"
+
+	.section .text.reset, "ax"
+	.code16
+	.globl	reset_base
+reset_base:
+
+/* ---- 16-bit: into protected mode ---- */
+real_mode_entry:
+	cli
+	cld
+	/* 0x66: load a 32-bit GDT base; CS-relative (CS base 0xFFFF0000), since DS is not
+	 * set up yet. */
+	lgdtl	%cs:(gdt_descriptor - reset_base + RESET_BASE_IN_CS)
+	movl	%cr0, %eax
+	andl	$~(CR0_CD | CR0_NW), %eax	/* caches on */
+	orl	$CR0_PE, %eax
+	movl	%eax, %cr0
+	ljmpl	$GDT_CODE32, $protected_mode_entry
+
+/* ---- 32-bit: page tables, then long mode ---- */
+	.code32
+protected_mode_entry:
+	movl	$GDT_DATA, %eax
+	movl	%eax, %ds
+	movl	%eax, %es
+	movl	%eax, %ss
+	movl	%eax, %fs
+	movl	%eax, %gs
+
+	/* Zero the page-table area. */
+	movl	$PAGE_TABLES, %edi
+	movl	$(PAGE_TABLES_SIZE / 4), %ecx
+	xorl	%eax, %eax
+	rep stosl
+
+	/* PML4[0] -> PDPT */
+	movl	$(PAGE_TABLES + PDPT_OFFSET + PTE_PRESENT_RW), PAGE_TABLES
+
+	/* PDPT[i] -> PD i, for each GiB */
+	movl	$PAGE_TABLES + PDPT_OFFSET, %edi
+	movl	$(PAGE_TABLES + PD_OFFSET + PTE_PRESENT_RW), %eax
+	movl	$IDENTITY_GIB, %ecx
+1:	movl	%eax, (%edi)
+	addl	$8, %edi
+	addl	$0x1000, %eax
+	loop	1b
+
+	/* PD entries: 2 MiB pages; edx holds the address bits above 4 GiB. */
+	movl	$PAGE_TABLES + PD_OFFSET, %edi
+	movl	$(PTE_PRESENT_RW | PTE_LARGE), %eax
+	xorl	%edx, %edx
+	movl	$(IDENTITY_GIB * 512), %ecx
+2:	movl	%eax, (%edi)
+	movl	%edx, 4(%edi)
+	addl	$8, %edi
+	addl	$0x200000, %eax
+	adcl	$0, %edx
+	loop	2b
+
+	movl	%cr4, %eax
+	orl	$CR4_PAE, %eax
+	movl	%eax, %cr4
+	movl	$PAGE_TABLES, %eax
+	movl	%eax, %cr3
+	movl	$MSR_EFER, %ecx
+	rdmsr
+	orl	$EFER_LME, %eax
+	wrmsr
+	movl	%cr0, %eax
+	orl	$CR0_PG, %eax
+	movl	%eax, %cr0
+	ljmpl	$GDT_CODE64, $long_mode_entry
+
+/* ---- 64-bit: SSE, the core into RAM, and call it ---- */
+	.code64
+long_mode_entry:
+	movl	$GDT_DATA, %eax
+	movl	%eax, %ds
+	movl	%eax, %es
+	movl	%eax, %ss
+	movl	%eax, %fs
+	movl	%eax, %gs
+	movq	$EARLY_STACK_TOP, %rsp
+
+	/* SSE: no emulation, monitor the coprocessor, OS supports FXSAVE and SIMD faults. */
+	movq	%cr0, %rax
+	andq	$~CR0_EM, %rax
+	orq	$CR0_MP, %rax
+	movq	%rax, %cr0
+	movq	%cr4, %rax
+	orq	$(CR4_OSFXSR | CR4_OSXMMEXCPT), %rax
+	movq	%rax, %cr4
+
+	movq	core_descriptor + CORE_FLASH(%rip), %rsi
+	movq	core_descriptor + CORE_LOAD(%rip), %rdi
+	movq	core_descriptor + CORE_FILE_SIZE(%rip), %rcx
+	rep movsb
+	movq	core_descriptor + CORE_BSS_END(%rip), %rcx
+	subq	%rdi, %rcx
+	xorl	%eax, %eax
+	rep stosb
+
+	movq	core_descriptor + CORE_ENTRY(%rip), %rax
+	callq	*%rax
+3:	cli
+	hlt
+	jmp	3b
+
+/* ---- Data ---- */
+	.balign	16
+gdt:
+	.quad	0
+	.quad	0x00cf9b000000ffff	/* 0x08: 32-bit code, flat */
+	.quad	0x00cf93000000ffff	/* 0x10: data, flat */
+	.quad	0x00af9b000000ffff	/* 0x18: 64-bit code */
+gdt_end:
+gdt_descriptor:
+	.word	gdt_end - gdt - 1
+	.long	gdt
+
+	.balign	16
+	.globl	core_descriptor
+core_descriptor:	/* filled by scripts/mkfd; see layout.h for the fields */
+	.ascii	"EMBERCOR"
+	.fill	CORE_DESCRIPTOR_SIZE - 8, 1, 0
+
+/* ---- The reset vector itself, the last 16 bytes of the 4 GiB address space ---- */
+	.section .text.vector, "ax"
+	.code16
+	.globl	reset_vector
+reset_vector:
+	jmp	real_mode_entry
+	.balign	16, 0xcc
