@@ -129,6 +129,8 @@ $(BUILD)/pe/%.o: %.c | $(DEPS_STAMP)
 $(BUILD)/pe/%.o: %.S | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(PE_CFLAGS) -MMD -MP -c $< -o $@
+# Keep intermediate objects (the app rule would otherwise delete them after linking).
+.SECONDARY:
 .SECONDEXPANSION:
 $(BUILD)/apps/%.efi: $$(call obj,pe,$$(call find_c,apps/$$*)) $$(patsubst %.S,$(BUILD)/pe/%.o,$$(wildcard apps/$$*/*.S)) $(PE_LIB_OBJ)
 	@mkdir -p $(dir $@)

@@ -97,11 +97,13 @@ static EFI_STATUS open_locked(struct handle *h, struct protocol_interface *pif, 
 	list_for_each_entry(o, &pif->opens, link) {
 		bool exact = o->agent == agent && o->controller == controller &&
 			     o->attributes == attributes;
-		if (o->attributes & EFI_OPEN_PROTOCOL_BY_DRIVER) {
+		/* A driver that already holds it (for any controller) has started already. */
+		if ((o->attributes & attributes & EFI_OPEN_PROTOCOL_BY_DRIVER) && o->agent == agent &&
+		    (attributes == EFI_OPEN_PROTOCOL_BY_DRIVER ||
+		     (o->attributes & EFI_OPEN_PROTOCOL_EXCLUSIVE)))
+			return EFI_ALREADY_STARTED;
+		if (o->attributes & EFI_OPEN_PROTOCOL_BY_DRIVER)
 			by_driver = true;
-			if (exact)
-				return EFI_ALREADY_STARTED;
-		}
 		if (o->attributes & EFI_OPEN_PROTOCOL_EXCLUSIVE) {
 			exclusive = true;
 		} else if (exact) {
@@ -140,25 +142,22 @@ EFI_STATUS protocol_open(EFI_HANDLE handle, const EFI_GUID *protocol, void **int
 	struct protocol_interface *pif;
 	EFI_STATUS status;
 
-	if (attributes != EFI_OPEN_PROTOCOL_TEST_PROTOCOL && interface)
-		*interface = NULL;
 	if (!h || !attributes_are_valid(h, agent, controller, attributes)) {
-		status = EFI_INVALID_PARAMETER;
+		status = EFI_INVALID_PARAMETER; /* *interface stays as it was */
 		goto out;
 	}
 	pif = protocol_interface_find(h, protocol);
 	if (!pif) {
+		if (attributes != EFI_OPEN_PROTOCOL_TEST_PROTOCOL)
+			*interface = NULL;
 		status = EFI_UNSUPPORTED;
 		goto out;
 	}
-	if (attributes == EFI_OPEN_PROTOCOL_TEST_PROTOCOL) {
-		status = EFI_SUCCESS;
-		goto out;
-	}
-	*interface = pif->interface;
 	status = open_locked(h, pif, agent, controller, attributes, old);
-	if (status == EFI_ACCESS_DENIED)
-		*interface = NULL;
+	/* The spec hands out the interface on success and to a driver that has it already. */
+	if (attributes != EFI_OPEN_PROTOCOL_TEST_PROTOCOL &&
+	    (status == EFI_SUCCESS || status == EFI_ALREADY_STARTED))
+		*interface = pif->interface;
 out:
 	tpl_restore(old);
 	return status;

@@ -128,7 +128,9 @@ EFI_STATUS pe_check_section(const IMAGE_SECTION_HEADER *sec, size_t file_size, U
 	pe_section_sizes(sec, &mem_size, &copy_size);
 	if ((UINT64)sec->VirtualAddress + mem_size > size_of_image)
 		return refuse(reason, "section beyond SizeOfImage");
-	if (copy_size && (UINT64)sec->PointerToRawData + copy_size > file_size)
+	/* All of the raw data must be there, loaded or not: a shorter file is truncated. */
+	if ((copy_size || sec->SizeOfRawData) &&
+	    (UINT64)sec->PointerToRawData + MAX(copy_size, sec->SizeOfRawData) > file_size)
 		return refuse(reason, "section data beyond the end of the file");
 	return EFI_SUCCESS;
 }

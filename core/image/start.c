@@ -61,9 +61,10 @@ EFI_STATUS image_start(EFI_HANDLE handle, UINTN *exit_data_size, CHAR16 **exit_d
 	current_image = previous;
 	img->exit_jump = NULL;
 	status = img->exit_status;
-	if (exit_data_size)
-		*exit_data_size = img->exit_data_size;
+	/* ExitDataSize is only an output when ExitData is asked for. */
 	if (exit_data) {
+		if (exit_data_size)
+			*exit_data_size = img->exit_data_size;
 		*exit_data = img->exit_data;
 		img->exit_data = NULL;
 	}

@@ -12,6 +12,7 @@
 #include <ember/core.h>
 #include <ember/format.h>
 #include <ember/platform.h>
+#include <ember/str.h>
 #include <ember/time.h>
 
 #define TICK_US 1000 /* a 1 ms timer interrupt */
@@ -134,6 +135,14 @@ _Noreturn void plat_reset(EFI_RESET_TYPE type, EFI_STATUS status, UINTN data_siz
 					    "platform-specific reset"};
 	char line[160];
 
+	/* The reset data starts with a string saying why: show it. */
+	if (data && data_size >= sizeof(CHAR16)) {
+		char why[512];
+		ucs2_to_utf8(why, sizeof(why), data, data_size / sizeof(CHAR16));
+		format_sn(line, sizeof(line), "ember-run: %s: %s\n",
+			  (UINT32)type < 4 ? kinds[type] : "reset", why);
+		plat_log_write(line, strlen(line));
+	}
 	if (EFI_ERROR(status)) {
 		format_sn(line, sizeof(line), "ember-run: %s: %s with %r\n", hosted_options.app,
 			  (UINT32)type < 4 ? kinds[type] : "reset", status);

@@ -209,9 +209,16 @@ TEST(open_protocol_attribute_rules)
 					EFI_OPEN_PROTOCOL_BY_DRIVER),
 		      EFI_ALREADY_STARTED);
 	EXPECT(p == &iface_a);
+	p = (void *)1;
 	EXPECT_STATUS(efi_open_protocol(h, &proto_a, &p, agent2, controller,
 					EFI_OPEN_PROTOCOL_BY_DRIVER),
 		      EFI_ACCESS_DENIED);
+	EXPECT(p == (void *)1); /* left alone on ACCESS_DENIED */
+	/* The same driver for another controller: it has started already. */
+	EXPECT_STATUS(efi_open_protocol(h, &proto_a, &p, agent, agent2,
+					EFI_OPEN_PROTOCOL_BY_DRIVER),
+		      EFI_ALREADY_STARTED);
+	EXPECT(p == &iface_a);
 	/* GET_PROTOCOL twice: one entry, counted twice. */
 	EXPECT_STATUS(efi_open_protocol(h, &proto_a, &p, agent2, NULL,
 					EFI_OPEN_PROTOCOL_GET_PROTOCOL),
@@ -219,9 +226,11 @@ TEST(open_protocol_attribute_rules)
 	EXPECT_STATUS(efi_open_protocol(h, &proto_a, &p, agent2, NULL,
 					EFI_OPEN_PROTOCOL_GET_PROTOCOL),
 		      EFI_SUCCESS);
+	/* The TEST_PROTOCOL open is on the list too, as every successful open is. */
 	ASSERT_STATUS(efi_open_protocol_information(h, &proto_a, &info, &count), EFI_SUCCESS);
-	EXPECT_EQ(count, 2);
-	EXPECT(info[1].AgentHandle == agent2 && info[1].OpenCount == 2);
+	EXPECT_EQ(count, 3);
+	EXPECT(info[0].Attributes == EFI_OPEN_PROTOCOL_TEST_PROTOCOL);
+	EXPECT(info[2].AgentHandle == agent2 && info[2].OpenCount == 2);
 	efi_free_pool(info);
 	EXPECT_STATUS(efi_close_protocol(h, &proto_a, agent2, NULL), EFI_SUCCESS);
 	EXPECT_STATUS(efi_close_protocol(h, &proto_a, agent2, NULL), EFI_NOT_FOUND);

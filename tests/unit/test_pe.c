@@ -306,12 +306,13 @@ TEST(pe_section_sizes)
 	const char *reason = NULL;
 	EFI_STATUS status;
 
-	/* VirtualSize 0: the raw size is the size. The file may end after the bytes that
-	 * are loaded, however large SizeOfRawData says the section is. */
+	/* VirtualSize 0: the raw size is the size. All of SizeOfRawData must be in the file,
+	 * even the part beyond what is loaded: a shorter file is a truncated one. */
 	peb_build(file);
 	peb_put(file, PEB_SECTION(0) + PEB_SEC_VSIZE, 0, 4);
-	image =
-	    load(file, PEB_RELOC_FILE + PEB_RELOC_SIZE, PEB_IMAGE_BASE, &info, &status, &reason);
+	EXPECT_STATUS(parse(file, PEB_RELOC_FILE + PEB_RELOC_SIZE, &info, &reason),
+		      EFI_LOAD_ERROR);
+	image = load(file, sizeof(file), PEB_IMAGE_BASE, &info, &status, &reason);
 	ASSERT_STATUS(status, EFI_SUCCESS);
 	EXPECT(!memcmp(image + 0x1000, file + 0x200, 0x200));
 	EXPECT_EQ(image[0x1200], 0);
@@ -556,11 +557,10 @@ TEST(pe_every_truncation)
 	struct pe_image_info info;
 	const char *reason;
 
-	/* The file is complete once the last loaded byte (of .reloc) is in it. */
+	/* The file is complete once the last section's raw data (.reloc's) is all in it. */
 	peb_build(file);
 	for (size_t size = 0; size <= sizeof(file); size++) {
-		EFI_STATUS want =
-		    size >= PEB_RELOC_FILE + PEB_RELOC_SIZE ? EFI_SUCCESS : EFI_LOAD_ERROR;
+		EFI_STATUS want = size == sizeof(file) ? EFI_SUCCESS : EFI_LOAD_ERROR;
 
 		ASSERT_STATUS(parse(file, size, &info, &reason), want);
 	}
