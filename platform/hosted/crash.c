@@ -84,7 +84,9 @@ static void say_frames(UINT64 rbp)
 {
 	for (int i = 0; i < MAX_FRAMES && rbp && (rbp & 7) == 0; i++) {
 		const UINT64 *frame = (const UINT64 *)(uintptr_t)rbp;
-		if (!mem_is_allocated(frame, 16))
+		struct image_location where;
+		/* Code built without frame pointers ends the walk rather than printing noise. */
+		if (!mem_is_allocated(frame, 16) || !image_find_by_address(frame[1], &where))
 			break;
 		say_location("  called from ", frame[1]);
 		if (frame[0] <= rbp)

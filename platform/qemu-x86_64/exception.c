@@ -45,12 +45,21 @@ static void say_registers(const struct interrupt_frame *f)
 		     f->rflags, f->ss);
 }
 
-/* Follows saved frame pointers while they stay in allocated memory. */
+static bool is_code(uint64_t address)
+{
+	struct image_location where;
+
+	return image_find_by_address(address, &where) ||
+	       (address >= (uintptr_t)__core_start && address < (uintptr_t)__core_end);
+}
+
+/* Follows saved frame pointers while they stay in allocated memory and lead to code:
+ * code built without frame pointers ends the walk rather than printing noise. */
 static void say_frames(uint64_t rbp)
 {
 	for (int i = 0; i < MAX_FRAMES && rbp && (rbp & 7) == 0; i++) {
 		const uint64_t *frame = (const uint64_t *)(uintptr_t)rbp;
-		if (!mem_is_allocated(frame, 16))
+		if (!mem_is_allocated(frame, 16) || !is_code(frame[1]))
 			break;
 		say_location("  called from ", frame[1]);
 		if (frame[0] <= rbp)

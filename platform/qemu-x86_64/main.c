@@ -32,9 +32,7 @@ static void boot(void *unused)
 	init_run_all();
 	driver_install_builtin();
 	driver_connect_all();
-	panic_printf("Ember: core up, timer running\n");
-	core_stall_us(100000);
-	panic_printf("Ember: stalled 100 ms\n");
+	boot_something();
 }
 
 /* The firmware's own stack: from boot-services memory, bigger than the early one. */
@@ -51,12 +49,15 @@ static void switch_stack(void)
 
 void qemu_main(void)
 {
+	log_threshold = LOG_LEVEL_DEBUG;
 	interrupts_init();
 	if (!fw_cfg_init())
 		panic_printf("Ember: no fw_cfg device: memory size unknown\n");
 	chipset_init();
 	clock_init();
 	start_core();
+	paging_protect_null_page();
 	switch_stack();
-	panic_printf("Ember: nothing left to do\n");
+	panic_printf("Ember: nothing to boot; halting\n");
+	qemu_halt();
 }

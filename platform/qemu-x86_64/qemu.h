@@ -32,6 +32,12 @@ void timer_stop(void);
 struct core_memory_range;
 const struct core_memory_range *memory_ranges(size_t *count);
 
+/* paging.c */
+void paging_protect_null_page(void);
+
+/* boot.c */
+void boot_something(void);
+
 /* Linker symbols of the core image (core.ld). */
 extern char __core_start[], __core_file_end[], __core_end[];
 

@@ -1,0 +1,122 @@
+/* Until the boot manager arrives: what to boot, in order.
+ *  1. A program handed in through fw_cfg as "opt/ember/app" (with "opt/ember/args" as its
+ *     command line), for tests and development: -fw_cfg name=opt/ember/app,file=x.efi
+ *  2. \EFI\BOOT\BOOTX64.EFI on the first file system that has it (removable media). */
+#include <ember/core.h>
+#include <ember/devpath.h>
+#include <ember/log.h>
+#include <ember/str.h>
+#include <efi/protocol/simple_file_system.h>
+#include "fw_cfg.h"
+#include "qemu.h"
+
+#define WATCHDOG_SECONDS 300 /* the spec's five minutes for a boot option */
+
+static const EFI_GUID loaded_image_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
+static const EFI_GUID sfs_guid = EFI_SIMPLE_FILE_SYSTEM_PROTOCOL_GUID;
+static const EFI_GUID device_path_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
+
+EFI_STATUS EFIAPI efi_set_watchdog_timer(UINTN timeout, UINT64 code, UINTN data_size,
+					 CHAR16 *data);
+
+/* Gives an image its command line (UCS-2 LoadOptions) from UTF-8 text. */
+static void set_load_options(EFI_HANDLE image, const char *text, size_t len)
+{
+	EFI_LOADED_IMAGE_PROTOCOL *li;
+	CHAR16 *units;
+
+	if (EFI_ERROR(protocol_get(image, &loaded_image_guid, (void **)&li)))
+		return;
+	units = pool_alloc_typed(EfiLoaderData, (len + 1) * sizeof(CHAR16));
+	if (!units)
+		return;
+	li->LoadOptionsSize = (UINT32)((utf8_to_ucs2(units, len + 1, text, len) + 1) * 2);
+	li->LoadOptions = units;
+}
+
+static EFI_STATUS start(EFI_HANDLE image, const char *what)
+{
+	EFI_STATUS status;
+
+	log_info("starting %s\n", what);
+	efi_set_watchdog_timer(WATCHDOG_SECONDS, 0, 0, NULL);
+	status = image_start(image, NULL, NULL);
+	efi_set_watchdog_timer(0, 0, 0, NULL);
+	log_info("%s returned %r\n", what, status);
+	return status;
+}
+
+static bool boot_fw_cfg_app(void)
+{
+	uint16_t select, args_select;
+	uint32_t size, args_size = 0;
+	char args[1024];
+	void *file;
+	EFI_HANDLE image;
+	const char *reason = NULL;
+	EFI_STATUS status;
+
+	if (!fw_cfg_find("opt/ember/app", &select, &size))
+		return false;
+	file = pool_alloc_typed(EfiBootServicesData, size);
+	if (!file)
+		return false;
+	fw_cfg_read(select, file, size);
+	status = image_load(false, core_image_handle, NULL, file, size, &image, &reason);
+	pool_free(file);
+	if (EFI_ERROR(status)) {
+		panic_printf("Ember: opt/ember/app: %s\n", reason ? reason : "cannot load it");
+		return true;
+	}
+	image_set_name(image, "app.efi");
+	if (fw_cfg_find("opt/ember/args", &args_select, &args_size)) {
+		args_size = MIN(args_size, (uint32_t)sizeof(args));
+		fw_cfg_read(args_select, args, args_size);
+		while (args_size && (args[args_size - 1] == '\n' || !args[args_size - 1]))
+			args_size--;
+	}
+	if (!args_size) {
+		mem_copy(args, "app.efi", 7);
+		args_size = 7;
+	}
+	set_load_options(image, args, args_size);
+	start(image, "opt/ember/app");
+	return true;
+}
+
+/* \EFI\BOOT\BOOTX64.EFI on one file system; false if it is not there or did not load. */
+static bool boot_removable(EFI_HANDLE fs)
+{
+	EFI_DEVICE_PATH_PROTOCOL *device_path, *file, *path;
+	EFI_HANDLE image;
+	EFI_STATUS status;
+
+	if (EFI_ERROR(protocol_get(fs, &device_path_guid, (void **)&device_path)))
+		return false;
+	file = dp_file_path(u"\\EFI\\BOOT\\BOOTX64.EFI");
+	path = file ? dp_append(device_path, file) : NULL;
+	pool_free(file);
+	if (!path)
+		return false;
+	status = image_load(true, core_image_handle, path, NULL, 0, &image, NULL);
+	pool_free(path);
+	if (EFI_ERROR(status))
+		return false;
+	start(image, "\\EFI\\BOOT\\BOOTX64.EFI");
+	return true;
+}
+
+void boot_something(void)
+{
+	EFI_HANDLE *handles;
+	UINTN count;
+
+	if (boot_fw_cfg_app())
+		return;
+	if (!EFI_ERROR(handle_locate_buffer(ByProtocol, &sfs_guid, NULL, &count, &handles))) {
+		for (UINTN i = 0; i < count; i++)
+			if (boot_removable(handles[i]))
+				break;
+		pool_free(handles);
+	}
+}

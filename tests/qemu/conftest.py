@@ -1,0 +1,176 @@
+"""QEMU test harness: boots Ember's firmware (build/qemu-x86_64) under TCG.
+
+    with Machine(machine="q35", firmware="bios", app=path) as m:
+        m.expect("Hello World!")
+
+Serial console output is collected (and stripped of terminal control sequences);
+the debug log (isa-debugcon on port 0x402) goes to a file kept for failures; a QMP
+socket gives screendump and other monitor commands. EMBER_BUILD selects the build."""
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+BUILD = Path(os.environ.get("EMBER_BUILD", ROOT / "build"))
+FW = BUILD / "qemu-x86_64"
+ESCAPES = re.compile(rb"\x1b(\[[0-9;?=>]*[ -/]*[@-~]|[()][0-9A-Za-z]|[=>78cDEHM])")
+
+
+class Machine:
+    def __init__(self, machine="q35", firmware="bios", app=None, args=None, disks=(),
+                 memory=256, extra=(), vars_file=None, timeout=60):
+        self.work = Path(tempfile.mkdtemp(prefix="ember-qemu-"))
+        self.timeout = timeout
+        cmd = ["qemu-system-x86_64", "-machine", f"{machine},accel=tcg", "-m", str(memory),
+               "-display", "none", "-vga", "std", "-net", "none", "-no-reboot",
+               "-serial", "stdio", "-monitor", "none",
+               "-qmp", f"unix:{self.work}/qmp.sock,server=on,wait=off",
+               "-debugcon", f"file:{self.work}/debug.log",
+               "-global", "isa-debugcon.iobase=0x402"]
+        if firmware == "bios":
+            cmd += ["-bios", str(FW / "ember.fd")]
+        else:
+            self.vars = Path(vars_file) if vars_file else self.work / "vars.fd"
+            if not self.vars.exists():
+                shutil.copy(FW / "ember-vars.fd", self.vars)
+            cmd += ["-drive", f"if=pflash,format=raw,readonly=on,file={FW / 'ember-code.fd'}",
+                    "-drive", f"if=pflash,format=raw,file={self.vars}"]
+        if app:
+            cmd += ["-fw_cfg", f"name=opt/ember/app,file={app}"]
+        if args:
+            (self.work / "args").write_text(args)
+            cmd += ["-fw_cfg", f"name=opt/ember/args,file={self.work / 'args'}"]
+        for d in disks:
+            cmd += list(d) if isinstance(d, (list, tuple)) else ["-drive", d]
+        cmd += list(extra)
+        self.cmd = cmd
+        self.output = b""
+        self.lock = threading.Condition()
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.STDOUT)
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self):
+        while True:
+            chunk = self.proc.stdout.read1(65536)
+            if not chunk:
+                break
+            with self.lock:
+                self.output += chunk
+                self.lock.notify_all()
+        with self.lock:
+            self.lock.notify_all()
+
+    @property
+    def text(self):
+        """Serial output so far, control sequences removed, CR LF as LF."""
+        with self.lock:
+            raw = self.output
+        return ESCAPES.sub(b"", raw).replace(b"\r\n", b"\n").decode("utf-8", "replace")
+
+    def expect(self, pattern, timeout=None):
+        """Waits until the serial output matches pattern (a regex string); returns the match."""
+        deadline = time.monotonic() + (timeout or self.timeout)
+        regex = re.compile(pattern, re.M)
+        while True:
+            m = regex.search(self.text)
+            if m:
+                return m
+            with self.lock:
+                if self.proc.poll() is not None and not self.reader.is_alive():
+                    break
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    break
+                self.lock.wait(min(left, 0.2))
+        raise AssertionError(f"no {pattern!r} on the serial console within the time;"
+                             f" got:\n{self.text[-3000:]}\n--- debug log ---\n"
+                             f"{self.debug_log[-3000:]}")
+
+    def send(self, data):
+        self.proc.stdin.write(data if isinstance(data, bytes) else data.encode())
+        self.proc.stdin.flush()
+
+    def wait_exit(self, timeout=None):
+        """Waits for QEMU to end (the guest powered off); returns its exit status."""
+        return self.proc.wait(timeout or self.timeout)
+
+    @property
+    def debug_log(self):
+        try:
+            return (self.work / "debug.log").read_text(errors="replace")
+        except FileNotFoundError:
+            return ""
+
+    def qmp(self, command, **arguments):
+        """Runs one QMP command and returns its result."""
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        sock.connect(str(self.work / "qmp.sock"))
+        f = sock.makefile("rw")
+        json.loads(f.readline())
+        for cmd in ({"execute": "qmp_capabilities"},
+                    {"execute": command, "arguments": arguments}):
+            f.write(json.dumps(cmd) + "\n")
+            f.flush()
+            while True:
+                reply = json.loads(f.readline())
+                if "return" in reply or "error" in reply:
+                    break
+        sock.close()
+        if "error" in reply:
+            raise RuntimeError(reply["error"])
+        return reply["return"]
+
+    def screendump(self, path):
+        """The screen as a PPM file (QEMU monitor screendump)."""
+        self.qmp("screendump", filename=str(path))
+        return Path(path)
+
+    def close(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait()
+        shutil.rmtree(self.work, ignore_errors=True)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def read_ppm(path):
+    """(width, height, bytes RGB) of a binary PPM (P6) file."""
+    data = Path(path).read_bytes()
+    parts = data.split(maxsplit=4)
+    assert parts[0] == b"P6", "not a P6 PPM"
+    width, height, maxval = int(parts[1]), int(parts[2]), int(parts[3])
+    assert maxval == 255
+    pixels = parts[4]
+    return width, height, pixels[:width * height * 3]
+
+
+@pytest.fixture
+def machine():
+    """Factory for Machine objects that are closed after the test."""
+    made = []
+
+    def make(**kwargs):
+        if not (FW / "ember.fd").exists():
+            pytest.fail(f"{FW}/ember.fd is missing: run make first")
+        m = Machine(**kwargs)
+        made.append(m)
+        return m
+    yield make
+    for m in made:
+        m.close()
