@@ -30,8 +30,9 @@ LIB_SRC := $(wildcard lib/*.c)
 FREESTANDING_SRC := $(wildcard lib/freestanding/*.c)
 CORE_SRC := $(call find_c,core) $(shell find core -name '*.S' 2>/dev/null | sort)
 DRIVER_SRC := $(call find_c,drivers)
+VARSTORE_SRC := $(call find_c,varstore)
 HOSTED_SRC := $(call find_c,platform/hosted)
-FIRMWARE_SRC := $(LIB_SRC) $(wildcard lib/x86_64/*.S) $(CORE_SRC) $(DRIVER_SRC)
+FIRMWARE_SRC := $(LIB_SRC) $(wildcard lib/x86_64/*.S) $(CORE_SRC) $(DRIVER_SRC) $(VARSTORE_SRC)
 UNIT_SRC := $(call find_c,tests/unit)
 FUZZ_SRC := $(wildcard tests/fuzz/*.c)
 FUZZ_SUPPORT_SRC := tests/unit/support/plat_test.c
@@ -43,14 +44,15 @@ GNUEFI_PROGRAMS := $(basename $(notdir $(wildcard tests/programs/*.c)))
 obj = $(patsubst %.S,$(BUILD)/$(1)/%.o,$(patsubst %.c,$(BUILD)/$(1)/%.o,$(2)))
 
 EMBER_RUN := $(BUILD)/ember-run
+EMBER_VARSTORE := $(BUILD)/ember-varstore
 UNIT_TESTS := $(BUILD)/unit-tests
 UNIT_TESTS_ASAN := $(BUILD)/unit-tests-asan
 FUZZERS := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRC))
 APP_EFIS := $(patsubst %,$(BUILD)/apps/%.efi,$(APPS))
 PROGRAM_EFIS := $(patsubst %,$(BUILD)/tests/programs/%.efi,$(GNUEFI_PROGRAMS))
 
-.PHONY: all deps firmware check check-unit check-integration check-fuzz bench run clean format
-all: $(EMBER_RUN) $(APP_EFIS) $(PROGRAM_EFIS) $(FW_IMAGES)
+.PHONY: all deps firmware install check check-unit check-integration check-fuzz bench run clean format
+all: $(EMBER_RUN) $(EMBER_VARSTORE) $(APP_EFIS) $(PROGRAM_EFIS) $(FW_IMAGES) $(FW_DIR)/ember-x86_64.json
 
 # Missing Debian packages are installed before anything is compiled (once per build dir).
 DEPS_STAMP := $(BUILD)/.deps-installed
@@ -82,6 +84,11 @@ $(BUILD)/fuzzobj/%.o: %.c | $(DEPS_STAMP)
 $(EMBER_RUN): $(call obj,host,$(FIRMWARE_SRC) $(HOSTED_SRC))
 	@echo "  LD      $@"
 	$(Q)$(CC) -o $@ $^ -lpng -lz -lm
+
+# The offline variable-store tool: the firmware's own store code, run on a file.
+$(EMBER_VARSTORE): $(call obj,host,$(FIRMWARE_SRC) $(call find_c,tools/ember-varstore))
+	@echo "  LD      $@"
+	$(Q)$(CC) -o $@ $^ -lm
 
 $(UNIT_TESTS): $(call obj,host,$(FIRMWARE_SRC) $(UNIT_SRC))
 	@echo "  LD      $@"
@@ -119,7 +126,20 @@ $(FW_IMAGES) &: $(FW_DIR)/ember-core.bin $(FW_DIR)/ember-core.elf $(FW_DIR)/rese
 	$(Q)scripts/mkfd --core $(FW_DIR)/ember-core.bin --core-elf $(FW_DIR)/ember-core.elf \
 		--reset $(FW_DIR)/reset.bin --code-size $(FW_CODE_SIZE) --vars-size $(FW_VARS_SIZE) \
 		--code $(FW_DIR)/ember-code.fd --vars $(FW_DIR)/ember-vars.fd --bios $(FW_DIR)/ember.fd
-firmware: $(FW_IMAGES)
+$(FW_DIR)/ember-x86_64.json: scripts/firmware-json
+	@mkdir -p $(dir $@)
+	$(Q)scripts/firmware-json $(FW_DIR) > $@
+firmware: $(FW_IMAGES) $(FW_DIR)/ember-x86_64.json
+
+# `make install PREFIX=/usr/local`: images in share/ember, a descriptor where libvirt looks.
+PREFIX ?= /usr/local
+install: firmware $(EMBER_RUN)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/ember \
+		$(DESTDIR)$(PREFIX)/share/qemu/firmware
+	install -m 755 $(EMBER_RUN) $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 $(FW_IMAGES) $(DESTDIR)$(PREFIX)/share/ember/
+	scripts/firmware-json $(PREFIX)/share/ember \
+		> $(DESTDIR)$(PREFIX)/share/qemu/firmware/70-ember-x86_64.json
 
 # ---- PE32+ applications (apps/NAME/*.c + apps/lib + lib) ----
 PE_LIB_OBJ := $(call obj,pe,$(LIB_SRC) $(FREESTANDING_SRC) $(APP_LIB_SRC))

@@ -1,7 +1,8 @@
 /* Until the boot manager arrives: what to boot, in order.
  *  1. A program handed in through fw_cfg as "opt/ember/app" (with "opt/ember/args" as its
  *     command line), for tests and development: -fw_cfg name=opt/ember/app,file=x.efi
- *  2. \EFI\BOOT\BOOTX64.EFI on the first file system that has it (removable media). */
+ *  2. QEMU's -kernel (kernel.c).
+ *  3. \EFI\BOOT\BOOTX64.EFI on the first file system that has it (removable media). */
 #include <ember/core.h>
 #include <ember/devpath.h>
 #include <ember/log.h>
@@ -108,11 +109,16 @@ static bool boot_removable(EFI_HANDLE fs)
 
 void boot_something(void)
 {
-	EFI_HANDLE *handles;
+	EFI_HANDLE *handles, kernel;
 	UINTN count;
 
 	if (boot_fw_cfg_app())
 		return;
+	kernel = kernel_load();
+	if (kernel) {
+		start(kernel, "-kernel");
+		return;
+	}
 	if (!EFI_ERROR(handle_locate_buffer(ByProtocol, &sfs_guid, NULL, &count, &handles))) {
 		for (UINTN i = 0; i < count; i++)
 			if (boot_removable(handles[i]))

@@ -35,8 +35,9 @@ const struct core_memory_range *memory_ranges(size_t *count);
 /* paging.c */
 void paging_protect_null_page(void);
 
-/* boot.c */
+/* boot.c, kernel.c */
 void boot_something(void);
+EFI_HANDLE kernel_load(void);
 
 /* Linker symbols of the core image (core.ld). */
 extern char __core_start[], __core_file_end[], __core_end[];
