@@ -1,0 +1,91 @@
+/* Device paths for the core (UEFI 2.10 chapter 10): node walking, the device path utilities,
+ * and the conversions to and from text (10.6). Every function returning a pointer allocates
+ * it with pool_alloc (EfiBootServicesData); the caller releases it with pool_free/FreePool.
+ * NULL means invalid input or exhausted memory. */
+#ifndef EMBER_DEVPATH_H
+#define EMBER_DEVPATH_H
+
+#include <stdbool.h>
+#include <efi/protocol/device_path.h>
+
+/* Size of the End node that terminates every path. */
+#define DP_END_SIZE 4
+
+/* ---- Walking nodes (the caller trusts the path) ---- */
+
+/* The node's Length field. */
+UINTN dp_node_length(const EFI_DEVICE_PATH_PROTOCOL *node);
+/* True for End Entire Device Path. */
+bool dp_is_end(const EFI_DEVICE_PATH_PROTOCOL *node);
+/* True for End This Instance or End Entire. */
+bool dp_is_end_instance(const EFI_DEVICE_PATH_PROTOCOL *node);
+/* The node following this one. */
+EFI_DEVICE_PATH_PROTOCOL *dp_next(const EFI_DEVICE_PATH_PROTOCOL *node);
+/* Bytes in the path including its End node; 0 for NULL or a node shorter than 4 bytes. */
+UINTN dp_size(const EFI_DEVICE_PATH_PROTOCOL *path);
+
+/* Validates an untrusted path: every node header lies within max_size bytes, every length
+ * is at least 4 and fits, End nodes are exactly 4 bytes, and an End Entire node comes
+ * before max_size runs out. max_size 0 means no bound (the caller vouches for the memory). */
+bool dp_is_valid(const EFI_DEVICE_PATH_PROTOCOL *path, UINTN max_size);
+
+/* ---- Utilities (EFI_DEVICE_PATH_UTILITIES_PROTOCOL semantics, 10.5) ---- */
+
+/* A copy of path; NULL for NULL. */
+EFI_DEVICE_PATH_PROTOCOL *dp_dup(const EFI_DEVICE_PATH_PROTOCOL *path);
+/* a's nodes then b's; a NULL side is empty; both NULL give a lone End node. */
+EFI_DEVICE_PATH_PROTOCOL *dp_append(const EFI_DEVICE_PATH_PROTOCOL *a,
+				    const EFI_DEVICE_PATH_PROTOCOL *b);
+/* path then one node; NULL node copies path, NULL path gives node + End. */
+EFI_DEVICE_PATH_PROTOCOL *dp_append_node(const EFI_DEVICE_PATH_PROTOCOL *path,
+					 const EFI_DEVICE_PATH_PROTOCOL *node);
+/* path, an End Instance node, then instance; NULL path copies instance; NULL instance
+ * gives NULL. */
+EFI_DEVICE_PATH_PROTOCOL *dp_append_instance(const EFI_DEVICE_PATH_PROTOCOL *path,
+					     const EFI_DEVICE_PATH_PROTOCOL *instance);
+/* Copies the instance at *instance (terminated by End Entire), advances *instance to the
+ * next one or NULL, and sets *size (optional) to the copy's size including its End node.
+ * NULL (and *size 0) when instance or *instance is NULL. */
+EFI_DEVICE_PATH_PROTOCOL *dp_next_instance(EFI_DEVICE_PATH_PROTOCOL **instance, UINTN *size);
+/* True when path holds more than one instance. */
+bool dp_is_multi_instance(const EFI_DEVICE_PATH_PROTOCOL *path);
+/* A zeroed node of length bytes with its header set; NULL if length < 4. */
+EFI_DEVICE_PATH_PROTOCOL *dp_create_node(UINT8 type, UINT8 subtype, UINT16 length);
+/* One File Path node holding path, then End; NULL if it would exceed 64 KiB. */
+EFI_DEVICE_PATH_PROTOCOL *dp_file_path(const CHAR16 *path);
+/* True when path begins with every node of prefix except its final End node
+ * (a NULL prefix is empty; a NULL path starts with nothing). */
+bool dp_starts_with(const EFI_DEVICE_PATH_PROTOCOL *path, const EFI_DEVICE_PATH_PROTOCOL *prefix);
+
+/* ---- Text (EFI_DEVICE_PATH_TO_TEXT/FROM_TEXT semantics, 10.6) ----
+ * Output uses the canonical forms of 10.6.1: PciRoot(0x0)/Pci(0x1F,0x2)/..., numbers in
+ * upper-case 0x hex except where the spec uses decimal (HD partition, Vlan, Uart baud and data
+ * bits, RAM disk instance, IP addresses), GUIDs in registry format, '/' between nodes and ','
+ * between instances. A node whose binary content a named form cannot carry exactly (odd
+ * lengths, reserved fields set, strings with separators) is written in the generic form
+ * (HardwarePath/AcpiPath/Msg/MediaPath/BbsPath/Path with a hex dump), so binary -> text ->
+ * binary is always identical when display_only is false.
+ * display_only selects the spec's shorter display forms (Ata(LUN), IPv4(Remote), HD(n,T,Sig),
+ * CDROM(Entry), BBS(Type,Id), PciRoot/PcieRoot and the short AcpiEx for expanded ACPI nodes).
+ * allow_shortcuts enables the vendor-GUID shortcuts of messaging nodes (VenPcAnsi, VenVt100,
+ * VenVt100Plus, VenUtf8, UartFlowCtrl, SAS, DebugPort); named forms chosen by an ACPI HID,
+ * USB class or RAM-disk GUID (PciRoot, UsbHID, VirtualDisk ...) are always used, as OVMF does. */
+
+/* Text for a whole path; "" for a lone End node; NULL for NULL or malformed nodes. */
+CHAR16 *dp_to_text(const EFI_DEVICE_PATH_PROTOCOL *path, bool display_only, bool allow_shortcuts);
+/* Text for one node. */
+CHAR16 *dp_node_to_text(const EFI_DEVICE_PATH_PROTOCOL *node, bool display_only,
+			bool allow_shortcuts);
+/* Parses a text path ("" gives a lone End node). Node names match case-insensitively;
+ * parameters may be positional or "Name=value"; text that is not Name(...) of a known node
+ * becomes a File Path node. NULL on malformed text (bad numbers, unbalanced parentheses,
+ * missing required parameters, oversized nodes). */
+EFI_DEVICE_PATH_PROTOCOL *dp_from_text(const CHAR16 *text);
+/* Parses the first node of text (up to the first '/' or ',' outside parentheses); the result
+ * is a single node without an End node. */
+EFI_DEVICE_PATH_PROTOCOL *dp_node_from_text(const CHAR16 *text);
+
+/* Installs EFI_DEVICE_PATH_UTILITIES_PROTOCOL, _TO_TEXT_ and _FROM_TEXT_ on one new handle. */
+EFI_STATUS devpath_install_protocols(void);
+
+#endif
