@@ -7,8 +7,13 @@ struct command {
 };
 
 static const struct command commands[] = {
-    {"text", ct_text},	     {"terminal", ct_terminal}, {"keys", ct_keys},
-    {"keys-ex", ct_keys_ex}, {"no-input", ct_no_input}, {"gop", ct_gop},
+    {"text", ct_text},
+    {"terminal", ct_terminal},
+    {"keys", ct_keys},
+    {"keys-ex", ct_keys_ex},
+    {"no-input", ct_no_input},
+    {"gop", ct_gop},
+    {"gop-screen", ct_gop_screen},
 };
 
 EFI_STATUS ct_out(EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *con, const CHAR16 *text)
@@ -42,29 +47,59 @@ void ct_print_path(const char *label, EFI_HANDLE handle)
 	}
 	node = path;
 	for (int i = 0; i < 16; i++, node = dp_next(node)) {
-		app_print(" %x/%x/%u", node->Type, node->SubType, dp_node_len(node));
+		app_print(" %x/%x/%u", node->Type, node->SubType, dp_node_length(node));
 		if (node->Type == HARDWARE_DEVICE_PATH && node->SubType == HW_VENDOR_DP)
 			app_print("(%pG)", &((VENDOR_DEVICE_PATH *)node)->Guid);
-		if (dp_is_end(node) || dp_node_len(node) < 4)
+		if (dp_is_end(node) || dp_node_length(node) < 4)
 			break;
 	}
 	app_print("\n");
 	print_path_text(label, path);
 }
 
-/* The words of the command line after the program's own name. */
-static const struct command *find_command(void)
+/* The command line (LoadOptions) as UTF-8; false when there is none. */
+static bool read_command_line(char *line, size_t size)
 {
 	EFI_GUID loaded_image_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
 	EFI_LOADED_IMAGE_PROTOCOL *image;
-	char line[256];
-	const CHAR16 *options;
 
 	if (EFI_ERROR(app_bs->HandleProtocol(app_image, &loaded_image_guid, (void **)&image)) ||
 	    !image->LoadOptions)
+		return false;
+	ucs2_to_utf8(line, size, image->LoadOptions, image->LoadOptionsSize / sizeof(CHAR16));
+	return true;
+}
+
+bool ct_option(const char *key, char *buf, size_t size)
+{
+	char line[256];
+	size_t key_len = str8_len(key);
+
+	if (!size || !read_command_line(line, sizeof(line)))
+		return false;
+	for (char *word = line; *word;) {
+		char *end = word;
+		while (*end && *end != ' ')
+			end++;
+		if ((size_t)(end - word) > key_len && str8_ncmp(word, key, key_len) == 0 &&
+		    word[key_len] == '=') {
+			size_t n = MIN((size_t)(end - word) - key_len - 1, size - 1);
+			mem_copy(buf, word + key_len + 1, n);
+			buf[n] = 0;
+			return true;
+		}
+		word = *end ? end + 1 : end;
+	}
+	return false;
+}
+
+/* The words of the command line after the program's own name. */
+static const struct command *find_command(void)
+{
+	char line[256];
+
+	if (!read_command_line(line, sizeof(line)))
 		return NULL;
-	options = image->LoadOptions;
-	ucs2_to_utf8(line, sizeof(line), options, image->LoadOptionsSize / sizeof(CHAR16));
 	for (char *word = line; *word;) {
 		char *end = word;
 		while (*end && *end != ' ')
@@ -86,7 +121,8 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	st->BootServices->SetWatchdogTimer(0, 0, 0, NULL);
 	command = find_command();
 	if (!command) {
-		app_print("usage: console-test text|terminal|keys|keys-ex|no-input|gop\n");
+		app_print("usage: console-test text|terminal|keys|keys-ex|no-input|gop|"
+			  "gop-screen [mode=WxH] [rebind]\n");
 		return EFI_INVALID_PARAMETER;
 	}
 	command->run();

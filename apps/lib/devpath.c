@@ -1,21 +1,6 @@
 /* Device path helpers. */
 #include "devpath.h"
 
-size_t dp_size(const EFI_DEVICE_PATH_PROTOCOL *dp)
-{
-	size_t size = 0;
-
-	for (;;) {
-		UINT16 len = dp_node_len(dp);
-		if (len < sizeof(*dp))
-			return 0;
-		size += len;
-		if (dp_is_end(dp))
-			return size;
-		dp = dp_next(dp);
-	}
-}
-
 bool dp_equal(const EFI_DEVICE_PATH_PROTOCOL *a, const EFI_DEVICE_PATH_PROTOCOL *b)
 {
 	size_t sa = dp_size(a), sb = dp_size(b);
@@ -23,12 +8,6 @@ bool dp_equal(const EFI_DEVICE_PATH_PROTOCOL *a, const EFI_DEVICE_PATH_PROTOCOL 
 	return sa && sa == sb && mem_cmp(a, b, sa) == 0;
 }
 
-void dp_set_end(EFI_DEVICE_PATH_PROTOCOL *n)
-{
-	n->Type = END_DEVICE_PATH_TYPE;
-	n->SubType = END_ENTIRE_DEVICE_PATH_SUBTYPE;
-	dp_set_len(n, sizeof(*n));
-}
 
 EFI_DEVICE_PATH_PROTOCOL *dp_append(const EFI_DEVICE_PATH_PROTOCOL *a,
 				    const EFI_DEVICE_PATH_PROTOCOL *b)
@@ -57,9 +36,7 @@ EFI_DEVICE_PATH_PROTOCOL *dp_vendor_path(EFI_GUID *const *guids, size_t count)
 	if (!out)
 		return NULL;
 	for (size_t i = 0; i < count; i++, v++) {
-		v->Header.Type = HARDWARE_DEVICE_PATH;
-		v->Header.SubType = HW_VENDOR_DP;
-		dp_set_len(&v->Header, sizeof(*v));
+		dp_set_node(&v->Header, HARDWARE_DEVICE_PATH, HW_VENDOR_DP, sizeof(*v));
 		mem_copy(&v->Guid, guids[i], sizeof(EFI_GUID));
 	}
 	dp_set_end((EFI_DEVICE_PATH_PROTOCOL *)v);
@@ -75,9 +52,7 @@ EFI_DEVICE_PATH_PROTOCOL *dp_file_path(const CHAR16 *name)
 
 	if (!out)
 		return NULL;
-	hdr->Type = MEDIA_DEVICE_PATH;
-	hdr->SubType = MEDIA_FILEPATH_DP;
-	dp_set_len(hdr, (UINT16)node);
+	dp_set_node(hdr, MEDIA_DEVICE_PATH, MEDIA_FILEPATH_DP, node);
 	mem_copy(out + sizeof(*hdr), name, name_size);
 	dp_set_end((EFI_DEVICE_PATH_PROTOCOL *)(out + node));
 	return hdr;

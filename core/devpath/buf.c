@@ -91,12 +91,7 @@ void dp_buf_node(struct dp_buf *b, UINT8 type, UINT8 subtype, const void *body, 
 
 void dp_buf_fixed(struct dp_buf *b, void *node, UINTN size, UINT8 type, UINT8 subtype)
 {
-	EFI_DEVICE_PATH_PROTOCOL *header = node;
-
-	header->Type = type;
-	header->SubType = subtype;
-	header->Length[0] = (UINT8)size;
-	header->Length[1] = (UINT8)(size >> 8);
+	dp_set_node(node, type, subtype, size);
 	dp_buf_put(b, node, size);
 }
 

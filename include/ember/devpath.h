@@ -23,6 +23,9 @@ bool dp_is_end_instance(const EFI_DEVICE_PATH_PROTOCOL *node);
 EFI_DEVICE_PATH_PROTOCOL *dp_next(const EFI_DEVICE_PATH_PROTOCOL *node);
 /* Bytes in the path including its End node; 0 for NULL or a node shorter than 4 bytes. */
 UINTN dp_size(const EFI_DEVICE_PATH_PROTOCOL *path);
+/* Fills a node header (the length is little-endian and unaligned), or an End node. */
+void dp_set_node(EFI_DEVICE_PATH_PROTOCOL *node, UINT8 type, UINT8 subtype, UINTN length);
+void dp_set_end(EFI_DEVICE_PATH_PROTOCOL *node);
 
 /* Validates an untrusted path: every node header lies within max_size bytes, every length
  * is at least 4 and fits, End nodes are exactly 4 bytes, and an End Entire node comes

@@ -1,0 +1,72 @@
+/* EFI_LOAD_OPTION parsing and building. The structure is packed and its description is
+ * a UCS-2 string at an odd-friendly offset, so everything is read bytewise. */
+#include <ember/devpath.h>
+#include <ember/load_option.h>
+#include <ember/str.h>
+
+#define HEAD_SIZE sizeof(EFI_LOAD_OPTION_HEAD)
+#define KNOWN_ATTRIBUTES \
+	(LOAD_OPTION_ACTIVE | LOAD_OPTION_FORCE_RECONNECT | LOAD_OPTION_HIDDEN | LOAD_OPTION_CATEGORY)
+
+/* Bytes up to and including the UCS-2 terminator at p, or 0 if there is none in size. */
+static UINTN ucs2_size(const UINT8 *p, UINTN size)
+{
+	for (UINTN i = 0; i + 1 < size; i += 2)
+		if (!p[i] && !p[i + 1])
+			return i + 2;
+	return 0;
+}
+
+bool load_option_parse(const void *data, UINTN size, struct load_option *option)
+{
+	const UINT8 *p = data;
+	EFI_LOAD_OPTION_HEAD head;
+	UINTN rest, paths;
+	UINT32 category;
+
+	if (!data || size < HEAD_SIZE + 2)
+		return false;
+	mem_copy(&head, p, HEAD_SIZE);
+	category = head.Attributes & LOAD_OPTION_CATEGORY;
+	if ((head.Attributes & ~KNOWN_ATTRIBUTES) ||
+	    (category != LOAD_OPTION_CATEGORY_BOOT && category != LOAD_OPTION_CATEGORY_APP))
+		return false;
+	option->attributes = head.Attributes;
+	option->description = (const CHAR16 *)(p + HEAD_SIZE);
+	option->description_size = ucs2_size(p + HEAD_SIZE, size - HEAD_SIZE);
+	if (!option->description_size)
+		return false;
+	rest = size - HEAD_SIZE - option->description_size;
+	paths = head.FilePathListLength;
+	if (paths < sizeof(EFI_DEVICE_PATH_PROTOCOL) || paths > rest)
+		return false;
+	option->file_path =
+		(const EFI_DEVICE_PATH_PROTOCOL *)(p + HEAD_SIZE + option->description_size);
+	option->file_path_size = head.FilePathListLength;
+	/* The list is one or more instances that must exactly fill its length. */
+	if (!dp_is_valid(option->file_path, paths) || dp_size(option->file_path) != paths)
+		return false;
+	option->optional_data = (const UINT8 *)option->file_path + paths;
+	option->optional_size = rest - paths;
+	return true;
+}
+
+UINTN load_option_size(const struct load_option *option)
+{
+	return HEAD_SIZE + option->description_size + option->file_path_size +
+	       option->optional_size;
+}
+
+void load_option_write(const struct load_option *option, void *out)
+{
+	UINT8 *p = out;
+	EFI_LOAD_OPTION_HEAD head = {option->attributes, option->file_path_size};
+
+	mem_copy(p, &head, HEAD_SIZE);
+	p += HEAD_SIZE;
+	mem_copy(p, option->description, option->description_size);
+	p += option->description_size;
+	mem_copy(p, option->file_path, option->file_path_size);
+	p += option->file_path_size;
+	mem_copy(p, option->optional_data, option->optional_size);
+}
