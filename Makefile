@@ -30,9 +30,15 @@ LIB_SRC := $(wildcard lib/*.c)
 FREESTANDING_SRC := $(wildcard lib/freestanding/*.c)
 CORE_SRC := $(call find_c,core) $(shell find core -name '*.S' 2>/dev/null | sort)
 DRIVER_SRC := $(call find_c,drivers)
+BDS_SRC := $(call find_c,bds)
 VARSTORE_SRC := $(call find_c,varstore)
 HOSTED_SRC := $(call find_c,platform/hosted)
-FIRMWARE_SRC := $(LIB_SRC) $(wildcard lib/x86_64/*.S) $(CORE_SRC) $(DRIVER_SRC) $(VARSTORE_SRC)
+# The built-in 8x16 font: generated from a console font of the Debian package
+# console-setup-linux (scripts/psf2c), never committed.
+FONT_PSF := /usr/share/consolefonts/Uni2-VGA16.psf.gz
+FONT_SRC := $(BUILD)/gen/font_8x16.c
+FIRMWARE_SRC := $(LIB_SRC) $(wildcard lib/x86_64/*.S) $(CORE_SRC) $(DRIVER_SRC) $(VARSTORE_SRC) $(BDS_SRC) \
+	$(FONT_SRC)
 UNIT_SRC := $(call find_c,tests/unit)
 FUZZ_SRC := $(wildcard tests/fuzz/*.c)
 FUZZ_SUPPORT_SRC := tests/unit/support/plat_test.c
@@ -60,6 +66,10 @@ $(DEPS_STAMP): scripts/deps
 	$(Q)scripts/deps
 	@mkdir -p $(dir $@) && touch $@
 deps: $(DEPS_STAMP)
+
+$(FONT_SRC): scripts/psf2c | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(Q)scripts/psf2c $(FONT_PSF) > $@.tmp && mv $@.tmp $@
 
 # ---- Host objects (core for ember-run and unit tests; sanitizer and fuzzer variants) ----
 $(BUILD)/host/%.o: %.c | $(DEPS_STAMP)

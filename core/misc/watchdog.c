@@ -12,6 +12,11 @@ static VOID EFIAPI watchdog_expired(EFI_EVENT event, VOID *context)
 	plat_reset(EfiResetCold, EFI_TIMEOUT, 0, NULL);
 }
 
+EFI_STATUS core_watchdog_set(UINT64 seconds)
+{
+	return efi_set_watchdog_timer(seconds, 0, 0, NULL);
+}
+
 EFI_STATUS EFIAPI efi_set_watchdog_timer(UINTN timeout, UINT64 code, UINTN data_size,
 					 CHAR16 *data)
 {

@@ -78,6 +78,9 @@ bool event_is_valid(EFI_EVENT event);
 /* Signals every event in a group (used for EXIT_BOOT_SERVICES, READY_TO_BOOT ...). */
 void event_signal_group(const EFI_GUID *group);
 
+/* Arms the watchdog for a number of seconds (0 disarms it), as SetWatchdogTimer does. */
+EFI_STATUS core_watchdog_set(UINT64 seconds);
+
 /* Busy-waits, letting timer interrupts run. */
 void core_stall_us(UINT64 microseconds);
 
@@ -133,6 +136,16 @@ struct image_location {
 bool image_find_by_address(UINT64 address, struct image_location *where);
 
 /* ---- Misc ---- */
+
+/* Variables, for the boot manager and drivers: the runtime services without the
+ * argument checks callers of the table get. variable_read returns a pool copy. */
+EFI_STATUS variable_get(const CHAR16 *name, const EFI_GUID *guid, UINT32 *attributes,
+			UINTN *size, void *data);
+EFI_STATUS variable_set(const CHAR16 *name, const EFI_GUID *guid, UINT32 attributes, UINTN size,
+			const void *data);
+EFI_STATUS variable_next_name(UINTN *name_size, CHAR16 *name, EFI_GUID *guid);
+EFI_STATUS variable_read(const CHAR16 *name, const EFI_GUID *guid, void **data, UINTN *size,
+			 UINT32 *attributes);
 
 /* The runtime clock (GetTime), for timestamps in drivers. */
 EFI_STATUS core_get_time(EFI_TIME *time);

@@ -17,9 +17,6 @@ static const EFI_GUID loaded_image_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
 static const EFI_GUID sfs_guid = EFI_SIMPLE_FILE_SYSTEM_PROTOCOL_GUID;
 static const EFI_GUID device_path_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
 
-EFI_STATUS EFIAPI efi_set_watchdog_timer(UINTN timeout, UINT64 code, UINTN data_size,
-					 CHAR16 *data);
-
 /* Gives an image its command line (UCS-2 LoadOptions) from UTF-8 text. */
 static void set_load_options(EFI_HANDLE image, const char *text, size_t len)
 {
@@ -40,9 +37,9 @@ static EFI_STATUS start(EFI_HANDLE image, const char *what)
 	EFI_STATUS status;
 
 	log_info("starting %s\n", what);
-	efi_set_watchdog_timer(WATCHDOG_SECONDS, 0, 0, NULL);
+	core_watchdog_set(WATCHDOG_SECONDS);
 	status = image_start(image, NULL, NULL);
-	efi_set_watchdog_timer(0, 0, 0, NULL);
+	core_watchdog_set(0);
 	log_info("%s returned %r\n", what, status);
 	return status;
 }

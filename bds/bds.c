@@ -1,0 +1,144 @@
+/* The boot manager's order of work (UEFI 2.10, 3.1): connect every device, run the driver
+ * and system-preparation options, publish the consoles, create default options, then boot:
+ * the menu if asked for, BootNext once, BootOrder in turn, and the fallback last. */
+#include "bds.h"
+#include <ember/log.h>
+#include <ember/str.h>
+
+#define EFI_OS_INDICATIONS_BOOT_TO_FW_UI 0x1ULL
+
+/* Driver#### in DriverOrder (drivers stay resident), then reconnect if one asks for it. */
+static void run_driver_options(void)
+{
+	UINTN count;
+	UINT16 *order = bds_order_read(u"DriverOrder", &count);
+	bool reconnect = false;
+
+	for (UINTN i = 0; i < count; i++) {
+		struct bds_option o;
+		EFI_HANDLE image;
+		if (!bds_option_read(u"Driver", order[i], &o))
+			continue;
+		if ((o.lo.attributes & LOAD_OPTION_ACTIVE) &&
+		    !EFI_ERROR(bds_load(o.lo.file_path, false, &image)) &&
+		    !EFI_ERROR(bds_start_image(image, o.lo.description)))
+			reconnect |= o.lo.attributes & LOAD_OPTION_FORCE_RECONNECT;
+		bds_option_free(&o);
+	}
+	pool_free(order);
+	if (reconnect)
+		driver_connect_all();
+}
+
+/* SysPrep#### in SysPrepOrder: applications that prepare the system, before booting. */
+static void run_sysprep_options(void)
+{
+	UINTN count;
+	UINT16 *order = bds_order_read(u"SysPrepOrder", &count);
+
+	for (UINTN i = 0; i < count; i++) {
+		struct bds_option o;
+		EFI_HANDLE image;
+		if (!bds_option_read(u"SysPrep", order[i], &o))
+			continue;
+		if ((o.lo.attributes & LOAD_OPTION_ACTIVE) &&
+		    !EFI_ERROR(bds_load(o.lo.file_path, false, &image)))
+			bds_start_image(image, o.lo.description);
+		bds_option_free(&o);
+	}
+	pool_free(order);
+}
+
+static EFI_STATUS boot_number(UINT16 number)
+{
+	struct bds_option o;
+	EFI_STATUS status;
+
+	if (!bds_option_read(u"Boot", number, &o))
+		return EFI_NOT_FOUND;
+	status = bds_boot(&o);
+	bds_option_free(&o);
+	return status;
+}
+
+/* BootNext is used once: it is deleted before the option starts. */
+static void boot_next(void)
+{
+	UINT16 next;
+	UINTN size = sizeof(next);
+
+	if (EFI_ERROR(variable_get(u"BootNext", &bds_global_guid, NULL, &size, &next)) ||
+	    size != sizeof(next))
+		return;
+	variable_set(u"BootNext", &bds_global_guid, 0, 0, NULL);
+	boot_number(next);
+}
+
+static void boot_order(void)
+{
+	UINTN count;
+	UINT16 *order = bds_order_read(u"BootOrder", &count);
+
+	for (UINTN i = 0; i < count; i++) {
+		struct bds_option o;
+		bool bootable;
+		if (!bds_option_read(u"Boot", order[i], &o))
+			continue;
+		/* Inactive options and applications are not booted on their own. */
+		bootable = (o.lo.attributes & LOAD_OPTION_ACTIVE) &&
+			   (o.lo.attributes & LOAD_OPTION_CATEGORY) == LOAD_OPTION_CATEGORY_BOOT;
+		if (bootable)
+			bds_boot(&o);
+		bds_option_free(&o);
+	}
+	pool_free(order);
+}
+
+/* OsIndications' BOOT_TO_FW_UI: the OS asked for the firmware's interface, once. */
+static bool os_asked_for_menu(void)
+{
+	UINT64 indications;
+	UINTN size = sizeof(indications);
+	UINT32 attributes;
+
+	if (EFI_ERROR(variable_get(u"OsIndications", &bds_global_guid, &attributes, &size,
+				   &indications)) ||
+	    size != sizeof(indications) || !(indications & EFI_OS_INDICATIONS_BOOT_TO_FW_UI))
+		return false;
+	indications &= ~EFI_OS_INDICATIONS_BOOT_TO_FW_UI;
+	variable_set(u"OsIndications", &bds_global_guid, attributes, size, &indications);
+	return true;
+}
+
+static void run_fallback(const struct bds_platform *platform)
+{
+	EFI_HANDLE image;
+
+	if (!platform->fallback_image)
+		return;
+	if (EFI_ERROR(image_load(false, core_image_handle, NULL, platform->fallback_image,
+				 platform->fallback_size, &image, NULL)))
+		return;
+	image_set_name(image, "fallback");
+	bds_start_image(image, platform->fallback_name ? platform->fallback_name : u"fallback");
+}
+
+void bds_run(const struct bds_platform *platform)
+{
+	int chosen;
+
+	driver_connect_all();
+	run_driver_options();
+	bds_console_variables();
+	bds_default_options(platform);
+	run_sysprep_options();
+	if (os_asked_for_menu() || bds_menu_key_pressed(platform->menu_wait_ms)) {
+		chosen = bds_menu();
+		if (chosen >= 0)
+			boot_number((UINT16)chosen);
+	}
+	boot_next();
+	boot_order();
+	log_info("no boot option started a system\n");
+	run_fallback(platform);
+}

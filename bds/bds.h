@@ -1,0 +1,52 @@
+/* The boot manager's pieces. */
+#ifndef BDS_BDS_H
+#define BDS_BDS_H
+
+#include <ember/bds.h>
+#include <ember/core.h>
+#include <ember/load_option.h>
+
+extern const EFI_GUID bds_global_guid;
+
+/* One Boot####/Driver####/SysPrep#### variable, read and parsed. */
+struct bds_option {
+	UINT16 number;
+	const CHAR16 *kind; /* u"Boot", u"Driver", u"SysPrep" */
+	void *data;	    /* the variable's bytes (pool) */
+	UINTN size;
+	struct load_option lo;
+};
+
+/* options.c */
+void bds_option_name(CHAR16 name[16], const CHAR16 *kind, UINT16 number);
+bool bds_option_read(const CHAR16 *kind, UINT16 number, struct bds_option *option);
+void bds_option_free(struct bds_option *option);
+/* The UINT16 array in BootOrder/DriverOrder/SysPrepOrder (NULL, 0 when absent). */
+UINT16 *bds_order_read(const CHAR16 *name, UINTN *count);
+EFI_STATUS bds_order_write(const CHAR16 *name, const UINT16 *order, UINTN count);
+/* Writes a new option under the first free number and returns the number. */
+EFI_STATUS bds_option_create(const CHAR16 *kind, const struct load_option *lo, UINT16 *number);
+EFI_STATUS bds_option_delete(const CHAR16 *kind, UINT16 number);
+
+/* expand.c: the full device paths an option's file path stands for, one at a time. */
+typedef bool (*bds_path_visitor)(EFI_DEVICE_PATH_PROTOCOL *full_path, void *ctx);
+void bds_expand_path(const EFI_DEVICE_PATH_PROTOCOL *path, bds_path_visitor visit, void *ctx);
+/* The removable-media file path appended to a device: \EFI\BOOT\BOOTX64.EFI */
+extern const CHAR16 bds_removable_path[];
+
+/* boot.c */
+EFI_STATUS bds_load(const EFI_DEVICE_PATH_PROTOCOL *path, bool boot_policy, EFI_HANDLE *image);
+EFI_STATUS bds_boot(struct bds_option *option);
+EFI_STATUS bds_start_image(EFI_HANDLE image, const CHAR16 *what);
+
+/* defaults.c: options for every bootable device, stale ones of Ember's own removed. */
+void bds_default_options(const struct bds_platform *platform);
+
+/* menu.c: the interactive menu; the option number chosen, or -1 for none. */
+int bds_menu(void);
+bool bds_menu_key_pressed(UINT32 wait_ms);
+
+/* consoles.c: ConIn/ConOut/ErrOut(Dev) variables from the devices there are. */
+void bds_console_variables(void);
+
+#endif

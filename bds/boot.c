@@ -1,0 +1,85 @@
+/* Booting one load option (UEFI 2.10, 3.1.1): find its image, hand it the option's data
+ * as LoadOptions, say which option is running (BootCurrent), signal ReadyToBoot, and run
+ * it under the five-minute watchdog the specification asks for. */
+#include "bds.h"
+#include <ember/log.h>
+#include <ember/str.h>
+
+#define WATCHDOG_SECONDS 300
+
+static const EFI_GUID loaded_image_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
+static const EFI_GUID ready_to_boot = EFI_EVENT_GROUP_READY_TO_BOOT;
+static const EFI_GUID after_ready_to_boot = EFI_EVENT_GROUP_AFTER_READY_TO_BOOT;
+
+struct attempt {
+	bool boot_policy;
+	EFI_HANDLE image;
+	EFI_STATUS status;
+};
+
+static bool try_load(EFI_DEVICE_PATH_PROTOCOL *full_path, void *ctx)
+{
+	struct attempt *a = ctx;
+
+	a->status = image_load(a->boot_policy, core_image_handle, full_path, NULL, 0, &a->image,
+			       NULL);
+	pool_free(full_path);
+	return !EFI_ERROR(a->status);
+}
+
+EFI_STATUS bds_load(const EFI_DEVICE_PATH_PROTOCOL *path, bool boot_policy, EFI_HANDLE *image)
+{
+	struct attempt a = {boot_policy, NULL, EFI_NOT_FOUND};
+
+	bds_expand_path(path, try_load, &a);
+	if (!EFI_ERROR(a.status))
+		*image = a.image;
+	return a.status;
+}
+
+EFI_STATUS bds_start_image(EFI_HANDLE image, const CHAR16 *what)
+{
+	EFI_STATUS status;
+
+	log_info("starting %ls\n", what);
+	core_watchdog_set(WATCHDOG_SECONDS);
+	status = image_start(image, NULL, NULL);
+	core_watchdog_set(0);
+	log_info("%ls returned %r\n", what, status);
+	return status;
+}
+
+/* The option's OptionalData becomes the image's LoadOptions. */
+static void pass_optional_data(EFI_HANDLE image, const struct load_option *lo)
+{
+	EFI_LOADED_IMAGE_PROTOCOL *li;
+	void *copy;
+
+	if (!lo->optional_size || EFI_ERROR(protocol_get(image, &loaded_image_guid, (void **)&li)))
+		return;
+	copy = pool_alloc_typed(EfiLoaderData, lo->optional_size);
+	if (!copy)
+		return;
+	mem_copy(copy, lo->optional_data, lo->optional_size);
+	li->LoadOptions = copy;
+	li->LoadOptionsSize = (UINT32)lo->optional_size;
+}
+
+EFI_STATUS bds_boot(struct bds_option *option)
+{
+	EFI_HANDLE image;
+	EFI_STATUS status = bds_load(option->lo.file_path, true, &image);
+	UINT16 current = option->number;
+
+	if (EFI_ERROR(status)) {
+		log_info("%ls%04X: no image to load (%r)\n", option->kind, option->number, status);
+		return status;
+	}
+	pass_optional_data(image, &option->lo);
+	variable_set(u"BootCurrent", &bds_global_guid,
+		     EFI_VARIABLE_BOOTSERVICE_ACCESS | EFI_VARIABLE_RUNTIME_ACCESS, sizeof(current),
+		     &current);
+	event_signal_group(&ready_to_boot);
+	event_signal_group(&after_ready_to_boot);
+	return bds_start_image(image, option->lo.description);
+}

@@ -1,0 +1,102 @@
+/* From a load option's file path to the full device paths LoadImage can use (UEFI 2.10,
+ * 3.1.2): a full path as it is, a path to a device as its removable-media file
+ * (\EFI\BOOT\BOOTX64.EFI on each file system of that device), and the short forms: one that
+ * starts with HD() matched against the partitions there are, one that is only a file path
+ * tried on every file system. */
+#include "bds.h"
+#include <ember/devpath.h>
+#include <ember/str.h>
+#include <efi/protocol/simple_file_system.h>
+
+const CHAR16 bds_removable_path[] = u"\\EFI\\BOOT\\BOOTX64.EFI";
+
+static const EFI_GUID dp_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
+static const EFI_GUID sfs_guid = EFI_SIMPLE_FILE_SYSTEM_PROTOCOL_GUID;
+
+static bool is_node(const EFI_DEVICE_PATH_PROTOCOL *node, UINT8 type, UINT8 subtype)
+{
+	return node->Type == type && node->SubType == subtype;
+}
+
+typedef bool (*path_match)(const EFI_DEVICE_PATH_PROTOCOL *handle_path, const void *arg);
+
+/* Calls visit(handle's path + rest) for each handle with protocol whose path matches,
+ * until visit says it is done. */
+static bool for_each_handle(const EFI_GUID *protocol, path_match match, const void *arg,
+			    const EFI_DEVICE_PATH_PROTOCOL *rest, bds_path_visitor visit, void *ctx)
+{
+	EFI_HANDLE *handles;
+	UINTN count;
+	bool done = false;
+
+	if (EFI_ERROR(handle_locate_buffer(ByProtocol, protocol, NULL, &count, &handles)))
+		return false;
+	for (UINTN i = 0; i < count && !done; i++) {
+		EFI_DEVICE_PATH_PROTOCOL *path, *full;
+		if (EFI_ERROR(protocol_get(handles[i], &dp_guid, (void **)&path)) ||
+		    !match(path, arg))
+			continue;
+		full = dp_append(path, rest);
+		if (full)
+			done = visit(full, ctx);
+	}
+	pool_free(handles);
+	return done;
+}
+
+/* A partition whose path ends in the same HD() node. */
+static bool match_hard_drive(const EFI_DEVICE_PATH_PROTOCOL *path, const void *arg)
+{
+	const EFI_DEVICE_PATH_PROTOCOL *hd = arg, *node;
+
+	for (node = path; !dp_is_end(node); node = dp_next(node))
+		if (is_node(node, MEDIA_DEVICE_PATH, MEDIA_HARDDRIVE_DP) &&
+		    dp_node_length(node) == dp_node_length(hd) &&
+		    mem_cmp(node, hd, dp_node_length(hd)) == 0 && dp_is_end(dp_next(node)))
+			return true;
+	return false;
+}
+
+static bool match_any(const EFI_DEVICE_PATH_PROTOCOL *path, const void *arg)
+{
+	return true;
+}
+
+/* File systems on the device the path names (the device itself, or its partitions). */
+static bool match_below(const EFI_DEVICE_PATH_PROTOCOL *path, const void *arg)
+{
+	return dp_starts_with(path, arg);
+}
+
+static bool ends_in_file(const EFI_DEVICE_PATH_PROTOCOL *path)
+{
+	const EFI_DEVICE_PATH_PROTOCOL *node, *last = NULL;
+
+	for (node = path; !dp_is_end(node); node = dp_next(node))
+		last = node;
+	return last && is_node(last, MEDIA_DEVICE_PATH, MEDIA_FILEPATH_DP);
+}
+
+void bds_expand_path(const EFI_DEVICE_PATH_PROTOCOL *path, bds_path_visitor visit, void *ctx)
+{
+	EFI_DEVICE_PATH_PROTOCOL *removable = dp_file_path(bds_removable_path);
+
+	if (!removable || !dp_is_valid(path, 0))
+		goto out;
+	if (is_node(path, MEDIA_DEVICE_PATH, MEDIA_HARDDRIVE_DP)) {
+		/* The partition handles have the HD() node last; the option's rest follows. */
+		const EFI_DEVICE_PATH_PROTOCOL *rest = dp_next(path);
+		for_each_handle(&sfs_guid, match_hard_drive, path,
+				dp_is_end(rest) ? removable : rest, visit, ctx);
+	} else if (is_node(path, MEDIA_DEVICE_PATH, MEDIA_FILEPATH_DP)) {
+		for_each_handle(&sfs_guid, match_any, NULL, path, visit, ctx);
+	} else if (ends_in_file(path)) {
+		EFI_DEVICE_PATH_PROTOCOL *copy = dp_dup(path);
+		if (copy)
+			visit(copy, ctx);
+	} else {
+		for_each_handle(&sfs_guid, match_below, path, removable, visit, ctx);
+	}
+out:
+	pool_free(removable);
+}

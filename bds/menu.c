@@ -1,0 +1,104 @@
+/* The boot menu: a key at start (Esc, F2 or F12, on any console) opens a list of the boot
+ * options; arrow keys move, Enter boots, Esc leaves. */
+#include "bds.h"
+#include <ember/format.h>
+#include <ember/str.h>
+
+#define POLL_US 10000
+
+static EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *out(void)
+{
+	return core_st->ConOut;
+}
+
+static void say(const char *fmt, ...)
+{
+	char text[256];
+	CHAR16 units[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	format_vsn(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	utf8_to_ucs2(units, ARRAY_SIZE(units), text, str8_len(text));
+	if (out())
+		out()->OutputString(out(), units);
+}
+
+static bool read_key(EFI_INPUT_KEY *key)
+{
+	EFI_SIMPLE_TEXT_INPUT_PROTOCOL *in = core_st->ConIn;
+
+	return in && !EFI_ERROR(in->ReadKeyStroke(in, key));
+}
+
+static bool is_menu_key(const EFI_INPUT_KEY *key)
+{
+	return key->ScanCode == SCAN_ESC || key->ScanCode == SCAN_F2 || key->ScanCode == SCAN_F12;
+}
+
+bool bds_menu_key_pressed(UINT32 wait_ms)
+{
+	EFI_INPUT_KEY key;
+	UINT64 waited = 0;
+
+	do {
+		while (read_key(&key))
+			if (is_menu_key(&key))
+				return true;
+		if (waited >= (UINT64)wait_ms * 1000)
+			break;
+		core_stall_us(POLL_US);
+		waited += POLL_US;
+	} while (true);
+	return false;
+}
+
+static void draw(const UINT16 *order, UINTN count, UINTN selected)
+{
+	out()->ClearScreen(out());
+	say("Ember boot menu   (Up/Down to choose, Enter to boot, Esc to leave)\r\n\r\n");
+	for (UINTN i = 0; i < count; i++) {
+		struct bds_option o;
+		bool ok = bds_option_read(u"Boot", order[i], &o);
+		say("%s Boot%04X  %ls\r\n", i == selected ? " >" : "  ", order[i],
+		    ok ? o.lo.description : u"(unreadable option)");
+		if (ok)
+			bds_option_free(&o);
+	}
+}
+
+int bds_menu(void)
+{
+	UINTN count, selected = 0;
+	UINT16 *order = bds_order_read(u"BootOrder", &count);
+	EFI_INPUT_KEY key;
+	int chosen = -1;
+
+	if (!out() || !count) {
+		pool_free(order);
+		return -1;
+	}
+	draw(order, count, selected);
+	for (;;) {
+		if (!read_key(&key)) {
+			core_stall_us(POLL_US);
+			continue;
+		}
+		if (key.ScanCode == SCAN_UP && selected > 0)
+			selected--;
+		else if (key.ScanCode == SCAN_DOWN && selected + 1 < count)
+			selected++;
+		else if (key.UnicodeChar == CHAR_CARRIAGE_RETURN) {
+			chosen = order[selected];
+			break;
+		} else if (key.ScanCode == SCAN_ESC)
+			break;
+		else
+			continue;
+		draw(order, count, selected);
+	}
+	out()->ClearScreen(out());
+	pool_free(order);
+	return chosen;
+}

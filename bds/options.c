@@ -1,0 +1,89 @@
+/* Reading and writing load options and the order variables (UEFI 2.10, 3.1, 3.3). */
+#include "bds.h"
+#include <ember/format.h>
+#include <ember/str.h>
+
+const EFI_GUID bds_global_guid = EFI_GLOBAL_VARIABLE;
+
+#define OPTION_ATTRIBUTES \
+	(EFI_VARIABLE_NON_VOLATILE | EFI_VARIABLE_BOOTSERVICE_ACCESS | EFI_VARIABLE_RUNTIME_ACCESS)
+
+void bds_option_name(CHAR16 name[16], const CHAR16 *kind, UINT16 number)
+{
+	char text[16];
+
+	format_sn(text, sizeof(text), "%ls%04X", kind, number);
+	utf8_to_ucs2(name, 16, text, str8_len(text));
+}
+
+bool bds_option_read(const CHAR16 *kind, UINT16 number, struct bds_option *option)
+{
+	CHAR16 name[16];
+
+	bds_option_name(name, kind, number);
+	option->number = number;
+	option->kind = kind;
+	if (EFI_ERROR(variable_read(name, &bds_global_guid, &option->data, &option->size, NULL)))
+		return false;
+	if (!load_option_parse(option->data, option->size, &option->lo)) {
+		pool_free(option->data);
+		option->data = NULL;
+		return false;
+	}
+	return true;
+}
+
+void bds_option_free(struct bds_option *option)
+{
+	pool_free(option->data);
+	option->data = NULL;
+}
+
+UINT16 *bds_order_read(const CHAR16 *name, UINTN *count)
+{
+	void *data;
+	UINTN size;
+
+	*count = 0;
+	if (EFI_ERROR(variable_read(name, &bds_global_guid, &data, &size, NULL)))
+		return NULL;
+	*count = size / sizeof(UINT16);
+	return data;
+}
+
+EFI_STATUS bds_order_write(const CHAR16 *name, const UINT16 *order, UINTN count)
+{
+	return variable_set(name, &bds_global_guid, OPTION_ATTRIBUTES, count * sizeof(UINT16),
+			    order);
+}
+
+EFI_STATUS bds_option_create(const CHAR16 *kind, const struct load_option *lo, UINT16 *number)
+{
+	UINTN size = load_option_size(lo);
+	void *data = pool_alloc(size);
+	CHAR16 name[16];
+	EFI_STATUS status = EFI_OUT_OF_RESOURCES;
+
+	if (!data)
+		return status;
+	load_option_write(lo, data);
+	for (UINT32 n = 0; n <= 0xffff; n++) {
+		UINTN probe = 0;
+		bds_option_name(name, kind, (UINT16)n);
+		if (variable_get(name, &bds_global_guid, NULL, &probe, NULL) != EFI_NOT_FOUND)
+			continue;
+		status = variable_set(name, &bds_global_guid, OPTION_ATTRIBUTES, size, data);
+		*number = (UINT16)n;
+		break;
+	}
+	pool_free(data);
+	return status;
+}
+
+EFI_STATUS bds_option_delete(const CHAR16 *kind, UINT16 number)
+{
+	CHAR16 name[16];
+
+	bds_option_name(name, kind, number);
+	return variable_set(name, &bds_global_guid, 0, 0, NULL);
+}
