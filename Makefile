@@ -114,8 +114,8 @@ $(BUILD)/fuzz/%: $(call obj,fuzzobj,$(FIRMWARE_SRC) $(FUZZ_SUPPORT_SRC)) $(BUILD
 
 # ---- QEMU x86-64 firmware (build/qemu-x86_64/ember.fd, ember-code.fd, ember-vars.fd) ----
 FW_DIR := $(BUILD)/qemu-x86_64
-FW_CODE_SIZE := 0x200000
-FW_VARS_SIZE := 0x80000
+FW_CODE_SIZE := $(shell sed -n 's/^\#define FW_CODE_SIZE //p' platform/qemu-x86_64/reset/layout.h)
+FW_VARS_SIZE := $(shell sed -n 's/^\#define FW_VARS_SIZE //p' platform/qemu-x86_64/reset/layout.h)
 FW_IMAGES := $(FW_DIR)/ember.fd $(FW_DIR)/ember-code.fd $(FW_DIR)/ember-vars.fd
 $(BUILD)/fw/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)

@@ -91,3 +91,8 @@ EFI_STATUS EFIAPI efi_convert_pointer(UINTN debug_disposition, VOID **address)
 	convert(address);
 	return EFI_SUCCESS;
 }
+
+EFI_STATUS runtime_convert_pointer(void **address)
+{
+	return efi_convert_pointer(0, address);
+}

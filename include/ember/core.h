@@ -153,6 +153,9 @@ EFI_STATUS core_get_time(EFI_TIME *time);
 /* Installs or removes (table NULL) a configuration table. */
 EFI_STATUS config_table_install(const EFI_GUID *guid, void *table);
 
+/* ConvertPointer for runtime code, from its EVT_SIGNAL_VIRTUAL_ADDRESS_CHANGE handler. */
+EFI_STATUS runtime_convert_pointer(void **address);
+
 /* True once ExitBootServices has succeeded. */
 extern bool core_boot_services_exited;
 

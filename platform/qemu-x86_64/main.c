@@ -7,6 +7,7 @@
 #include <ember/util.h>
 #include "fw_cfg.h"
 #include "interrupts.h"
+#include "pci_host.h"
 #include "qemu.h"
 
 #define FIRMWARE_STACK_SIZE (1024 * 1024)
@@ -25,13 +26,28 @@ static void start_core(void)
 	}
 }
 
+/* A message for the user on the console (the serial port and the screen). */
+static void console_notice(const CHAR16 *text)
+{
+	if (core_st->ConOut)
+		core_st->ConOut->OutputString(core_st->ConOut, (CHAR16 *)text);
+}
+
 static void boot(void *unused)
 {
+	bool persistent;
+
 	timer_init();
 	plat_interrupts_enable();
 	init_run_all();
 	driver_install_builtin();
+	persistent = pflash_variables_start();
+	pci_platform_init(); /* PCI resources, then QEMU's ACPI tables: see pci_platform.c */
 	driver_connect_all();
+	if (!persistent)
+		console_notice(u"Ember: variables are kept in RAM and lost at power-off: this firmware "
+			       u"runs from read-only memory (-bios). Use the pflash pair "
+			       u"(ember-code.fd + ember-vars.fd) to keep them.\r\n");
 	boot_something();
 }
 

@@ -75,6 +75,16 @@ static void add_e820_ram(uint64_t start, uint64_t end)
 		add_ram(MAX(start, (uint64_t)LEGACY_HOLE_END), end);
 }
 
+/* q35's ECAM window (chipset.c) is reserved in the map, as OVMF does: Linux trusts MCFG only
+ * for ranges the firmware reserved (QEMU.md pitfall 8). */
+static void add_ecam(void)
+{
+	uint64_t base, size;
+
+	if (chipset_ecam(&base, &size))
+		add_range(base, base + size, EfiReservedMemoryType, EFI_MEMORY_UC);
+}
+
 /* Ranges sorted by address (the e820 table usually is; claims keep the order). */
 static void sort_ranges(void)
 {
@@ -104,6 +114,10 @@ const struct core_memory_range *memory_ranges(size_t *count)
 		else if (e.type == E820_RESERVED && e.address + e.length <= IDENTITY_LIMIT)
 			add_range(e.address, e.address + e.length, EfiReservedMemoryType, 0);
 	}
+	add_ecam();
+	/* The VARS flash stays mapped for the OS's runtime variable calls. */
+	add_range(0x100000000ULL - FW_CODE_SIZE - FW_VARS_SIZE, 0x100000000ULL - FW_CODE_SIZE,
+		  EfiMemoryMappedIO, EFI_MEMORY_UC | EFI_MEMORY_RUNTIME);
 	sort_ranges();
 	*count = range_count;
 	return ranges;

@@ -32,8 +32,15 @@ void timer_stop(void);
 struct core_memory_range;
 const struct core_memory_range *memory_ranges(size_t *count);
 
+/* pflash.c: the variable store; false when only RAM could hold it (-bios). */
+bool pflash_variables_start(void);
+UINT64 pflash_vars_base(void);
+
 /* paging.c */
 void paging_protect_null_page(void);
+/* Identity-maps [start, end) (whole GiBs, 2 MiB pages) where the reset code's map ends;
+ * false when memory for the tables ran out. */
+bool paging_identity_map(uint64_t start, uint64_t end);
 
 /* boot.c, kernel.c */
 void boot_something(void);

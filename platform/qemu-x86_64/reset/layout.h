@@ -11,6 +11,12 @@
 #define EARLY_STACK_BOTTOM 0x60000
 #define EARLY_STACK_TOP 0x80000
 
+/* The firmware image: the code region ends at 4 GiB, the variable store's region (VARS)
+ * lies right below it, in both the -bios and the pflash layouts (the Makefile reads
+ * these two lines). */
+#define FW_CODE_SIZE 0x200000
+#define FW_VARS_SIZE 0x80000
+
 /* The reset blob: the last 4 KiB below 4 GiB (reset.ld); offset of its start in CS. */
 #define RESET_BLOB_BASE 0xfffff000
 #define RESET_BASE_IN_CS 0xf000
