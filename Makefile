@@ -50,6 +50,7 @@ GNUEFI_PROGRAMS := $(basename $(notdir $(wildcard tests/programs/*.c)))
 obj = $(patsubst %.S,$(BUILD)/$(1)/%.o,$(patsubst %.c,$(BUILD)/$(1)/%.o,$(2)))
 
 EMBER_RUN := $(BUILD)/ember-run
+FW_DIR := $(BUILD)/qemu-x86_64
 EMBER_VARSTORE := $(BUILD)/ember-varstore
 UNIT_TESTS := $(BUILD)/unit-tests
 UNIT_TESTS_ASAN := $(BUILD)/unit-tests-asan
@@ -113,7 +114,6 @@ $(BUILD)/fuzz/%: $(call obj,fuzzobj,$(FIRMWARE_SRC) $(FUZZ_SUPPORT_SRC)) $(BUILD
 	$(Q)$(CC) -fsanitize=fuzzer,address,undefined -o $@ $^ -lm
 
 # ---- QEMU x86-64 firmware (build/qemu-x86_64/ember.fd, ember-code.fd, ember-vars.fd) ----
-FW_DIR := $(BUILD)/qemu-x86_64
 FW_CODE_SIZE := $(shell sed -n 's/^\#define FW_CODE_SIZE //p' platform/qemu-x86_64/reset/layout.h)
 FW_VARS_SIZE := $(shell sed -n 's/^\#define FW_VARS_SIZE //p' platform/qemu-x86_64/reset/layout.h)
 FW_IMAGES := $(FW_DIR)/ember.fd $(FW_DIR)/ember-code.fd $(FW_DIR)/ember-vars.fd

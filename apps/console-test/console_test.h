@@ -27,5 +27,12 @@ void ct_keys(void);	/* ConIn: every key until input goes quiet */
 void ct_keys_ex(void);	/* SimpleTextInputEx: states, notifications, keys */
 void ct_no_input(void); /* ReadKeyStroke and WaitForKey with and without input */
 void ct_gop(void);	/* GOP checks, then a test picture in mode 0 */
+void ct_gop_screen(void); /* GOP checks, every mode, a picture to screendump; never returns */
+
+/* The GOP checks of ct_gop without the picture; returns the GOP (NULL if none). */
+EFI_GRAPHICS_OUTPUT_PROTOCOL *ct_gop_checks(void);
+/* The word after `key` on the command line (e.g. "800x600" for "mode 800x600"), copied
+ * into buf; false when absent. */
+bool ct_option(const char *key, char *buf, size_t size);
 
 #endif

@@ -300,12 +300,12 @@ static void gop_path(void)
 	app_bs->FreePool(handles);
 }
 
-void ct_gop(void)
+EFI_GRAPHICS_OUTPUT_PROTOCOL *ct_gop_checks(void)
 {
 	EFI_GUID gop_guid = EFI_GRAPHICS_OUTPUT_PROTOCOL_GUID;
 
 	if (!CHECK_STATUS(app_bs->LocateProtocol(&gop_guid, NULL, (void **)&gop), EFI_SUCCESS))
-		return;
+		return NULL;
 	gop_path();
 	gop_modes();
 	gop_set_mode();
@@ -314,5 +314,11 @@ void ct_gop(void)
 	gop_buffer_to_video();
 	gop_video_to_video();
 	gop_framebuffer();
-	gop_picture();
+	return gop;
+}
+
+void ct_gop(void)
+{
+	if (ct_gop_checks())
+		gop_picture();
 }

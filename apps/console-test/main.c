@@ -122,7 +122,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	command = find_command();
 	if (!command) {
 		app_print("usage: console-test text|terminal|keys|keys-ex|no-input|gop|"
-			  "gop-screen [mode=WxH] [rebind]\n");
+			  "gop-screen [mode=WxH] [rebind=1]\n");
 		return EFI_INVALID_PARAMETER;
 	}
 	command->run();

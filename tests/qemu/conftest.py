@@ -27,11 +27,11 @@ ESCAPES = re.compile(rb"\x1b(\[[0-9;?=>]*[ -/]*[@-~]|[()][0-9A-Za-z]|[=>78cDEHM]
 
 class Machine:
     def __init__(self, machine="q35", firmware="bios", app=None, args=None, disks=(),
-                 memory=256, extra=(), vars_file=None, timeout=60):
+                 memory=256, extra=(), vars_file=None, timeout=60, vga="std"):
         self.work = Path(tempfile.mkdtemp(prefix="ember-qemu-"))
         self.timeout = timeout
         cmd = ["qemu-system-x86_64", "-machine", f"{machine},accel=tcg", "-m", str(memory),
-               "-display", "none", "-vga", "std", "-net", "none", "-no-reboot",
+               "-display", "none", "-vga", vga, "-net", "none", "-no-reboot",
                "-serial", "stdio", "-monitor", "none",
                "-qmp", f"unix:{self.work}/qmp.sock,server=on,wait=off",
                "-debugcon", f"file:{self.work}/debug.log",
@@ -101,6 +101,26 @@ class Machine:
         self.proc.stdin.write(data if isinstance(data, bytes) else data.encode())
         self.proc.stdin.flush()
 
+    def expect_log(self, pattern, timeout=None):
+        """Waits until the debug log matches pattern (a regex string); returns the match."""
+        deadline = time.monotonic() + (timeout or self.timeout)
+        regex = re.compile(pattern, re.M)
+        while time.monotonic() < deadline and self.proc.poll() is None:
+            m = regex.search(self.debug_log)
+            if m:
+                return m
+            time.sleep(0.05)
+        m = regex.search(self.debug_log)
+        assert m, f"no {pattern!r} in the debug log; got:\n{self.debug_log[-3000:]}"
+        return m
+
+    def send_keys(self, *keys):
+        """Presses keys on the PS/2 keyboard through QMP send-key, one chord at a time: each
+        argument is a QEMU key name ("a", "ret", "f1") or a list of them pressed together."""
+        for chord in keys:
+            names = [chord] if isinstance(chord, str) else list(chord)
+            self.qmp("send-key", keys=[{"type": "qcode", "data": k} for k in names])
+
     def wait_exit(self, timeout=None):
         """Waits for QEMU to end (the guest powered off); returns its exit status."""
         return self.proc.wait(timeout or self.timeout)
@@ -152,11 +172,12 @@ class Machine:
 def read_ppm(path):
     """(width, height, bytes RGB) of a binary PPM (P6) file."""
     data = Path(path).read_bytes()
-    parts = data.split(maxsplit=4)
-    assert parts[0] == b"P6", "not a P6 PPM"
-    width, height, maxval = int(parts[1]), int(parts[2]), int(parts[3])
+    # Exactly one whitespace byte ends the header: the pixels may begin with 0x20 or 0x0a.
+    header = re.match(rb"P6\s+(\d+)\s+(\d+)\s+(\d+)\s", data)
+    assert header, "not a P6 PPM"
+    width, height, maxval = (int(v) for v in header.groups())
     assert maxval == 255
-    pixels = parts[4]
+    pixels = data[header.end():]
     return width, height, pixels[:width * height * 3]
 
 

@@ -1,0 +1,73 @@
+/* The QEMU video driver: Graphics Output on QEMU's standard VGA (1234:1111, class 0x0300)
+ * and bochs-display (1234:1111, class 0x0380), both programmed through the Bochs DISPI
+ * registers. One device per PCI controller; its GOP lives on a child handle whose device
+ * path is the controller's followed by AcpiAdr(display output). */
+#ifndef DRIVERS_QEMU_VIDEO_H
+#define DRIVERS_QEMU_VIDEO_H
+
+#include <efi/protocol/device_path.h>
+#include <efi/protocol/graphics_output.h>
+#include <efi/protocol/pci_io.h>
+#include <ember/list.h>
+
+#define QV_SIGNATURE SIGNATURE_32('q', 'v', 'i', 'd')
+#define QV_MAX_MODES 24
+
+/* A resolution; every mode is 32 bits per pixel with rows of exactly width pixels. */
+struct qv_size {
+	UINT32 width, height;
+};
+
+struct qemu_video {
+	UINT32 signature;
+	struct list link;      /* in the driver's list of started devices */
+	EFI_HANDLE controller; /* the PCI handle (PciIo opened BY_DRIVER) */
+	EFI_HANDLE child;      /* the GOP handle, NULL when none was created */
+	EFI_PCI_IO_PROTOCOL *pci_io;
+	UINT64 saved_attributes;      /* the PCI attributes to restore at Stop */
+	bool vga;		      /* class 0x0300: VGA ports, DISPI on I/O if no MMIO */
+	bool mmio;		      /* DISPI and VGA ports through BAR2, else I/O ports */
+	EFI_PHYSICAL_ADDRESS fb_base; /* BAR0 */
+	UINT64 vram_size;	      /* usable bytes from fb_base */
+	UINT32 mode_count;
+	struct qv_size modes[QV_MAX_MODES];
+	EFI_GRAPHICS_OUTPUT_PROTOCOL gop;
+	EFI_GRAPHICS_OUTPUT_PROTOCOL_MODE gop_mode;
+	EFI_GRAPHICS_OUTPUT_MODE_INFORMATION info; /* of the current mode */
+	EFI_DEVICE_PATH_PROTOCOL *child_path;
+};
+
+/* ---- hw.c: the device ---- */
+
+/* Reads the PCI IDs and class; true for a display this driver handles (vga tells which). */
+bool qv_hw_identify(EFI_PCI_IO_PROTOCOL *pci_io, bool *vga);
+/* Finds BAR0 and the register interface, checks the DISPI ID and reads the VRAM size. */
+EFI_STATUS qv_hw_probe(struct qemu_video *qv);
+/* Programs a width x height x 32 bpp linear mode and shows it; EFI_DEVICE_ERROR if the
+ * device does not take it. */
+EFI_STATUS qv_hw_set_mode(struct qemu_video *qv, UINT32 width, UINT32 height);
+
+/* ---- modes.c ---- */
+
+/* Fills qv->modes with the resolutions that fit in the VRAM; mode 0 is 1024x768 when it
+ * fits. Returns the count (0 when nothing fits). */
+UINT32 qv_modes_build(struct qemu_video *qv);
+/* The mode information GOP reports for mode n (n < mode_count). */
+void qv_mode_info(const struct qemu_video *qv, UINT32 n,
+		  EFI_GRAPHICS_OUTPUT_MODE_INFORMATION *info);
+
+/* ---- gop.c ---- */
+
+/* Fills the GOP and its Mode structure (no mode current yet). */
+void qv_gop_init(struct qemu_video *qv);
+/* Sets mode n on the device, updates Mode and clears the screen. */
+EFI_STATUS qv_gop_set_mode(struct qemu_video *qv, UINT32 n);
+
+/* ---- child.c ---- */
+
+/* Creates the child handle with GOP and its device path, opened BY_CHILD_CONTROLLER. */
+EFI_STATUS qv_child_create(struct qemu_video *qv, EFI_HANDLE driver);
+/* Removes the child handle; fails (leaving it in place) if the GOP is still in use. */
+EFI_STATUS qv_child_destroy(struct qemu_video *qv, EFI_HANDLE driver);
+
+#endif
