@@ -1,0 +1,151 @@
+/* Devices behind AHCI ports as child handles: BlockIo and BlockIo2 with the device path
+ * <controller>/Sata(port,0xFFFF,0), the controller's PciIo opened BY_CHILD_CONTROLLER, and
+ * the chunking of transfers into mapped, command-sized pieces. */
+#include "ahci.h"
+#include <ember/util.h>
+#include <ember/core.h>
+#include <ember/devpath.h>
+#include <ember/log.h>
+
+#define NO_PORT_MULTIPLIER 0xffff
+
+static const EFI_GUID pci_io_guid = EFI_PCI_IO_PROTOCOL_GUID;
+
+/* Maps the next piece of the buffer; *bytes comes back as whole blocks. */
+static EFI_STATUS map_chunk(struct ahci_device *dev, bool write, UINT8 *p, UINTN *bytes,
+			    UINT64 *addr, void **mapping)
+{
+	struct ahci_hba *hba = dev->port->hba;
+	EFI_STATUS status = ahci_map(hba, write, p, bytes, addr, mapping);
+
+	if (EFI_ERROR(status))
+		return status;
+	*bytes = ALIGN_DOWN(*bytes, (UINTN)dev->blk.media.BlockSize);
+	if (!*bytes || (*addr & 1)) {
+		ahci_unmap(hba, *mapping);
+		return EFI_OUT_OF_RESOURCES;
+	}
+	return EFI_SUCCESS;
+}
+
+EFI_STATUS ahci_device_transfer(struct ahci_device *dev, EFI_LBA lba, UINTN size, void *buffer,
+				bool write, ahci_chunk_fn chunk)
+{
+	UINT32 block = dev->blk.media.BlockSize;
+	UINT64 max = MIN((UINT64)dev->max_blocks * block,
+			 (UINT64)AHCI_PRDT_PER_COMMAND * AHCI_PRD_MAX_BYTES);
+	UINT8 *p = buffer;
+
+	max = ALIGN_DOWN(max, (UINT64)block);
+	while (size) {
+		UINTN bytes = (UINTN)MIN((UINT64)size, max);
+		UINT64 addr;
+		void *mapping;
+		EFI_STATUS status = map_chunk(dev, write, p, &bytes, &addr, &mapping);
+
+		if (EFI_ERROR(status))
+			return status;
+		status = chunk(dev, lba, (UINT32)(bytes / block), addr, write);
+		ahci_unmap(dev->port->hba, mapping);
+		if (EFI_ERROR(status))
+			return status;
+		p += bytes;
+		size -= bytes;
+		lba += bytes / block;
+	}
+	return EFI_SUCCESS;
+}
+
+static EFI_DEVICE_PATH_PROTOCOL *sata_path(struct ahci_hba *hba, UINT8 port)
+{
+	SATA_DEVICE_PATH node = {
+	    .Header = {MESSAGING_DEVICE_PATH, MSG_SATA_DP, {sizeof(SATA_DEVICE_PATH), 0}},
+	    .HBAPortNumber = port,
+	    .PortMultiplierPortNumber = NO_PORT_MULTIPLIER,
+	    .Lun = 0,
+	};
+
+	return dp_append_node(hba->path, &node.Header);
+}
+
+static EFI_STATUS probe(struct ahci_device *dev)
+{
+	UINT32 sig = dev->port->signature;
+
+	if (sig == AHCI_SIG_ATA)
+		return ahci_disk_probe(dev);
+	if (sig == AHCI_SIG_ATAPI)
+		return ahci_atapi_probe(dev);
+	log_info("ahci: port %u: device with signature %#x is not supported\n", dev->port->index,
+		 sig);
+	return EFI_UNSUPPORTED;
+}
+
+EFI_STATUS ahci_device_create(struct ahci_hba *hba, struct ahci_port *port)
+{
+	struct ahci_device *dev = pool_alloc(sizeof(*dev));
+	EFI_HANDLE handle = NULL;
+	EFI_PCI_IO_PROTOCOL *pci_io;
+	EFI_STATUS status;
+
+	if (!dev)
+		return EFI_OUT_OF_RESOURCES;
+	dev->port = port;
+	status = probe(dev);
+	if (EFI_ERROR(status))
+		goto err_free;
+	dev->path = sata_path(hba, port->index);
+	if (!dev->path) {
+		status = EFI_OUT_OF_RESOURCES;
+		goto err_free;
+	}
+	status = blkdev_install(&dev->blk, &handle, dev->path);
+	if (EFI_ERROR(status))
+		goto err_path;
+	status = protocol_open(hba->controller, &pci_io_guid, (void **)&pci_io, hba->driver, handle,
+			       EFI_OPEN_PROTOCOL_BY_CHILD_CONTROLLER);
+	if (EFI_ERROR(status))
+		goto err_uninstall;
+	port->device = dev;
+	return EFI_SUCCESS;
+
+err_uninstall:
+	blkdev_uninstall(&dev->blk, dev->path);
+err_path:
+	pool_free(dev->path);
+err_free:
+	pool_free(dev);
+	return status;
+}
+
+EFI_STATUS ahci_device_destroy(struct ahci_hba *hba, struct ahci_device *dev)
+{
+	EFI_HANDLE handle = dev->blk.handle;
+	EFI_PCI_IO_PROTOCOL *pci_io;
+	EFI_STATUS status;
+
+	protocol_close(hba->controller, &pci_io_guid, hba->driver, handle);
+	status = blkdev_uninstall(&dev->blk, dev->path);
+	if (EFI_ERROR(status)) {
+		/* Still in use: the child stays, and so does its claim on the controller. */
+		protocol_open(hba->controller, &pci_io_guid, (void **)&pci_io, hba->driver, handle,
+			      EFI_OPEN_PROTOCOL_BY_CHILD_CONTROLLER);
+		return status;
+	}
+	dev->port->device = NULL;
+	dev->blk.signature = 0;
+	pool_free(dev->path);
+	pool_free(dev);
+	return EFI_SUCCESS;
+}
+
+struct ahci_device *ahci_device_on(struct ahci_hba *hba, EFI_HANDLE child)
+{
+	for (UINT32 i = 0; i < AHCI_MAX_PORTS; i++) {
+		struct ahci_device *dev = hba->ports[i].device;
+
+		if (dev && dev->blk.handle == child)
+			return dev;
+	}
+	return NULL;
+}

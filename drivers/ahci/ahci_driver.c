@@ -1,0 +1,243 @@
+/* The AHCI driver (UEFI driver model): binds to PciIo handles of class 01/06/01, resets the
+ * HBA, starts every port with a device and gives each ATA or ATAPI device a child handle.
+ * The HBA's DMA is stopped when the driver stops and at ExitBootServices. */
+#include "ahci.h"
+#include <ember/util.h>
+#include <ember/core.h>
+#include <ember/devpath.h>
+#include <ember/driver.h>
+#include <ember/list.h>
+#include <ember/log.h>
+
+#define AHCI_HBA_SIGNATURE SIGNATURE_32('a', 'h', 'c', 'i')
+#define PCI_CLASS_CODE 0x09 /* programming interface, subclass, class */
+
+struct ahci_instance {
+	struct list link;
+	struct ahci_hba hba;
+};
+
+static const EFI_GUID pci_io_guid = EFI_PCI_IO_PROTOCOL_GUID;
+static const EFI_GUID device_path_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
+/* The HBAs this driver manages, to find one again from its controller handle in Stop. */
+static struct list instances = LIST_INIT(instances);
+
+static bool is_ahci(EFI_PCI_IO_PROTOCOL *pci_io)
+{
+	UINT8 class[3] = {0, 0, 0};
+
+	pci_io->Pci.Read(pci_io, EfiPciIoWidthUint8, PCI_CLASS_CODE, 3, class);
+	return class[2] == AHCI_PCI_CLASS && class[1] == AHCI_PCI_SUBCLASS &&
+	       class[0] == AHCI_PCI_PROG_IF;
+}
+
+/* A remaining path, when given, must be End or name one SATA device. */
+static bool remaining_ok(EFI_DEVICE_PATH_PROTOCOL *remaining)
+{
+	if (!remaining || dp_is_end(remaining))
+		return true;
+	return remaining->Type == MESSAGING_DEVICE_PATH && remaining->SubType == MSG_SATA_DP &&
+	       dp_node_length(remaining) == sizeof(SATA_DEVICE_PATH);
+}
+
+static EFI_STATUS EFIAPI ahci_supported(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE controller,
+					EFI_DEVICE_PATH_PROTOCOL *remaining)
+{
+	EFI_PCI_IO_PROTOCOL *pci_io;
+	EFI_STATUS status;
+
+	if (!remaining_ok(remaining))
+		return EFI_UNSUPPORTED;
+	status = protocol_open(controller, &pci_io_guid, (void **)&pci_io,
+			       this->DriverBindingHandle, controller, EFI_OPEN_PROTOCOL_BY_DRIVER);
+	if (EFI_ERROR(status))
+		return status;
+	status = is_ahci(pci_io) ? EFI_SUCCESS : EFI_UNSUPPORTED;
+	protocol_close(controller, &pci_io_guid, this->DriverBindingHandle, controller);
+	return status;
+}
+
+static void EFIAPI ahci_exit_boot_services(EFI_EVENT event, void *context)
+{
+	ahci_hba_quiesce(context);
+}
+
+/* Memory decoding first (CAP says whether the HBA can do 64-bit DMA), then bus mastering. */
+static EFI_STATUS enable_hba(struct ahci_hba *hba)
+{
+	EFI_PCI_IO_PROTOCOL *pci_io = hba->pci_io;
+	UINT64 supported = 0, master = EFI_PCI_IO_ATTRIBUTE_BUS_MASTER;
+	EFI_STATUS status;
+
+	status =
+	    pci_io->Attributes(pci_io, EfiPciIoAttributeOperationGet, 0, &hba->saved_attributes);
+	if (!EFI_ERROR(status))
+		status =
+		    pci_io->Attributes(pci_io, EfiPciIoAttributeOperationSupported, 0, &supported);
+	if (!EFI_ERROR(status))
+		status = pci_io->Attributes(pci_io, EfiPciIoAttributeOperationEnable,
+					    EFI_PCI_IO_ATTRIBUTE_MEMORY, NULL);
+	if (EFI_ERROR(status))
+		return status;
+	if (ahci_read(hba, AHCI_CAP) & AHCI_CAP_S64A)
+		master |= supported & EFI_PCI_IO_ATTRIBUTE_DUAL_ADDRESS_CYCLE;
+	return pci_io->Attributes(pci_io, EfiPciIoAttributeOperationEnable, master, NULL);
+}
+
+static void restore_hba(struct ahci_hba *hba)
+{
+	hba->pci_io->Attributes(hba->pci_io, EfiPciIoAttributeOperationSet, hba->saved_attributes,
+				NULL);
+}
+
+/* Starts each implemented port; a device that answers becomes a child. */
+static void start_ports(struct ahci_hba *hba, bool create_children)
+{
+	for (UINT8 i = 0; i < AHCI_MAX_PORTS; i++) {
+		struct ahci_port *port = &hba->ports[i];
+
+		if (!(hba->ports_implemented & (1u << i)))
+			continue;
+		if (EFI_ERROR(ahci_port_start(hba, i)))
+			continue;
+		if (!create_children || EFI_ERROR(ahci_device_create(hba, port)))
+			ahci_port_release(port);
+	}
+}
+
+static void release_ports(struct ahci_hba *hba)
+{
+	for (UINT8 i = 0; i < AHCI_MAX_PORTS; i++)
+		ahci_port_release(&hba->ports[i]);
+}
+
+static EFI_STATUS start_hba(struct ahci_hba *hba, EFI_DEVICE_PATH_PROTOCOL *remaining)
+{
+	EFI_STATUS status = enable_hba(hba);
+
+	if (!EFI_ERROR(status))
+		status = ahci_hba_init(hba);
+	if (EFI_ERROR(status))
+		goto err_restore;
+	status = event_create(EVT_SIGNAL_EXIT_BOOT_SERVICES, TPL_CALLBACK, ahci_exit_boot_services,
+			      hba, NULL, &hba->exit_event);
+	if (EFI_ERROR(status))
+		goto err_restore;
+	/* An End remaining path asks for the controller alone, without children. */
+	start_ports(hba, !remaining || !dp_is_end(remaining));
+	return EFI_SUCCESS;
+
+err_restore:
+	restore_hba(hba);
+	return status;
+}
+
+static EFI_STATUS EFIAPI ahci_start(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE controller,
+				    EFI_DEVICE_PATH_PROTOCOL *remaining)
+{
+	struct ahci_instance *inst = pool_alloc(sizeof(*inst));
+	struct ahci_hba *hba = &inst->hba;
+	EFI_STATUS status;
+
+	if (!inst)
+		return EFI_OUT_OF_RESOURCES;
+	hba->controller = controller;
+	hba->driver = this->DriverBindingHandle;
+	status = protocol_open(controller, &pci_io_guid, (void **)&hba->pci_io, hba->driver,
+			       controller, EFI_OPEN_PROTOCOL_BY_DRIVER);
+	if (EFI_ERROR(status))
+		goto err_free;
+	status = protocol_open(controller, &device_path_guid, (void **)&hba->path, hba->driver,
+			       controller, EFI_OPEN_PROTOCOL_GET_PROTOCOL);
+	if (!EFI_ERROR(status))
+		status = start_hba(hba, remaining);
+	if (EFI_ERROR(status))
+		goto err_close;
+	hba->signature = AHCI_HBA_SIGNATURE;
+	list_add_tail(&inst->link, &instances);
+	return EFI_SUCCESS;
+
+err_close:
+	log_warn("ahci: cannot start the controller: %r\n", status);
+	protocol_close(controller, &pci_io_guid, hba->driver, controller);
+err_free:
+	pool_free(inst);
+	return status;
+}
+
+static struct ahci_instance *instance_on(EFI_HANDLE controller)
+{
+	struct ahci_instance *inst;
+
+	list_for_each_entry(inst, &instances,
+			    link) if (inst->hba.controller == controller) return inst;
+	return NULL;
+}
+
+static EFI_STATUS stop_children(struct ahci_hba *hba, UINTN count, EFI_HANDLE *children)
+{
+	EFI_STATUS result = EFI_SUCCESS;
+
+	for (UINTN i = 0; i < count; i++) {
+		struct ahci_device *dev = ahci_device_on(hba, children[i]);
+
+		if (!dev || EFI_ERROR(ahci_device_destroy(hba, dev)))
+			result = EFI_DEVICE_ERROR;
+	}
+	return result;
+}
+
+static EFI_STATUS EFIAPI ahci_stop(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE controller,
+				   UINTN child_count, EFI_HANDLE *children)
+{
+	struct ahci_instance *inst = instance_on(controller);
+	struct ahci_hba *hba;
+
+	if (!inst)
+		return EFI_UNSUPPORTED;
+	hba = &inst->hba;
+	if (child_count)
+		return stop_children(hba, child_count, children);
+	event_close(hba->exit_event);
+	release_ports(hba);
+	restore_hba(hba);
+	protocol_close(controller, &pci_io_guid, hba->driver, controller);
+	list_del(&inst->link);
+	hba->signature = 0;
+	pool_free(inst);
+	return EFI_SUCCESS;
+}
+
+static EFI_STATUS EFIAPI ahci_controller_name(EFI_COMPONENT_NAME2_PROTOCOL *this,
+					      EFI_HANDLE controller, EFI_HANDLE child,
+					      CHAR8 *language, CHAR16 **name)
+{
+	struct ahci_instance *inst = instance_on(controller);
+	struct ahci_device *dev;
+
+	if (!inst)
+		return EFI_UNSUPPORTED;
+	if (!child) {
+		*name = (CHAR16 *)u"AHCI Host Controller";
+		return EFI_SUCCESS;
+	}
+	dev = ahci_device_on(&inst->hba, child);
+	if (!dev)
+		return EFI_UNSUPPORTED;
+	*name = dev->atapi ? (CHAR16 *)u"SATA CD/DVD Drive" : (CHAR16 *)u"SATA Disk";
+	return EFI_SUCCESS;
+}
+
+static EFI_DRIVER_BINDING_PROTOCOL ahci_binding = {
+    .Supported = ahci_supported,
+    .Start = ahci_start,
+    .Stop = ahci_stop,
+    .Version = 0x10,
+};
+
+static const struct ember_driver ahci_driver = {
+    .name = u"AHCI Host Controller Driver",
+    .binding = &ahci_binding,
+    .controller_name = ahci_controller_name,
+};
+EMBER_DRIVER(ahci_driver);

@@ -1,0 +1,110 @@
+/* ATA and ATAPI commands, independent of the host controller: building the Register
+ * Host-to-Device FIS (SATA 3.x, 10.5.5) for ATA commands (ACS-3), reading IDENTIFY DEVICE
+ * data, and the SCSI commands (SPC/MMC) that ATAPI devices take in a PACKET command. */
+#ifndef DRIVERS_ATA_H
+#define DRIVERS_ATA_H
+
+#include <stdbool.h>
+#include <efi/status.h>
+
+/* ATA command codes (ACS-3). */
+#define ATA_CMD_READ_DMA 0xc8
+#define ATA_CMD_READ_DMA_EXT 0x25
+#define ATA_CMD_WRITE_DMA 0xca
+#define ATA_CMD_WRITE_DMA_EXT 0x35
+#define ATA_CMD_FLUSH_CACHE 0xe7
+#define ATA_CMD_FLUSH_CACHE_EXT 0xea
+#define ATA_CMD_IDENTIFY_DEVICE 0xec
+#define ATA_CMD_IDENTIFY_PACKET_DEVICE 0xa1
+#define ATA_CMD_PACKET 0xa0
+
+#define ATA_DEVICE_LBA 0x40 /* device register: LBA addressing */
+#define ATA_FIS_H2D 0x27
+#define ATA_FIS_COMMAND 0x80 /* the C bit: the FIS carries a command */
+#define ATA_FIS_BYTES 20
+#define ATA_IDENTIFY_BYTES 512
+
+/* An ATA command before encoding. */
+struct ata_command {
+	UINT8 command;
+	UINT16 features;
+	UINT64 lba;   /* 48 bits */
+	UINT16 count; /* sectors; 0 means 65536 (48-bit) or 256 (28-bit) */
+	UINT8 device;
+};
+
+/* Encodes a Register H2D FIS (20 bytes) for cmd into fis. */
+void ata_encode_fis(UINT8 fis[ATA_FIS_BYTES], const struct ata_command *cmd);
+
+/* What IDENTIFY DEVICE tells about a disk. */
+struct ata_disk_info {
+	UINT64 sectors;	    /* addressable logical sectors */
+	UINT32 sector_size; /* bytes per logical sector */
+	UINT32 logical_per_physical;
+	UINT64 lowest_aligned; /* first LBA aligned to a physical sector */
+	bool lba48;	       /* 48-bit commands supported */
+	bool write_cache;      /* a volatile write cache is enabled */
+	bool removable;	       /* the removable-media bit of word 0 */
+	char model[41];	       /* words 27-46, spaces trimmed */
+};
+
+/* Decodes IDENTIFY DEVICE data (ACS-3, 7.12.7). EFI_UNSUPPORTED when the device does not
+ * support LBA addressing; EFI_DEVICE_ERROR for data that is not a disk's identity. */
+EFI_STATUS ata_parse_identify(const UINT16 id[256], struct ata_disk_info *info);
+
+/* The read or write command for count sectors at lba (48-bit forms when lba48, else the
+ * 28-bit ones); false when the request does not fit the command set. */
+bool ata_rw_command(struct ata_command *cmd, bool write, bool lba48, UINT64 lba, UINT32 count);
+
+/* Largest sector count one read/write command carries. */
+UINT32 ata_max_sectors(bool lba48);
+
+/* FLUSH CACHE (EXT when lba48). */
+void ata_flush_command(struct ata_command *cmd, bool lba48);
+
+/* ---- ATAPI: SCSI commands in a PACKET ---- */
+
+#define ATAPI_CDB_BYTES 12
+#define ATAPI_BLOCK_SIZE 2048
+#define SCSI_TEST_UNIT_READY 0x00
+#define SCSI_REQUEST_SENSE 0x03
+#define SCSI_READ_CAPACITY_10 0x25
+#define SCSI_READ_10 0x28
+#define SCSI_SENSE_BYTES 18
+#define SCSI_CAPACITY_10_BYTES 8
+
+#define SCSI_SENSE_NO_SENSE 0x0
+#define SCSI_SENSE_NOT_READY 0x2
+#define SCSI_SENSE_MEDIUM_ERROR 0x3
+#define SCSI_SENSE_UNIT_ATTENTION 0x6
+#define SCSI_ASC_BECOMING_READY 0x04
+#define SCSI_ASC_MEDIUM_CHANGED 0x28
+#define SCSI_ASC_RESET 0x29
+#define SCSI_ASC_NO_MEDIUM 0x3a
+
+/* The PACKET command's FIS: DMA data transfer (features bit 0) when dma. */
+void atapi_packet_command(struct ata_command *cmd, bool dma);
+
+void scsi_test_unit_ready(UINT8 cdb[ATAPI_CDB_BYTES]);
+void scsi_request_sense(UINT8 cdb[ATAPI_CDB_BYTES]);
+void scsi_read_capacity_10(UINT8 cdb[ATAPI_CDB_BYTES]);
+/* READ(10) of blocks (at most 65535) at lba. */
+void scsi_read_10(UINT8 cdb[ATAPI_CDB_BYTES], UINT32 lba, UINT16 blocks);
+
+/* Sense key, additional sense code and qualifier from fixed-format sense data. */
+struct scsi_sense {
+	UINT8 key, asc, ascq;
+};
+/* False when the data is not fixed-format sense (response code 0x70/0x71). */
+bool scsi_parse_sense(const UINT8 data[SCSI_SENSE_BYTES], struct scsi_sense *sense);
+
+/* The last LBA and block size from READ CAPACITY(10) data (big-endian); false for an
+ * unusable answer. */
+bool scsi_parse_capacity_10(const UINT8 data[SCSI_CAPACITY_10_BYTES], UINT32 *last_lba,
+			    UINT32 *block_size);
+
+/* What a sense means for a block device: EFI_NO_MEDIA, EFI_MEDIA_CHANGED (unit attention),
+ * EFI_NOT_READY (becoming ready), EFI_SUCCESS (no sense) or EFI_DEVICE_ERROR. */
+EFI_STATUS scsi_sense_status(const struct scsi_sense *sense);
+
+#endif
