@@ -21,6 +21,31 @@ bool hosted_gop_screenshot(const char *path);
 EFI_STATUS hosted_fs_mount(const char *directory, EFI_HANDLE *handle,
 			   EFI_DEVICE_PATH_PROTOCOL **device_path);
 
+/* ---- Disk images (disk.c) and file-system names (mapping.c) ---- */
+
+/* The vendor GUID of the VenHw() node of --disk devices; its vendor data is the disk's
+ * index (UINT32) in command-line order. */
+#define EMBER_HOSTED_DISK_GUID \
+	{0x060eebc7, 0xd6ad, 0x4e41, {0xa6, 0x8c, 0xac, 0xb5, 0x4b, 0x13, 0x5d, 0x80}}
+
+/* Records a --disk IMAGE[:ro] option (exits on too many). */
+void hosted_disk_add(const char *spec);
+/* How many --disk options were recorded so far. */
+UINT32 hosted_disk_count(void);
+/* Opens each recorded image and installs its BlockIo handle; exits(2) with a message when
+ * an image cannot be used. Call before connecting controllers. */
+void hosted_disks_attach(void);
+/* The device path of --disk number index (0-based); NULL before it is attached. */
+EFI_DEVICE_PATH_PROTOCOL *hosted_disk_path(UINT32 index);
+
+/* Numbers the file systems fs0:, fs1: ... after controllers are connected: devices in
+ * command-line order (the --esp volume comes after the first esp_position disks), each
+ * device's volumes in partition order. Logs the list at info level. */
+void hosted_map_build(EFI_DEVICE_PATH_PROTOCOL *esp_path, UINT32 esp_position);
+/* The device path of "fsN:\dir\file" (volume path + File Path node); NULL when name is not
+ * such a name; exits(2) when fsN: does not exist. */
+EFI_DEVICE_PATH_PROTOCOL *hosted_map_file_path(const char *name);
+
 /* ---- Owned by the runner itself (main.c, platform.c, crash.c) ---- */
 
 /* The options that outlive argument parsing. */

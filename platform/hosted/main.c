@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "hosted.h"
+#include <ember/console_splitter.h>
 #include <ember/core.h>
 #include <ember/devpath.h>
 #include <ember/driver.h>
@@ -32,15 +33,27 @@ static struct {
 	UINT64 ram_mib;
 	int first_arg, argc;
 	char **argv;
+	UINT32 esp_position; /* how many --disk options came before --esp */
 } opt = {1024, 768, NULL, DEFAULT_RAM_MIB, 0, 0, NULL};
+
+static const char *vars_file; /* --vars FILE; NULL: a new store in RAM */
+static bool screen_console;   /* --screen */
 
 static const char usage_text[] =
 	"usage: ember-run [options] APP.efi [ARGS...]\n"
 	"Runs an EFI program on Ember's UEFI core, as a Linux process.\n"
 	"  --esp DIR             a host directory as a read-write file system volume; when\n"
 	"                        APP lies in it, APP is loaded from it\n"
+	"  --disk IMAGE[:ro]     a raw disk image (or .iso) as a block device; repeatable.\n"
+	"                        File systems on --esp and --disk devices are fs0:, fs1: ...\n"
+	"                        in command-line order; APP may be 'fs0:\\EFI\\BOOT\\X.EFI'\n"
+	"  --vars FILE           the UEFI variable store, kept in FILE (created when missing;\n"
+	"                        the bytes of a VARS flash). Without it variables start\n"
+	"                        empty and are gone at exit\n"
 	"  --gop WIDTHxHEIGHT    the framebuffer's first mode (default 1024x768)\n"
 	"  --screenshot FILE.png write the framebuffer at exit\n"
+	"  --screen              ConOut draws on the framebuffer too (the console splitter\n"
+	"                        over stdout and the graphics console)\n"
 	"  --mem MIB             RAM for the firmware (default 1024)\n"
 	"  --trace               print every boot and runtime service call on stderr\n"
 	"  --debug               print Ember's debug log on stderr\n"
@@ -62,8 +75,9 @@ static void parse_options(int argc, char **argv)
 
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
 		const char *a = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
-		bool takes_value = !strcmp(a, "--esp") || !strcmp(a, "--gop") ||
-				   !strcmp(a, "--screenshot") || !strcmp(a, "--mem");
+		bool takes_value = !strcmp(a, "--esp") || !strcmp(a, "--disk") ||
+				   !strcmp(a, "--gop") || !strcmp(a, "--screenshot") ||
+				   !strcmp(a, "--mem") || !strcmp(a, "--vars");
 		if (takes_value && !value)
 			usage_error("option %s needs a value", a);
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -71,12 +85,19 @@ static void parse_options(int argc, char **argv)
 			exit(0);
 		} else if (!strcmp(a, "--esp")) {
 			opt.esp = value;
+			opt.esp_position = hosted_disk_count();
+		} else if (!strcmp(a, "--disk")) {
+			hosted_disk_add(value);
+		} else if (!strcmp(a, "--vars")) {
+			vars_file = value;
 		} else if (!strcmp(a, "--gop")) {
 			char tail;
 			if (sscanf(value, "%ux%u%c", &opt.gop_width, &opt.gop_height, &tail) != 2 ||
 			    opt.gop_width < 64 || opt.gop_height < 64 || opt.gop_width > 8192 ||
 			    opt.gop_height > 8192)
 				usage_error("bad --gop size '%s' (want WIDTHxHEIGHT)", value);
+		} else if (!strcmp(a, "--screen")) {
+			screen_console = true;
 		} else if (!strcmp(a, "--screenshot")) {
 			hosted_options.screenshot = value;
 		} else if (!strcmp(a, "--mem")) {
@@ -207,18 +228,18 @@ static CHAR16 *path_inside(const char *esp, const char *app)
 static EFI_HANDLE load_app(EFI_DEVICE_PATH_PROTOCOL *esp_path)
 {
 	CHAR16 *inside = esp_path ? path_inside(opt.esp, hosted_options.app) : NULL;
-	EFI_DEVICE_PATH_PROTOCOL *path = NULL;
+	EFI_DEVICE_PATH_PROTOCOL *path = hosted_map_file_path(hosted_options.app);
 	const char *reason = NULL;
 	void *file = NULL;
 	UINTN size = 0;
 	EFI_HANDLE image = NULL;
 	EFI_STATUS status;
 
-	if (inside) {
+	if (!path && inside) {
 		EFI_DEVICE_PATH_PROTOCOL *file_node = dp_file_path(inside);
 		path = file_node ? dp_append(esp_path, file_node) : NULL;
 		pool_free(file_node);
-	} else {
+	} else if (!path) { /* else fsN:\... names a file on a volume */
 		file = read_host_file(hosted_options.app, &size);
 	}
 	status = image_load(false, core_image_handle, path, file, size, &image, &reason);
@@ -262,13 +283,21 @@ static void start_devices(EFI_DEVICE_PATH_PROTOCOL **esp_path)
 		if (EFI_ERROR(status))
 			usage_error("cannot use '%s' as the ESP (not a directory?)", opt.esp);
 	}
+	hosted_disks_attach();
 	/* What a boot manager does first: drivers bind to every device there is. */
 	init_run_all();
 	driver_install_builtin();
 	driver_connect_all();
+	hosted_map_build(*esp_path, opt.esp_position);
+	/* Not by default: ConOut's device path and modes are stdout's, as programs expect. */
+	if (screen_console && EFI_ERROR(console_splitter_start(CONSOLE_SPLITTER_CON_OUT))) {
+		fprintf(stderr, "ember-run: cannot start the screen console\n");
+		exit(2);
+	}
 }
 
 void trace_install(void);
+void hosted_vars_start(const char *path);
 
 #define STACK_SIZE (1024 * 1024) /* the spec asks for at least 128 KiB */
 
@@ -326,6 +355,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	hosted_crash_handlers_install();
+	hosted_vars_start(vars_file);
 	start_devices(&esp_path);
 	r.image = load_app(esp_path);
 	set_load_options(r.image);

@@ -1,0 +1,209 @@
+/* GUID Partition Table parser (UEFI 2.10, section 5.3.2): the protective MBR, the primary
+ * header and its entry array checked by CRC32 and for sane geometry, the backup header at
+ * the disk's last block used when the primary is damaged, and entries kept only when they
+ * lie in the usable area without overlapping. Pure logic. */
+#include <ember/crc32.h>
+#include <ember/partition.h>
+#include <ember/str.h>
+#include <ember/util.h>
+
+static const EFI_GUID esp_guid = EFI_PART_TYPE_EFI_SYSTEM_PART_GUID;
+
+static EFI_STATUS read_at_block(const struct part_disk *disk, EFI_LBA lba, UINT64 skip, UINTN size,
+				void *buffer)
+{
+	UINT64 offset;
+
+	if (mul_overflows(lba, (UINT64)disk->block_size, &offset) ||
+	    add_overflows(offset, skip, &offset))
+		return EFI_INVALID_PARAMETER;
+	return disk->read(disk->ctx, offset, size, buffer);
+}
+
+/* A GPT disk starts with an MBR holding a record of type 0xEE (5.2.3); hybrid MBRs that
+ * also describe other partitions count too. */
+static bool has_protective_mbr(const struct part_disk *disk, struct part_table *table)
+{
+	MASTER_BOOT_RECORD *mbr = (MASTER_BOOT_RECORD *)table->scratch;
+
+	if (EFI_ERROR(disk->read(disk->ctx, 0, sizeof(*mbr), mbr)) ||
+	    mbr->Signature != MBR_SIGNATURE)
+		return false;
+	for (UINTN i = 0; i < MAX_MBR_PARTITIONS; i++)
+		if (mbr->Partition[i].OSIndicator == PMBR_GPT_PARTITION)
+			return true;
+	return false;
+}
+
+static UINT64 array_bytes(const EFI_PARTITION_TABLE_HEADER *h)
+{
+	return (UINT64)h->NumberOfPartitionEntries * h->SizeOfPartitionEntry;
+}
+
+/* The geometry checks of 5.3.2 that need no further reads; NULL when all hold. */
+static const char *check_geometry(const struct part_disk *disk, const EFI_PARTITION_TABLE_HEADER *h,
+				  EFI_LBA lba)
+{
+	UINT64 bytes = array_bytes(h), blocks = (bytes + disk->block_size - 1) / disk->block_size;
+	UINT32 esize = h->SizeOfPartitionEntry;
+
+	if (h->MyLBA != lba)
+		return "MyLBA is not where the header is";
+	if (h->FirstUsableLBA < 2 || h->FirstUsableLBA > h->LastUsableLBA ||
+	    h->LastUsableLBA > disk->last_block)
+		return "usable LBA range is not inside the disk";
+	if (h->AlternateLBA == lba || h->AlternateLBA == 0 ||
+	    (h->AlternateLBA >= h->FirstUsableLBA && h->AlternateLBA <= h->LastUsableLBA))
+		return "AlternateLBA is not a header location";
+	if (esize < sizeof(EFI_PARTITION_ENTRY) || esize > 4096 || (esize & (esize - 1)))
+		return "SizeOfPartitionEntry is not 128 times a power of two";
+	if (bytes > PART_GPT_MAX_ARRAY)
+		return "partition entry array is too large";
+	if (h->PartitionEntryLBA < 2 || h->PartitionEntryLBA > disk->last_block ||
+	    blocks > disk->last_block - h->PartitionEntryLBA + 1)
+		return "partition entry array is not inside the disk";
+	if (blocks && h->PartitionEntryLBA <= h->LastUsableLBA &&
+	    h->PartitionEntryLBA + blocks > h->FirstUsableLBA)
+		return "partition entry array overlaps the usable area";
+	if (blocks && lba >= h->PartitionEntryLBA && lba < h->PartitionEntryLBA + blocks)
+		return "partition entry array overlaps its header";
+	return NULL;
+}
+
+/* Reads and checks the header at lba into *h (signature, size, CRC32, geometry). */
+static const char *load_header(const struct part_disk *disk, struct part_table *table, EFI_LBA lba,
+			       EFI_PARTITION_TABLE_HEADER *h)
+{
+	UINTN size = MIN((UINTN)disk->block_size, sizeof(table->scratch));
+	EFI_PARTITION_TABLE_HEADER *raw = (EFI_PARTITION_TABLE_HEADER *)table->scratch;
+	UINT32 crc;
+
+	if (lba > disk->last_block || EFI_ERROR(read_at_block(disk, lba, 0, size, raw)))
+		return "cannot read the header";
+	if (raw->Header.Signature != EFI_PTAB_HEADER_ID)
+		return "no \"EFI PART\" signature";
+	if (raw->Header.HeaderSize < EFI_GPT_HEADER_MIN_SIZE || raw->Header.HeaderSize > size)
+		return "HeaderSize is out of range";
+	crc = raw->Header.CRC32;
+	raw->Header.CRC32 = 0;
+	if (crc32(raw, raw->Header.HeaderSize) != crc)
+		return "header CRC32 mismatch";
+	raw->Header.CRC32 = crc;
+	*h = *raw;
+	return check_geometry(disk, h, lba);
+}
+
+/* Checks the entry array's CRC32, reading it in chunks of whole entries. */
+static const char *check_array(const struct part_disk *disk, struct part_table *table,
+			       const EFI_PARTITION_TABLE_HEADER *h)
+{
+	UINT64 total = array_bytes(h), done = 0;
+	UINTN chunk = sizeof(table->scratch);
+	UINT32 crc = 0;
+
+	while (done < total) {
+		UINTN n = (UINTN)MIN((UINT64)chunk, total - done);
+		if (EFI_ERROR(read_at_block(disk, h->PartitionEntryLBA, done, n, table->scratch)))
+			return "cannot read the partition entry array";
+		crc = crc32_update(crc, table->scratch, n);
+		done += n;
+	}
+	return crc == h->PartitionEntryArrayCRC32 ? NULL : "partition entry array CRC32 mismatch";
+}
+
+static const char *load_table(const struct part_disk *disk, struct part_table *table, EFI_LBA lba,
+			      EFI_PARTITION_TABLE_HEADER *h)
+{
+	const char *problem = load_header(disk, table, lba, h);
+
+	return problem ? problem : check_array(disk, table, h);
+}
+
+static void fill_entry(struct part_entry *out, const EFI_PARTITION_ENTRY *e, UINT32 number)
+{
+	HARDDRIVE_DEVICE_PATH *hd = &out->node.hd;
+
+	mem_set(out, 0, sizeof(*out));
+	out->start = e->StartingLBA;
+	out->blocks = e->EndingLBA - e->StartingLBA + 1;
+	out->system = !mem_cmp(&e->PartitionTypeGUID, &esp_guid, sizeof(EFI_GUID));
+	part_node_header(&hd->Header, MEDIA_HARDDRIVE_DP, sizeof(*hd));
+	hd->PartitionNumber = number;
+	hd->PartitionStart = out->start;
+	hd->PartitionSize = out->blocks;
+	mem_copy(hd->Signature, &e->UniquePartitionGUID, sizeof(EFI_GUID));
+	hd->MBRType = MBR_TYPE_EFI_PARTITION_TABLE_HEADER;
+	hd->SignatureType = SIGNATURE_TYPE_GUID;
+	out->info.Revision = EFI_PARTITION_INFO_PROTOCOL_REVISION;
+	out->info.Type = PARTITION_TYPE_GPT;
+	out->info.System = out->system;
+	out->info.Info.Gpt = *e;
+}
+
+/* Adds one used entry if it lies in the usable area and overlaps no earlier one. */
+static void add_entry(struct part_table *table, const EFI_PARTITION_TABLE_HEADER *h,
+		      const EFI_PARTITION_ENTRY *e, UINT32 number)
+{
+	struct part_entry entry;
+
+	if (e->StartingLBA > e->EndingLBA || e->StartingLBA < h->FirstUsableLBA ||
+	    e->EndingLBA > h->LastUsableLBA) {
+		table->problem = "a partition lies outside the usable area";
+		table->skipped++;
+		return;
+	}
+	if (part_table_overlaps(table, e->StartingLBA, e->EndingLBA - e->StartingLBA + 1)) {
+		table->problem = "a partition overlaps another";
+		table->skipped++;
+		return;
+	}
+	/* Table 5.8: such partitions must not be given a BlockIo of their own. */
+	if (e->Attributes & EFI_PARTITION_ATTRIBUTE_NO_BLOCK_IO)
+		return;
+	fill_entry(&entry, e, number);
+	part_table_add(table, &entry);
+}
+
+static EFI_STATUS collect_entries(const struct part_disk *disk, struct part_table *table,
+				  const EFI_PARTITION_TABLE_HEADER *h)
+{
+	UINTN esize = h->SizeOfPartitionEntry, per_chunk = sizeof(table->scratch) / esize;
+	EFI_PARTITION_ENTRY entry;
+	EFI_STATUS status;
+
+	for (UINT32 first = 0; first < h->NumberOfPartitionEntries; first += per_chunk) {
+		UINTN n = MIN(per_chunk, (UINTN)(h->NumberOfPartitionEntries - first));
+		status = read_at_block(disk, h->PartitionEntryLBA, (UINT64)first * esize, n * esize,
+				       table->scratch);
+		if (EFI_ERROR(status))
+			return status;
+		for (UINTN i = 0; i < n; i++) {
+			mem_copy(&entry, table->scratch + i * esize, sizeof(entry));
+			if (!mem_is_zero(&entry.PartitionTypeGUID, sizeof(EFI_GUID)))
+				add_entry(table, h, &entry, (UINT32)(first + i + 1));
+		}
+	}
+	return EFI_SUCCESS;
+}
+
+EFI_STATUS part_parse_gpt(const struct part_disk *disk, struct part_table *table)
+{
+	EFI_PARTITION_TABLE_HEADER primary, backup;
+
+	part_table_reset(table);
+	if (!has_protective_mbr(disk, table))
+		return EFI_NOT_FOUND;
+	table->primary_problem = load_table(disk, table, 1, &primary);
+	table->primary_valid = !table->primary_problem;
+	/* The backup sits where the primary says, or else on the last block (5.3.2). */
+	table->backup_problem = load_table(
+	    disk, table, table->primary_valid ? primary.AlternateLBA : disk->last_block, &backup);
+	table->backup_valid = !table->backup_problem;
+	if (!table->primary_valid && !table->backup_valid) {
+		table->problem = "neither the primary nor the backup GPT is valid";
+		return EFI_NOT_FOUND;
+	}
+	table->header = table->primary_valid ? primary : backup;
+	table->scheme = PART_SCHEME_GPT;
+	return collect_entries(disk, table, &table->header);
+}

@@ -1,0 +1,313 @@
+/* `--disk IMAGE[:ro]`: raw image files as block devices. Each image gets a handle with
+ * EFI_BLOCK_IO_PROTOCOL, EFI_BLOCK_IO2_PROTOCOL and a VenHw(EMBER_HOSTED_DISK_GUID, index)
+ * device path; the drivers (Disk I/O, partitions, FAT) bind to it when controllers are
+ * connected. Disk images have 512-byte blocks; ISO 9660 images (named *.iso, or carrying
+ * the "CD001" signature) are read-only CD media with 2048-byte blocks. Writes go straight to
+ * the file; FlushBlocks is fsync. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include "hosted.h"
+#include <ember/core.h>
+#include <ember/util.h>
+#include <efi/protocol/block_io2.h>
+
+#define MAX_DISKS 64
+#define DISK_SIGNATURE SIGNATURE_32('h', 'd', 's', 'k')
+#define DISK_BLOCK 512
+#define CD_BLOCK 2048
+#define ISO_SIGNATURE_OFFSET (16 * CD_BLOCK + 1)
+
+#pragma pack(push, 1)
+struct hosted_disk_path {
+	VENDOR_DEVICE_PATH vendor;
+	UINT32 index;
+	EFI_DEVICE_PATH_PROTOCOL end;
+};
+#pragma pack(pop)
+
+struct hosted_disk {
+	UINT32 signature;
+	EFI_HANDLE handle;
+	EFI_BLOCK_IO_PROTOCOL block_io;
+	EFI_BLOCK_IO2_PROTOCOL block_io2;
+	EFI_BLOCK_IO_MEDIA media;
+	struct hosted_disk_path path;
+	int fd;
+};
+
+static struct disk_option {
+	char *file;
+	bool read_only;
+} options[MAX_DISKS];
+static UINT32 option_count;
+static struct hosted_disk *disks[MAX_DISKS];
+
+void hosted_disk_add(const char *spec)
+{
+	size_t n = strlen(spec);
+	struct disk_option *o = &options[option_count];
+
+	if (option_count == MAX_DISKS) {
+		fprintf(stderr, "ember-run: at most %d --disk options\n", MAX_DISKS);
+		exit(2);
+	}
+	o->read_only = n > 3 && !strcmp(spec + n - 3, ":ro");
+	o->file = strndup(spec, o->read_only ? n - 3 : n);
+	if (!o->file)
+		exit(2);
+	option_count++;
+}
+
+UINT32 hosted_disk_count(void)
+{
+	return option_count;
+}
+
+EFI_DEVICE_PATH_PROTOCOL *hosted_disk_path(UINT32 index)
+{
+	return index < option_count && disks[index] ? &disks[index]->path.vendor.Header : NULL;
+}
+
+/* ---- BlockIo ---- */
+
+static EFI_STATUS check_request(struct hosted_disk *d, UINT32 media_id, EFI_LBA lba, UINTN size,
+				const void *buffer, bool write)
+{
+	if (media_id != d->media.MediaId)
+		return EFI_MEDIA_CHANGED;
+	if (write && d->media.ReadOnly)
+		return EFI_WRITE_PROTECTED;
+	if (size % d->media.BlockSize)
+		return EFI_BAD_BUFFER_SIZE;
+	if (size && !buffer)
+		return EFI_INVALID_PARAMETER;
+	if (lba > d->media.LastBlock || size / d->media.BlockSize > d->media.LastBlock - lba + 1)
+		return EFI_INVALID_PARAMETER;
+	return EFI_SUCCESS;
+}
+
+/* pread/pwrite until done: they may transfer less than asked. */
+static EFI_STATUS transfer(struct hosted_disk *d, EFI_LBA lba, UINTN size, void *buffer, bool write)
+{
+	off_t offset = (off_t)(lba * d->media.BlockSize);
+	char *p = buffer;
+
+	while (size) {
+		ssize_t n = write ? pwrite(d->fd, p, size, offset) : pread(d->fd, p, size, offset);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return EFI_DEVICE_ERROR;
+		p += n;
+		offset += n;
+		size -= (UINTN)n;
+	}
+	return EFI_SUCCESS;
+}
+
+static EFI_STATUS disk_io(struct hosted_disk *d, UINT32 media_id, EFI_LBA lba, UINTN size,
+			  void *buffer, bool write)
+{
+	EFI_STATUS status = check_request(d, media_id, lba, size, buffer, write);
+
+	return EFI_ERROR(status) ? status : transfer(d, lba, size, buffer, write);
+}
+
+static EFI_STATUS flush(struct hosted_disk *d)
+{
+	if (d->media.ReadOnly)
+		return EFI_SUCCESS;
+	return fsync(d->fd) ? EFI_DEVICE_ERROR : EFI_SUCCESS;
+}
+
+static EFI_STATUS EFIAPI reset(EFI_BLOCK_IO_PROTOCOL *this, BOOLEAN extended)
+{
+	return EFI_SUCCESS;
+}
+
+static EFI_STATUS EFIAPI read_blocks(EFI_BLOCK_IO_PROTOCOL *this, UINT32 media_id, EFI_LBA lba,
+				     UINTN size, VOID *buffer)
+{
+	return disk_io(container_of(this, struct hosted_disk, block_io), media_id, lba, size,
+		       buffer, false);
+}
+
+static EFI_STATUS EFIAPI write_blocks(EFI_BLOCK_IO_PROTOCOL *this, UINT32 media_id, EFI_LBA lba,
+				      UINTN size, VOID *buffer)
+{
+	return disk_io(container_of(this, struct hosted_disk, block_io), media_id, lba, size,
+		       buffer, true);
+}
+
+static EFI_STATUS EFIAPI flush_blocks(EFI_BLOCK_IO_PROTOCOL *this)
+{
+	return flush(container_of(this, struct hosted_disk, block_io));
+}
+
+/* ---- BlockIo2: every request completes at once; a token's event is then signalled ---- */
+
+static EFI_STATUS complete(EFI_BLOCK_IO2_TOKEN *token, EFI_STATUS status)
+{
+	if (!token || !token->Event)
+		return status;
+	token->TransactionStatus = status;
+	event_signal(token->Event);
+	return EFI_SUCCESS;
+}
+
+static EFI_STATUS disk_io_ex(EFI_BLOCK_IO2_PROTOCOL *this, UINT32 media_id, EFI_LBA lba,
+			     EFI_BLOCK_IO2_TOKEN *token, UINTN size, VOID *buffer, bool write)
+{
+	struct hosted_disk *d = container_of(this, struct hosted_disk, block_io2);
+	EFI_STATUS status = check_request(d, media_id, lba, size, buffer, write);
+
+	if (!EFI_ERROR(status) && token && token->Event && !event_is_valid(token->Event))
+		status = EFI_INVALID_PARAMETER;
+	if (EFI_ERROR(status))
+		return status;
+	return complete(token, transfer(d, lba, size, buffer, write));
+}
+
+static EFI_STATUS EFIAPI reset_ex(EFI_BLOCK_IO2_PROTOCOL *this, BOOLEAN extended)
+{
+	return EFI_SUCCESS;
+}
+
+static EFI_STATUS EFIAPI read_blocks_ex(EFI_BLOCK_IO2_PROTOCOL *this, UINT32 media_id, EFI_LBA lba,
+					EFI_BLOCK_IO2_TOKEN *token, UINTN size, VOID *buffer)
+{
+	return disk_io_ex(this, media_id, lba, token, size, buffer, false);
+}
+
+static EFI_STATUS EFIAPI write_blocks_ex(EFI_BLOCK_IO2_PROTOCOL *this, UINT32 media_id, EFI_LBA lba,
+					 EFI_BLOCK_IO2_TOKEN *token, UINTN size, VOID *buffer)
+{
+	return disk_io_ex(this, media_id, lba, token, size, buffer, true);
+}
+
+static EFI_STATUS EFIAPI flush_blocks_ex(EFI_BLOCK_IO2_PROTOCOL *this, EFI_BLOCK_IO2_TOKEN *token)
+{
+	if (token && token->Event && !event_is_valid(token->Event))
+		return EFI_INVALID_PARAMETER;
+	return complete(token, flush(container_of(this, struct hosted_disk, block_io2)));
+}
+
+/* ---- Attaching ---- */
+
+static _Noreturn void disk_error(const char *file, const char *what)
+{
+	fprintf(stderr, "ember-run: --disk %s: %s\n", file, what);
+	exit(2);
+}
+
+static bool is_iso(int fd, const char *file)
+{
+	size_t n = strlen(file);
+	char id[5];
+
+	if (n > 4 && !strcasecmp(file + n - 4, ".iso"))
+		return true;
+	return pread(fd, id, sizeof(id), ISO_SIGNATURE_OFFSET) == sizeof(id) &&
+	       !memcmp(id, "CD001", sizeof(id));
+}
+
+static void init_media(struct hosted_disk *d, const struct disk_option *o, UINT64 bytes, bool cd)
+{
+	d->media.RemovableMedia = cd;
+	d->media.MediaPresent = TRUE;
+	d->media.ReadOnly = cd || o->read_only;
+	d->media.BlockSize = cd ? CD_BLOCK : DISK_BLOCK;
+	d->media.LastBlock = bytes / d->media.BlockSize - 1;
+	d->media.LogicalBlocksPerPhysicalBlock = 1;
+	if (bytes % d->media.BlockSize)
+		fprintf(stderr,
+			"ember-run: warning: --disk %s: the last %u bytes are not a whole "
+			"block and cannot be reached\n",
+			o->file, (unsigned)(bytes % d->media.BlockSize));
+}
+
+static void init_path(struct hosted_disk *d, UINT32 index)
+{
+	static const EFI_GUID vendor = EMBER_HOSTED_DISK_GUID;
+	struct hosted_disk_path *p = &d->path;
+
+	p->vendor.Header.Type = HARDWARE_DEVICE_PATH;
+	p->vendor.Header.SubType = HW_VENDOR_DP;
+	p->vendor.Header.Length[0] = sizeof(p->vendor) + sizeof(p->index);
+	p->vendor.Guid = vendor;
+	p->index = index;
+	p->end.Type = END_DEVICE_PATH_TYPE;
+	p->end.SubType = END_ENTIRE_DEVICE_PATH_SUBTYPE;
+	p->end.Length[0] = sizeof(p->end);
+}
+
+/* Opens one image file: read-write unless :ro; CDs are read-only media, so a CD image
+ * the user may not write is fine. */
+static int open_image(const struct disk_option *o, UINT64 *bytes, bool *cd)
+{
+	int fd = open(o->file, (o->read_only ? O_RDONLY : O_RDWR) | O_CLOEXEC);
+	bool writable = !o->read_only;
+	struct stat st;
+	off_t end;
+
+	if (fd < 0 && writable && (errno == EACCES || errno == EROFS)) {
+		fd = open(o->file, O_RDONLY | O_CLOEXEC);
+		writable = false;
+	}
+	if (fd < 0)
+		disk_error(o->file, strerror(errno));
+	if (fstat(fd, &st) || (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode)))
+		disk_error(o->file, "not a regular file or block device");
+	end = lseek(fd, 0, SEEK_END);
+	*cd = is_iso(fd, o->file);
+	if (!o->read_only && !writable && !*cd)
+		disk_error(o->file, "cannot open it for writing (add :ro for read-only)");
+	if (end < (*cd ? CD_BLOCK : DISK_BLOCK))
+		disk_error(o->file, "too small to hold one block");
+	*bytes = (UINT64)end;
+	return fd;
+}
+
+static void attach_one(UINT32 index)
+{
+	static const EFI_GUID block_io_guid = EFI_BLOCK_IO_PROTOCOL_GUID;
+	static const EFI_GUID block_io2_guid = EFI_BLOCK_IO2_PROTOCOL_GUID;
+	static const EFI_GUID device_path_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
+	const struct disk_option *o = &options[index];
+	struct hosted_disk *d = pool_alloc(sizeof(*d));
+	UINT64 bytes;
+	bool cd;
+
+	if (!d)
+		disk_error(o->file, "out of memory");
+	d->signature = DISK_SIGNATURE;
+	d->fd = open_image(o, &bytes, &cd);
+	init_media(d, o, bytes, cd);
+	init_path(d, index);
+	d->block_io = (EFI_BLOCK_IO_PROTOCOL){EFI_BLOCK_IO_PROTOCOL_REVISION3,
+					      &d->media,
+					      reset,
+					      read_blocks,
+					      write_blocks,
+					      flush_blocks};
+	d->block_io2 = (EFI_BLOCK_IO2_PROTOCOL){&d->media, reset_ex, read_blocks_ex,
+						write_blocks_ex, flush_blocks_ex};
+	if (EFI_ERROR(protocol_install_multiple(&d->handle, &device_path_guid, &d->path,
+						&block_io_guid, &d->block_io, &block_io2_guid,
+						&d->block_io2, NULL)))
+		disk_error(o->file, "cannot install its BlockIo");
+	disks[index] = d;
+}
+
+void hosted_disks_attach(void)
+{
+	for (UINT32 i = 0; i < option_count; i++)
+		attach_one(i);
+}

@@ -1,0 +1,70 @@
+/* Fuzzes the GPT and MBR parsers (drivers/partition/gpt.c, mbr.c) and part_parse() on any
+ * disk bytes. Input: byte 0 picks the block size (512 << (b & 3)), byte 1 makes the disk
+ * larger than the input (b * 64 more blocks, reading as zeros), the rest is the disk. Every
+ * partition found must lie inside the disk and not overlap another. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ember/partition.h>
+
+struct fuzz_disk {
+	const uint8_t *data;
+	size_t size;  /* bytes backed by the input */
+	uint64_t end; /* bytes the disk claims */
+};
+
+static EFI_STATUS fuzz_read(void *ctx, UINT64 offset, UINTN size, void *buffer)
+{
+	struct fuzz_disk *d = ctx;
+
+	if (offset > d->end || size > d->end - offset)
+		return EFI_DEVICE_ERROR;
+	memset(buffer, 0, size);
+	if (offset < d->size)
+		memcpy(buffer, d->data + offset, size < d->size - offset ? size : d->size - offset);
+	return EFI_SUCCESS;
+}
+
+static void check_table(const struct part_disk *disk, const struct part_table *t)
+{
+	if (t->count > PART_MAX)
+		abort();
+	for (UINTN i = 0; i < t->count; i++) {
+		const struct part_entry *e = &t->entries[i];
+		if (!e->blocks || e->start > disk->last_block ||
+		    e->blocks > disk->last_block - e->start + 1)
+			abort();
+		for (UINTN j = 0; j < i; j++)
+			if (e->start < t->entries[j].start + t->entries[j].blocks &&
+			    t->entries[j].start < e->start + e->blocks)
+				abort();
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct part_table table;
+	struct fuzz_disk d;
+	struct part_disk disk;
+	UINT32 block_size;
+
+	if (size < 2)
+		return 0;
+	block_size = 512u << (data[0] & 3);
+	d = (struct fuzz_disk){data + 2, size - 2, 0};
+	d.end = ((d.size / block_size) + (UINT64)data[1] * 64) * block_size;
+	if (!d.end)
+		return 0;
+	disk = (struct part_disk){.block_size = block_size,
+				  .last_block = d.end / block_size - 1,
+				  .read = fuzz_read,
+				  .ctx = &d};
+	part_parse_gpt(&disk, &table);
+	check_table(&disk, &table);
+	part_parse_mbr(&disk, &table);
+	check_table(&disk, &table);
+	part_parse(&disk, &table);
+	check_table(&disk, &table);
+	return 0;
+}
