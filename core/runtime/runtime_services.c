@@ -1,9 +1,12 @@
-/* The runtime services table (UEFI 2.10, section 4.5 and chapter 8): time, reset and the
- * monotonic counter. Variables arrive with the variable store; until then they report
- * EFI_UNSUPPORTED, and the EFI_RT_PROPERTIES_TABLE says so. */
+/* The runtime services table (UEFI 2.10, section 4.5 and chapter 8): time, reset, the
+ * monotonic counter and variables. Variables work once the platform has started them on
+ * its flash (variables_start); until then they report EFI_UNSUPPORTED, and the
+ * EFI_RT_PROPERTIES_TABLE says so. */
 #include "../services.h"
+#include <ember/log.h>
 #include <ember/platform.h>
 #include <ember/str.h>
+#include <ember/varstore.h>
 
 EFI_RUNTIME_SERVICES *core_rt;
 
@@ -63,28 +66,150 @@ VOID EFIAPI efi_reset_system(EFI_RESET_TYPE type, EFI_STATUS status, UINTN data_
 	plat_reset(type, status, data_size, data);
 }
 
-EFI_STATUS EFIAPI efi_get_variable(CHAR16 *name, EFI_GUID *guid, UINT32 *attributes,
-					  UINTN *data_size, VOID *data)
+/* ---- Variables (8.2): the store and its rules are in varstore/; this is the firmware's
+ * instance and its entry points. ---- */
+
+#define RT_SUPPORTED_VARIABLES                                                           \
+	(EFI_RT_SUPPORTED_GET_VARIABLE | EFI_RT_SUPPORTED_GET_NEXT_VARIABLE_NAME |         \
+	 EFI_RT_SUPPORTED_SET_VARIABLE | EFI_RT_SUPPORTED_QUERY_VARIABLE_INFO)
+
+static EFI_RT_PROPERTIES_TABLE *rt_properties;
+static struct var_service variables;
+static bool variables_ready;
+static void *variables_mem;
+static EFI_EVENT variables_event;
+
+/* Before ExitBootServices a variable service runs at TPL_NOTIFY, as the core guards its
+ * other state; afterwards the OS calls one service at a time and there are no TPLs. */
+static EFI_TPL variables_enter(void)
 {
-	return EFI_UNSUPPORTED;
+	variables.at_runtime = core_boot_services_exited;
+	return core_boot_services_exited ? TPL_HIGH_LEVEL : tpl_raise(TPL_NOTIFY);
 }
 
-EFI_STATUS EFIAPI efi_get_next_variable_name(UINTN *name_size, CHAR16 *name,
-						    EFI_GUID *guid)
+static void variables_leave(EFI_TPL old)
 {
-	return EFI_UNSUPPORTED;
+	if (!core_boot_services_exited)
+		tpl_restore(old);
+}
+
+EFI_STATUS EFIAPI efi_get_variable(CHAR16 *name, EFI_GUID *guid, UINT32 *attributes,
+				   UINTN *data_size, VOID *data)
+{
+	EFI_STATUS status;
+	EFI_TPL old;
+
+	if (!variables_ready)
+		return EFI_UNSUPPORTED;
+	old = variables_enter();
+	status = var_get(&variables, name, guid, attributes, data_size, data);
+	variables_leave(old);
+	return status;
+}
+
+EFI_STATUS EFIAPI efi_get_next_variable_name(UINTN *name_size, CHAR16 *name, EFI_GUID *guid)
+{
+	EFI_STATUS status;
+	EFI_TPL old;
+
+	if (!variables_ready)
+		return EFI_UNSUPPORTED;
+	old = variables_enter();
+	status = var_get_next(&variables, name_size, name, guid);
+	variables_leave(old);
+	return status;
 }
 
 EFI_STATUS EFIAPI efi_set_variable(CHAR16 *name, EFI_GUID *guid, UINT32 attributes,
-					  UINTN data_size, VOID *data)
+				   UINTN data_size, VOID *data)
 {
-	return EFI_UNSUPPORTED;
+	EFI_STATUS status;
+	EFI_TPL old;
+
+	if (!variables_ready)
+		return EFI_UNSUPPORTED;
+	old = variables_enter();
+	status = var_set(&variables, name, guid, attributes, data_size, data);
+	variables_leave(old);
+	return status;
 }
 
 EFI_STATUS EFIAPI efi_query_variable_info(UINT32 attributes, UINT64 *max_storage,
-						 UINT64 *remaining, UINT64 *max_size)
+					  UINT64 *remaining, UINT64 *max_size)
 {
-	return EFI_UNSUPPORTED;
+	EFI_STATUS status;
+	EFI_TPL old;
+
+	if (!variables_ready)
+		return EFI_UNSUPPORTED;
+	old = variables_enter();
+	status = var_query(&variables, attributes, max_storage, remaining, max_size);
+	variables_leave(old);
+	return status;
+}
+
+static void variables_convert_one(void **pointer, void *ctx)
+{
+	efi_convert_pointer(0, pointer);
+}
+
+static void EFIAPI variables_virtual_address_change(EFI_EVENT event, void *ctx)
+{
+	var_service_convert(&variables, variables_convert_one, NULL);
+}
+
+static void variables_report(const struct vstore_report *r)
+{
+	if (r->reformatted)
+		log_warn("variables: the store could not be read and has been formatted again; "
+			 "non-volatile variables were lost\n");
+	if (r->damaged)
+		log_warn("variables: %u damaged record(s) skipped\n", r->damaged);
+	if (r->dropped)
+		log_warn("variables: %u variable(s) did not fit the index\n", r->dropped);
+	if (r->torn || r->garbage)
+		log_debug("variables: %u interrupted write(s), %u unused unit(s) skipped\n",
+			  r->torn, r->garbage);
+}
+
+static void variables_stop(void)
+{
+	variables_ready = false;
+	if (rt_properties)
+		rt_properties->RuntimeServicesSupported &= ~RT_SUPPORTED_VARIABLES;
+	if (variables_event)
+		event_close(variables_event);
+	pool_free(variables_mem);
+	variables_event = NULL;
+	variables_mem = NULL;
+}
+
+EFI_STATUS variables_start(struct flash_device *nv)
+{
+	UINTN size = var_service_mem_size(nv->size);
+	EFI_STATUS status;
+
+	variables_stop();
+	variables_mem = pool_alloc_typed(EfiRuntimeServicesData, size);
+	if (!variables_mem)
+		return EFI_OUT_OF_RESOURCES;
+	status = var_service_init(&variables, nv, variables_mem, size, 0);
+	if (!EFI_ERROR(status)) {
+		variables_report(&variables.nv.report);
+		status = var_globals_install(&variables);
+	}
+	if (!EFI_ERROR(status))
+		status = event_create(EVT_SIGNAL_VIRTUAL_ADDRESS_CHANGE, TPL_NOTIFY,
+				      variables_virtual_address_change, NULL, NULL,
+				      &variables_event);
+	if (EFI_ERROR(status)) {
+		variables_stop();
+		return status;
+	}
+	variables_ready = true;
+	if (rt_properties)
+		rt_properties->RuntimeServicesSupported |= RT_SUPPORTED_VARIABLES;
+	return EFI_SUCCESS;
 }
 
 /* Capsules: Ember has no capsule update path. */
@@ -128,6 +253,7 @@ static EFI_STATUS rt_properties_install(void)
 
 	if (!table)
 		return EFI_OUT_OF_RESOURCES;
+	rt_properties = table;
 	*table = (EFI_RT_PROPERTIES_TABLE){
 		.Version = EFI_RT_PROPERTIES_TABLE_VERSION,
 		.Length = sizeof(*table),
@@ -136,7 +262,8 @@ static EFI_STATUS rt_properties_install(void)
 			EFI_RT_SUPPORTED_SET_VIRTUAL_ADDRESS_MAP |
 			EFI_RT_SUPPORTED_CONVERT_POINTER |
 			EFI_RT_SUPPORTED_GET_NEXT_HIGH_MONOTONIC_COUNT |
-			EFI_RT_SUPPORTED_RESET_SYSTEM,
+			EFI_RT_SUPPORTED_RESET_SYSTEM |
+			(variables_ready ? RT_SUPPORTED_VARIABLES : 0),
 	};
 	return config_table_install(&guid, table);
 }
