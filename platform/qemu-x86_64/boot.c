@@ -1,21 +1,21 @@
-/* Until the boot manager arrives: what to boot, in order.
+/* What to boot, in order.
  *  1. A program handed in through fw_cfg as "opt/ember/app" (with "opt/ember/args" as its
  *     command line), for tests and development: -fw_cfg name=opt/ember/app,file=x.efi
  *  2. QEMU's -kernel (kernel.c).
- *  3. \EFI\BOOT\BOOTX64.EFI on the first file system that has it (removable media). */
+ *  3. The boot manager (bds/): BootNext, BootOrder, removable media, then the shell. */
 #include <ember/core.h>
 #include <ember/devpath.h>
 #include <ember/log.h>
 #include <ember/str.h>
 #include <efi/protocol/simple_file_system.h>
+#include <ember/bds.h>
 #include "fw_cfg.h"
 #include "qemu.h"
 
 #define WATCHDOG_SECONDS 300 /* the spec's five minutes for a boot option */
+#define BOOT_MENU_WAIT_MS 2500 /* -boot menu=on: time to press Esc/F2/F12 */
 
 static const EFI_GUID loaded_image_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
-static const EFI_GUID sfs_guid = EFI_SIMPLE_FILE_SYSTEM_PROTOCOL_GUID;
-static const EFI_GUID device_path_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
 
 /* Gives an image its command line (UCS-2 LoadOptions) from UTF-8 text. */
 static void set_load_options(EFI_HANDLE image, const char *text, size_t len)
@@ -82,32 +82,15 @@ static bool boot_fw_cfg_app(void)
 	return true;
 }
 
-/* \EFI\BOOT\BOOTX64.EFI on one file system; false if it is not there or did not load. */
-static bool boot_removable(EFI_HANDLE fs)
-{
-	EFI_DEVICE_PATH_PROTOCOL *device_path, *file, *path;
-	EFI_HANDLE image;
-	EFI_STATUS status;
-
-	if (EFI_ERROR(protocol_get(fs, &device_path_guid, (void **)&device_path)))
-		return false;
-	file = dp_file_path(u"\\EFI\\BOOT\\BOOTX64.EFI");
-	path = file ? dp_append(device_path, file) : NULL;
-	pool_free(file);
-	if (!path)
-		return false;
-	status = image_load(true, core_image_handle, path, NULL, 0, &image, NULL);
-	pool_free(path);
-	if (EFI_ERROR(status))
-		return false;
-	start(image, "\\EFI\\BOOT\\BOOTX64.EFI");
-	return true;
-}
+static const UINT8 *embedded_shell(UINTN *size);
 
 void boot_something(void)
 {
-	EFI_HANDLE *handles, kernel;
-	UINTN count;
+	EFI_HANDLE kernel;
+	struct bds_platform platform = {
+		.boot_rank = qemu_boot_rank,
+		.menu_wait_ms = fw_cfg_read16(FW_CFG_BOOT_MENU) ? BOOT_MENU_WAIT_MS : 0,
+	};
 
 	if (boot_fw_cfg_app())
 		return;
@@ -116,10 +99,17 @@ void boot_something(void)
 		start(kernel, "-kernel");
 		return;
 	}
-	if (!EFI_ERROR(handle_locate_buffer(ByProtocol, &sfs_guid, NULL, &count, &handles))) {
-		for (UINTN i = 0; i < count; i++)
-			if (boot_removable(handles[i]))
-				break;
-		pool_free(handles);
-	}
+	platform.fallback_image = embedded_shell(&platform.fallback_size);
+	platform.fallback_name = u"Ember shell";
+	bds_run(&platform);
+}
+
+/* The shell, linked into the firmware image (when the build has it). */
+extern const UINT8 ember_shell_efi[] __attribute__((weak));
+extern const UINT8 ember_shell_efi_end[] __attribute__((weak));
+
+static const UINT8 *embedded_shell(UINTN *size)
+{
+	*size = ember_shell_efi ? (UINTN)(ember_shell_efi_end - ember_shell_efi) : 0;
+	return *size ? ember_shell_efi : NULL;
 }

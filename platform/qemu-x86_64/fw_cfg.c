@@ -97,6 +97,23 @@ bool fw_cfg_write(uint16_t select, const void *buffer, uint32_t size)
 	return dma_transfer(((uint32_t)select << 16) | DMA_SELECT | DMA_WRITE, (void *)buffer, size);
 }
 
+bool fw_cfg_write_at(uint16_t select, uint32_t offset, const void *buffer, uint32_t size)
+{
+	if (!present || !has_dma)
+		return false;
+	if (!dma_transfer(((uint32_t)select << 16) | DMA_SELECT | DMA_SKIP, NULL, offset))
+		return false;
+	return dma_transfer(DMA_WRITE, (void *)buffer, size);
+}
+
+uint16_t fw_cfg_read16(uint16_t select)
+{
+	uint16_t v;
+
+	fw_cfg_read(select, &v, sizeof(v));
+	return v;
+}
+
 uint32_t fw_cfg_read32(uint16_t select)
 {
 	uint32_t v;

@@ -29,6 +29,8 @@ void fw_cfg_read(uint16_t select, void *buffer, uint32_t size);
 void fw_cfg_read_at(uint16_t select, uint32_t offset, void *buffer, uint32_t size);
 /* Writes an item from its start (DMA only); false when the device refused it. */
 bool fw_cfg_write(uint16_t select, const void *buffer, uint32_t size);
+bool fw_cfg_write_at(uint16_t select, uint32_t offset, const void *buffer, uint32_t size);
+uint16_t fw_cfg_read16(uint16_t select);
 uint32_t fw_cfg_read32(uint16_t select);
 uint64_t fw_cfg_read64(uint16_t select);
 

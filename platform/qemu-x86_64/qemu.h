@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <efi/types.h>
 #include <efi/status.h>
+#include <efi/protocol/device_path.h>
 #include <stdint.h>
 
 /* serial_raw.c: COM1, polled. */
@@ -41,6 +42,9 @@ void paging_protect_null_page(void);
 /* Identity-maps [start, end) (whole GiBs, 2 MiB pages) where the reset code's map ends;
  * false when memory for the tables ran out. */
 bool paging_identity_map(uint64_t start, uint64_t end);
+
+/* bootorder.c: the rank of a device path in QEMU's bootorder, or -1. */
+int qemu_boot_rank(const EFI_DEVICE_PATH_PROTOCOL *path);
 
 /* boot.c, kernel.c */
 void boot_something(void);
