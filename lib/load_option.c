@@ -17,6 +17,24 @@ static UINTN ucs2_size(const UINT8 *p, UINTN size)
 	return 0;
 }
 
+/* FilePathList: whole device paths (each ending with End Entire), exactly filling its
+ * length; the first is the image's, the others are for the OS to use. */
+static bool path_list_ok(const UINT8 *p, UINTN size)
+{
+	while (size) {
+		const EFI_DEVICE_PATH_PROTOCOL *path = (const EFI_DEVICE_PATH_PROTOCOL *)p;
+		UINTN n;
+
+		if (!dp_is_valid(path, size))
+			return false;
+		n = dp_size(path);
+		if (!n || n > size)
+			return false;
+		p += n, size -= n;
+	}
+	return true;
+}
+
 bool load_option_parse(const void *data, UINTN size, struct load_option *option)
 {
 	const UINT8 *p = data;
@@ -43,8 +61,7 @@ bool load_option_parse(const void *data, UINTN size, struct load_option *option)
 	option->file_path =
 		(const EFI_DEVICE_PATH_PROTOCOL *)(p + HEAD_SIZE + option->description_size);
 	option->file_path_size = head.FilePathListLength;
-	/* The list is one or more instances that must exactly fill its length. */
-	if (!dp_is_valid(option->file_path, paths) || dp_size(option->file_path) != paths)
+	if (!path_list_ok((const UINT8 *)option->file_path, paths))
 		return false;
 	option->optional_data = (const UINT8 *)option->file_path + paths;
 	option->optional_size = rest - paths;

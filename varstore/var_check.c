@@ -2,29 +2,10 @@
  * 3.3): what a boot manager or an OS later parses must be well formed when written. */
 #include "var_internal.h"
 #include <ember/devpath.h>
+#include <ember/load_option.h>
 #include <ember/str.h>
 
-#define LOAD_OPTION_KNOWN                                                                          \
-	(LOAD_OPTION_ACTIVE | LOAD_OPTION_FORCE_RECONNECT | LOAD_OPTION_HIDDEN |                   \
-	 LOAD_OPTION_CATEGORY)
 #define LANG_CODES_MAX 256
-
-/* A list of whole device paths (each ending with End Entire) filling exactly size bytes. */
-static bool path_list_ok(const UINT8 *p, UINTN size)
-{
-	while (size) {
-		const EFI_DEVICE_PATH_PROTOCOL *path = (const EFI_DEVICE_PATH_PROTOCOL *)p;
-		UINTN n;
-
-		if (!dp_is_valid(path, size))
-			return false;
-		n = dp_size(path);
-		if (!n || n > size)
-			return false;
-		p += n, size -= n;
-	}
-	return true;
-}
 
 bool var_check_device_path(const UINT8 *data, UINTN size)
 {
@@ -33,29 +14,12 @@ bool var_check_device_path(const UINT8 *data, UINTN size)
 	return size >= DP_END_SIZE && dp_is_valid(path, size) && dp_size(path) == size;
 }
 
-/* EFI_LOAD_OPTION (3.1.3): known attributes and category, a terminated description,
- * FilePathListLength bytes of device paths inside the value, then optional data. */
+/* EFI_LOAD_OPTION (3.1.3): what lib/load_option.c accepts. */
 bool var_check_load_option(const UINT8 *data, UINTN size)
 {
-	EFI_LOAD_OPTION_HEAD head;
-	UINT32 category;
-	UINTN at = sizeof(head);
+	struct load_option option;
 
-	if (size < sizeof(head) + sizeof(CHAR16))
-		return false;
-	mem_copy(&head, data, sizeof(head));
-	category = head.Attributes & LOAD_OPTION_CATEGORY;
-	if ((head.Attributes & ~LOAD_OPTION_KNOWN) ||
-	    (category != LOAD_OPTION_CATEGORY_BOOT && category != LOAD_OPTION_CATEGORY_APP))
-		return false;
-	while (at + 1 < size && (data[at] || data[at + 1]))
-		at += sizeof(CHAR16);
-	if (at + 1 >= size)
-		return false;
-	at += sizeof(CHAR16);
-	if (head.FilePathListLength < DP_END_SIZE || head.FilePathListLength > size - at)
-		return false;
-	return path_list_ok(data + at, head.FilePathListLength);
+	return load_option_parse(data, size, &option);
 }
 
 /* EFI_KEY_OPTION (3.1.6): the fixed part, then exactly InputKeyCount keys. */

@@ -12,14 +12,14 @@ struct load_option {
 	UINT32 attributes;
 	const CHAR16 *description; /* terminated, but possibly unaligned */
 	UINTN description_size;	   /* bytes, with the terminator */
-	const EFI_DEVICE_PATH_PROTOCOL *file_path; /* the first instance of FilePathList */
-	UINT16 file_path_size;			   /* FilePathListLength */
+	const EFI_DEVICE_PATH_PROTOCOL *file_path; /* FilePathList: its first path is the image's */
+	UINT16 file_path_size;			   /* FilePathListLength, all paths */
 	const UINT8 *optional_data;
 	UINTN optional_size;
 };
 
-/* Parses and validates: a known category, a terminated description, a well-formed device
- * path list of exactly FilePathListLength bytes. False for anything else. */
+/* Parses and validates: known attributes and category, a terminated description, whole
+ * device paths filling exactly FilePathListLength bytes. False for anything else. */
 bool load_option_parse(const void *data, UINTN size, struct load_option *option);
 
 /* Bytes a serialized option takes. */
