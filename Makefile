@@ -34,12 +34,16 @@ BDS_SRC := $(call find_c,bds)
 VARSTORE_SRC := $(call find_c,varstore)
 HOSTED_SRC := $(call find_c,platform/hosted)
 # The built-in 8x16 font: generated from a console font of the Debian package
-# console-setup-linux (scripts/psf2c), never committed.
+# console-setup-linux (scripts/psf2c), never committed. Keep FONT_PSF the same as psf2c's
+# DEFAULT_FONT: the tests render the expected screens from that one.
 FONT_PSF := /usr/share/consolefonts/Uni2-VGA16.psf.gz
 FONT_SRC := $(BUILD)/gen/font_8x16.c
 FIRMWARE_SRC := $(LIB_SRC) $(wildcard lib/x86_64/*.S) $(CORE_SRC) $(DRIVER_SRC) $(VARSTORE_SRC) $(BDS_SRC) \
 	$(FONT_SRC)
-UNIT_SRC := $(call find_c,tests/unit)
+# Pure logic of applications (apps/NAME/pure/*.c: no UEFI calls, no libc) is compiled for
+# the host too, into the unit tests and the fuzzers.
+APP_PURE_SRC := $(sort $(wildcard apps/*/pure/*.c))
+UNIT_SRC := $(call find_c,tests/unit) $(APP_PURE_SRC)
 FUZZ_SRC := $(wildcard tests/fuzz/*.c)
 FUZZ_SUPPORT_SRC := tests/unit/support/plat_test.c
 QEMU_SRC := $(filter-out platform/qemu-x86_64/reset/%,$(call find_c,platform/qemu-x86_64) $(shell find platform/qemu-x86_64 -name '*.S' 2>/dev/null | sort))
@@ -108,7 +112,7 @@ $(UNIT_TESTS_ASAN): $(call obj,asan,$(FIRMWARE_SRC) $(UNIT_SRC))
 	@echo "  LD      $@"
 	$(Q)$(CC) $(SAN_FLAGS) -o $@ $^ -lm
 
-$(BUILD)/fuzz/%: $(call obj,fuzzobj,$(FIRMWARE_SRC) $(FUZZ_SUPPORT_SRC)) $(BUILD)/fuzzobj/tests/fuzz/%.o
+$(BUILD)/fuzz/%: $(call obj,fuzzobj,$(FIRMWARE_SRC) $(FUZZ_SUPPORT_SRC) $(APP_PURE_SRC)) $(BUILD)/fuzzobj/tests/fuzz/%.o
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
 	$(Q)$(CC) -fsanitize=fuzzer,address,undefined -o $@ $^ -lm

@@ -13,9 +13,9 @@
 #include <ember/core.h>
 #include <ember/platform.h>
 #include <ember/str.h>
+#include <ember/term_keys.h>
 #include <efi/protocol/simple_text_input_ex.h>
 #include "console.h"
-#include "term_keys.h"
 
 #define CON_IN_SIGNATURE SIGNATURE_32('h', 'c', 'i', 'n')
 #define NOTIFY_SIGNATURE SIGNATURE_32('h', 'k', 'n', 'f')

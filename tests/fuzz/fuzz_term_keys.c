@@ -1,11 +1,11 @@
-/* Fuzzes the hosted console's terminal input decoder (platform/hosted/term_keys.c, pure
- * logic, compiled in here). Input: bytes as they would arrive, where 0xff n lets n ms pass
- * (0xff 0xff is a literal 0xff). Checks every key is one well-formed key and that the
- * decoder never makes up keys: at most one key per byte, nothing left after the end. */
+/* Fuzzes the terminal input decoder (lib/term_keys.c, pure logic). Input: bytes as they
+ * would arrive, where 0xff n lets n ms pass (0xff 0xff is a literal 0xff). Checks every
+ * key is one well-formed key and that the decoder never makes up keys: at most one key
+ * per byte, nothing left after the end. */
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "../../platform/hosted/term_keys.c"
+#include <ember/term_keys.h>
 
 #define MS 1000000ULL
 

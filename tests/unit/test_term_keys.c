@@ -1,9 +1,10 @@
-/* The hosted console's terminal input decoder (platform/hosted/term_keys.c). It is pure
- * logic outside the core, so it is compiled into this test directly. */
+/* The terminal input decoder (lib/term_keys.c) shared by ember-run's console and the
+ * serial terminal driver. */
 #include <string.h>
 
 #include "support/test.h"
-#include "../../platform/hosted/term_keys.c"
+#include <ember/term_keys.h>
+#include <ember/util.h>
 
 #define MS (1000 * 1000ULL)
 

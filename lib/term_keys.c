@@ -2,7 +2,7 @@
  * xterm, vt220, rxvt and the Linux console send for special keys (ECMA-48 CSI and SS3
  * syntax), turned into UEFI scan codes and characters (UEFI 2.10, 12.2 and 12.3). */
 #include <ember/util.h>
-#include "term_keys.h"
+#include <ember/term_keys.h>
 
 #define ESC 0x1b
 #define REPLACEMENT_CHARACTER 0xfffd

@@ -1,8 +1,9 @@
 /* Terminal input decoding: bytes from a terminal or a pipe (UTF-8 text, control
  * characters, xterm/vt220/rxvt/Linux-console escape sequences) to UEFI keys.
- * Pure logic: no libc, no core calls; the caller supplies the time. */
-#ifndef EMBER_HOSTED_TERM_KEYS_H
-#define EMBER_HOSTED_TERM_KEYS_H
+ * Pure logic: no libc, no core calls; the caller supplies the time. Used by ember-run's
+ * console (platform/hosted/console_in.c) and the serial terminal (drivers/terminal). */
+#ifndef EMBER_TERM_KEYS_H
+#define EMBER_TERM_KEYS_H
 
 #include <stdbool.h>
 #include <efi/protocol/simple_text_input_ex.h>

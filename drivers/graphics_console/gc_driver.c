@@ -1,0 +1,93 @@
+/* The graphics console driver (UEFI driver model): binds to handles with a Graphics Output
+ * Protocol and installs SimpleTextOut beside it, text drawn in the built-in font. */
+#include <ember/core.h>
+#include <ember/driver.h>
+#include "gc.h"
+
+static const EFI_GUID gop_guid = EFI_GRAPHICS_OUTPUT_PROTOCOL_GUID;
+static const EFI_GUID text_out_guid = EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL_GUID;
+
+static EFI_STATUS EFIAPI gc_supported(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE controller,
+				      EFI_DEVICE_PATH_PROTOCOL *remaining)
+{
+	EFI_GRAPHICS_OUTPUT_PROTOCOL *gop;
+	EFI_STATUS status =
+	    protocol_open(controller, &gop_guid, (void **)&gop, this->DriverBindingHandle,
+			  controller, EFI_OPEN_PROTOCOL_BY_DRIVER);
+	void *out;
+
+	if (EFI_ERROR(status))
+		return status;
+	protocol_close(controller, &gop_guid, this->DriverBindingHandle, controller);
+	/* A handle that has a text output already (another console) is left alone. */
+	if (!EFI_ERROR(protocol_get(controller, &text_out_guid, &out)))
+		return EFI_UNSUPPORTED;
+	return EFI_SUCCESS;
+}
+
+static EFI_STATUS EFIAPI gc_start(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE controller,
+				  EFI_DEVICE_PATH_PROTOCOL *remaining)
+{
+	EFI_HANDLE agent = this->DriverBindingHandle;
+	struct gc *g = pool_alloc(sizeof(*g));
+	EFI_STATUS status;
+
+	if (!g)
+		return EFI_OUT_OF_RESOURCES;
+	g->signature = GC_SIGNATURE;
+	g->handle = controller;
+	status = protocol_open(controller, &gop_guid, (void **)&g->gop, agent, controller,
+			       EFI_OPEN_PROTOCOL_BY_DRIVER);
+	if (EFI_ERROR(status))
+		goto err_free;
+	status = gc_out_init(g);
+	if (EFI_ERROR(status))
+		goto err_close;
+	status = protocol_install(&g->handle, &text_out_guid, &g->out);
+	if (EFI_ERROR(status))
+		goto err_out;
+	return EFI_SUCCESS;
+
+err_out:
+	gc_out_fini(g);
+err_close:
+	protocol_close(controller, &gop_guid, agent, controller);
+err_free:
+	pool_free(g);
+	return status;
+}
+
+static EFI_STATUS EFIAPI gc_stop(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE controller,
+				 UINTN child_count, EFI_HANDLE *children)
+{
+	EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *out;
+	struct gc *g;
+	EFI_STATUS status;
+
+	if (EFI_ERROR(protocol_get(controller, &text_out_guid, (void **)&out)))
+		return EFI_UNSUPPORTED;
+	g = container_of(out, struct gc, out);
+	if (g->signature != GC_SIGNATURE)
+		return EFI_UNSUPPORTED;
+	status = protocol_uninstall(controller, &text_out_guid, &g->out);
+	if (EFI_ERROR(status))
+		return status;
+	protocol_close(controller, &gop_guid, this->DriverBindingHandle, controller);
+	gc_out_fini(g);
+	g->signature = 0;
+	pool_free(g);
+	return EFI_SUCCESS;
+}
+
+static EFI_DRIVER_BINDING_PROTOCOL gc_binding = {
+    .Supported = gc_supported,
+    .Start = gc_start,
+    .Stop = gc_stop,
+    .Version = 0x10,
+};
+
+static const struct ember_driver gc_driver = {
+    .name = u"Graphics Console Driver",
+    .binding = &gc_binding,
+};
+EMBER_DRIVER(gc_driver);

@@ -1,0 +1,214 @@
+/* The serial terminal driver (UEFI driver model): binds to SerialIo devices and gives each
+ * a child handle, .../Uart(baud,data,parity,stop)/VenUtf8(), with SimpleTextOut,
+ * SimpleTextIn and SimpleTextInEx, for the console splitter to use. */
+#include <ember/core.h>
+#include <ember/devpath.h>
+#include <ember/driver.h>
+#include <ember/log.h>
+#include <ember/str.h>
+#include "terminal.h"
+
+static const EFI_GUID serial_guid = EFI_SERIAL_IO_PROTOCOL_GUID;
+static const EFI_GUID path_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
+static const EFI_GUID text_out_guid = EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL_GUID;
+static const EFI_GUID text_in_guid = EFI_SIMPLE_TEXT_INPUT_PROTOCOL_GUID;
+static const EFI_GUID text_in_ex_guid = EFI_SIMPLE_TEXT_INPUT_EX_PROTOCOL_GUID;
+static const EFI_GUID vt_utf8_guid = EFI_VT_UTF8_GUID;
+
+#pragma pack(push, 1)
+struct terminal_path_tail {
+	UART_DEVICE_PATH uart;
+	VENDOR_DEVICE_PATH type;
+	EFI_DEVICE_PATH_PROTOCOL end;
+};
+#pragma pack(pop)
+
+static void set_node(EFI_DEVICE_PATH_PROTOCOL *node, UINT8 type, UINT8 subtype, UINT16 length)
+{
+	node->Type = type;
+	node->SubType = subtype;
+	node->Length[0] = (UINT8)length;
+	node->Length[1] = (UINT8)(length >> 8);
+}
+
+/* The parent's path, the line settings as a Uart() node, and the terminal type. */
+static EFI_DEVICE_PATH_PROTOCOL *child_path(const EFI_DEVICE_PATH_PROTOCOL *parent,
+					    const EFI_SERIAL_IO_MODE *mode)
+{
+	struct terminal_path_tail tail = {0};
+
+	set_node(&tail.uart.Header, MESSAGING_DEVICE_PATH, MSG_UART_DP, sizeof(tail.uart));
+	tail.uart.BaudRate = mode->BaudRate;
+	tail.uart.DataBits = (UINT8)mode->DataBits;
+	tail.uart.Parity = (UINT8)mode->Parity; /* same numbering as EFI_PARITY_TYPE */
+	tail.uart.StopBits = (UINT8)mode->StopBits;
+	set_node(&tail.type.Header, MESSAGING_DEVICE_PATH, MSG_VENDOR_DP, sizeof(tail.type));
+	tail.type.Guid = vt_utf8_guid;
+	set_node(&tail.end, END_DEVICE_PATH_TYPE, END_ENTIRE_DEVICE_PATH_SUBTYPE, sizeof(tail.end));
+	return dp_append(parent, &tail.uart.Header);
+}
+
+static EFI_STATUS EFIAPI terminal_supported(EFI_DRIVER_BINDING_PROTOCOL *this,
+					    EFI_HANDLE controller,
+					    EFI_DEVICE_PATH_PROTOCOL *remaining)
+{
+	EFI_SERIAL_IO_PROTOCOL *serial;
+	EFI_STATUS status =
+	    protocol_open(controller, &serial_guid, (void **)&serial, this->DriverBindingHandle,
+			  controller, EFI_OPEN_PROTOCOL_BY_DRIVER);
+
+	if (EFI_ERROR(status))
+		return status;
+	protocol_close(controller, &serial_guid, this->DriverBindingHandle, controller);
+	if (EFI_ERROR(protocol_get(controller, &path_guid, (void **)&serial)))
+		return EFI_UNSUPPORTED;
+	return EFI_SUCCESS;
+}
+
+/* The child, its protocols and its open of the parent's SerialIo. */
+static EFI_STATUS create_child(struct terminal *t, EFI_HANDLE agent)
+{
+	EFI_SERIAL_IO_PROTOCOL *serial;
+	EFI_STATUS status;
+
+	terminal_out_init(t);
+	status = terminal_in_init(t);
+	if (EFI_ERROR(status))
+		return status;
+	terminal_out_reset(t);
+	status = protocol_install_multiple(&t->handle, &path_guid, t->path, &text_out_guid, &t->out,
+					   &text_in_guid, &t->input.in, &text_in_ex_guid,
+					   &t->input.in_ex, NULL);
+	if (EFI_ERROR(status))
+		goto err_input;
+	status = protocol_open(t->controller, &serial_guid, (void **)&serial, agent, t->handle,
+			       EFI_OPEN_PROTOCOL_BY_CHILD_CONTROLLER);
+	if (EFI_ERROR(status))
+		goto err_uninstall;
+	return EFI_SUCCESS;
+
+err_uninstall:
+	protocol_uninstall_multiple(t->handle, &path_guid, t->path, &text_out_guid, &t->out,
+				    &text_in_guid, &t->input.in, &text_in_ex_guid, &t->input.in_ex,
+				    NULL);
+err_input:
+	text_input_fini(&t->input);
+	return status;
+}
+
+static void log_terminal(const struct terminal *t)
+{
+	CHAR16 *text = dp_to_text(t->path, false, true);
+
+	log_info("terminal: %ls\n", text ? text : u"(no path text)");
+	pool_free(text);
+}
+
+static EFI_STATUS EFIAPI terminal_start(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE controller,
+					EFI_DEVICE_PATH_PROTOCOL *remaining)
+{
+	EFI_HANDLE agent = this->DriverBindingHandle;
+	EFI_DEVICE_PATH_PROTOCOL *parent;
+	struct terminal *t = pool_alloc(sizeof(*t));
+	EFI_STATUS status;
+
+	if (!t)
+		return EFI_OUT_OF_RESOURCES;
+	t->signature = TERMINAL_SIGNATURE;
+	t->controller = controller;
+	status = protocol_open(controller, &serial_guid, (void **)&t->serial, agent, controller,
+			       EFI_OPEN_PROTOCOL_BY_DRIVER);
+	if (EFI_ERROR(status))
+		goto err_free;
+	status = protocol_get(controller, &path_guid, (void **)&parent);
+	if (EFI_ERROR(status))
+		goto err_close;
+	t->path = child_path(parent, t->serial->Mode);
+	status = t->path ? create_child(t, agent) : EFI_OUT_OF_RESOURCES;
+	if (EFI_ERROR(status))
+		goto err_path;
+	log_terminal(t);
+	return EFI_SUCCESS;
+
+err_path:
+	pool_free(t->path);
+err_close:
+	protocol_close(controller, &serial_guid, agent, controller);
+err_free:
+	pool_free(t);
+	return status;
+}
+
+static EFI_STATUS stop_child(EFI_HANDLE agent, EFI_HANDLE controller, EFI_HANDLE child)
+{
+	EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *out;
+	struct terminal *t;
+	EFI_STATUS status;
+
+	if (EFI_ERROR(protocol_get(child, &text_out_guid, (void **)&out)))
+		return EFI_INVALID_PARAMETER;
+	t = container_of(out, struct terminal, out);
+	if (t->signature != TERMINAL_SIGNATURE || t->controller != controller)
+		return EFI_INVALID_PARAMETER;
+	protocol_close(controller, &serial_guid, agent, child);
+	status = protocol_uninstall_multiple(child, &path_guid, t->path, &text_out_guid, &t->out,
+					     &text_in_guid, &t->input.in, &text_in_ex_guid,
+					     &t->input.in_ex, NULL);
+	if (EFI_ERROR(status)) {
+		EFI_SERIAL_IO_PROTOCOL *serial;
+		protocol_open(controller, &serial_guid, (void **)&serial, agent, child,
+			      EFI_OPEN_PROTOCOL_BY_CHILD_CONTROLLER);
+		return status;
+	}
+	text_input_fini(&t->input);
+	t->signature = 0;
+	pool_free(t->path);
+	pool_free(t);
+	return EFI_SUCCESS;
+}
+
+static EFI_STATUS EFIAPI terminal_stop(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE controller,
+				       UINTN child_count, EFI_HANDLE *children)
+{
+	EFI_HANDLE agent = this->DriverBindingHandle;
+	EFI_STATUS status = EFI_SUCCESS;
+
+	if (!child_count)
+		return protocol_close(controller, &serial_guid, agent, controller);
+	for (UINTN i = 0; i < child_count; i++)
+		if (EFI_ERROR(stop_child(agent, controller, children[i])))
+			status = EFI_DEVICE_ERROR;
+	return status;
+}
+
+static EFI_DRIVER_BINDING_PROTOCOL terminal_binding = {
+    .Supported = terminal_supported,
+    .Start = terminal_start,
+    .Stop = terminal_stop,
+    .Version = 0x10,
+};
+
+/* Names only the serial devices this driver manages, and their terminals. */
+static EFI_STATUS EFIAPI terminal_controller_name(EFI_COMPONENT_NAME2_PROTOCOL *this,
+						  EFI_HANDLE controller, EFI_HANDLE child,
+						  CHAR8 *language, CHAR16 **name)
+{
+	EFI_HANDLE agent = terminal_binding.DriverBindingHandle;
+	EFI_SERIAL_IO_PROTOCOL *serial;
+	EFI_STATUS status = protocol_open(controller, &serial_guid, (void **)&serial, agent,
+					  controller, EFI_OPEN_PROTOCOL_BY_DRIVER);
+
+	if (status == EFI_SUCCESS)
+		protocol_close(controller, &serial_guid, agent, controller);
+	if (status != EFI_ALREADY_STARTED)
+		return EFI_UNSUPPORTED;
+	*name = child ? u"Serial Terminal (VT100/UTF-8)" : u"Serial Port";
+	return EFI_SUCCESS;
+}
+
+static const struct ember_driver terminal_driver = {
+    .name = u"Serial Terminal Driver",
+    .binding = &terminal_binding,
+    .controller_name = terminal_controller_name,
+};
+EMBER_DRIVER(terminal_driver);

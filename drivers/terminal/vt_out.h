@@ -1,0 +1,48 @@
+/* Text output for a VT100/ANSI terminal that speaks UTF-8: what OutputString and the other
+ * SimpleTextOut functions send down the wire, and where they leave the cursor. Pure logic:
+ * bytes go to a sink the caller provides, so it is tested on the host. */
+#ifndef DRIVERS_TERMINAL_VT_OUT_H
+#define DRIVERS_TERMINAL_VT_OUT_H
+
+#include <stdbool.h>
+#include <efi/types.h>
+
+#define VT_TAB_STOP 8
+
+/* Bytes collected for one call and handed to write() in chunks. */
+struct vt_sink {
+	void (*write)(void *ctx, const UINT8 *bytes, size_t n);
+	void *ctx;
+	size_t len;
+	UINT8 buf[256];
+};
+
+/* The cursor as SimpleTextOut reports it, in a mode of cols x rows. */
+struct vt_cursor {
+	UINT32 col, row;
+	UINT32 cols, rows;
+};
+
+void vt_put(struct vt_sink *s, const void *bytes, size_t n);
+/* Hands what is collected to the sink's write function. */
+void vt_flush(struct vt_sink *s);
+
+/* True for characters a UTF-8 terminal shows in one cell (not control codes, not lone
+ * surrogates or non-characters). */
+bool vt_glyph_known(CHAR16 c);
+
+/* OutputString (12.4.3): glyphs as UTF-8, CR, LF, BS and TAB moving the cursor, a wrap
+ * after the last column (left to the terminal), the screen scrolling at the bottom.
+ * Returns false when some characters had no glyph and were skipped. */
+bool vt_text(struct vt_sink *s, struct vt_cursor *c, const CHAR16 *text);
+
+/* CUP: the terminal's cursor to a cell (0-based). */
+void vt_goto(struct vt_sink *s, UINT32 col, UINT32 row);
+/* SGR for a SimpleTextOut attribute; the spec's default (light grey on black) is the
+ * terminal's own default colours. */
+void vt_attribute(struct vt_sink *s, UINT32 attribute);
+/* Clears the screen in the current colours and homes the cursor. */
+void vt_clear(struct vt_sink *s);
+void vt_show_cursor(struct vt_sink *s, bool visible);
+
+#endif
