@@ -202,20 +202,24 @@ static EFI_STATUS protocols_per_handle(struct handle *h, EFI_GUID ***protocols, 
 	return EFI_SUCCESS;
 }
 
+EFI_STATUS protocol_register_notify(const EFI_GUID *protocol, EFI_EVENT event,
+				    void **registration)
+{
+	EFI_TPL old = tpl_raise(PROTOCOL_LOCK_TPL);
+	EFI_STATUS status = register_notify(protocol, event, registration);
+
+	tpl_restore(old);
+	return status;
+}
+
 /* ---- Boot services entry points ---- */
 
 EFI_STATUS EFIAPI efi_register_protocol_notify(EFI_GUID *protocol, EFI_EVENT event,
 					       VOID **registration)
 {
-	EFI_TPL old;
-	EFI_STATUS status;
-
 	if (!protocol || !registration || !event_lookup(event))
 		return EFI_INVALID_PARAMETER;
-	old = tpl_raise(PROTOCOL_LOCK_TPL);
-	status = register_notify(protocol, event, registration);
-	tpl_restore(old);
-	return status;
+	return protocol_register_notify(protocol, event, registration);
 }
 
 EFI_STATUS EFIAPI efi_locate_handle(EFI_LOCATE_SEARCH_TYPE type, EFI_GUID *protocol,

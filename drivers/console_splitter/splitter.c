@@ -9,10 +9,6 @@
 #include <ember/log.h>
 #include "splitter.h"
 
-/* The core's RegisterProtocolNotify (core/handle/locate.c); core.h has no internal form. */
-EFI_STATUS EFIAPI efi_register_protocol_notify(EFI_GUID *protocol, EFI_EVENT event,
-					       VOID **registration);
-
 static const EFI_GUID text_out_guid = EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL_GUID;
 static const EFI_GUID text_in_guid = EFI_SIMPLE_TEXT_INPUT_PROTOCOL_GUID;
 static const EFI_GUID text_in_ex_guid = EFI_SIMPLE_TEXT_INPUT_EX_PROTOCOL_GUID;
@@ -163,7 +159,7 @@ static EFI_STATUS watch(const EFI_GUID *protocol, void **registration)
 
 	if (EFI_ERROR(status))
 		return status;
-	status = efi_register_protocol_notify((EFI_GUID *)protocol, event, registration);
+	status = protocol_register_notify(protocol, event, registration);
 	if (EFI_ERROR(status))
 		event_close(event);
 	return status;

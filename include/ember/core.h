@@ -100,6 +100,10 @@ EFI_STATUS protocol_open(EFI_HANDLE handle, const EFI_GUID *protocol, void **int
 			 EFI_HANDLE agent, EFI_HANDLE controller, UINT32 attributes);
 EFI_STATUS protocol_close(EFI_HANDLE handle, const EFI_GUID *protocol, EFI_HANDLE agent,
 			  EFI_HANDLE controller);
+/* RegisterProtocolNotify: event is signalled whenever an interface of protocol arrives;
+ * handle_locate_buffer(ByRegisterNotify, ..., registration) hands out the new handles. */
+EFI_STATUS protocol_register_notify(const EFI_GUID *protocol, EFI_EVENT event,
+				    void **registration);
 /* LocateProtocol without a registration: the first interface installed. */
 EFI_STATUS protocol_locate(const EFI_GUID *protocol, void **interface);
 EFI_STATUS handle_locate_buffer(EFI_LOCATE_SEARCH_TYPE type, const EFI_GUID *protocol,
