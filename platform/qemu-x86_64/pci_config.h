@@ -3,6 +3,7 @@
 #ifndef QEMU_PCI_CONFIG_H
 #define QEMU_PCI_CONFIG_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define PCI_BDF(bus, dev, fn) (((uint32_t)(bus) << 8) | ((uint32_t)(dev) << 3) | (fn))
@@ -13,5 +14,7 @@ uint8_t pci_read8(uint32_t bdf, uint16_t offset);
 void pci_write32(uint32_t bdf, uint16_t offset, uint32_t value);
 void pci_write16(uint32_t bdf, uint16_t offset, uint16_t value);
 void pci_write8(uint32_t bdf, uint16_t offset, uint8_t value);
+/* True when offsets 256-4095 (PCIe extended space) are reachable (ECAM). */
+bool pci_config_extended(void);
 
 #endif

@@ -1,0 +1,147 @@
+/* The PCI bus driver (UEFI driver model, a bus driver): binds to a root bridge, enumerates
+ * and configures everything behind it, and creates a child handle per function. Stop with
+ * children removes them; Stop without children releases the root bridge. */
+#include <ember/core.h>
+#include <ember/driver.h>
+#include <ember/log.h>
+#include "pci_bus.h"
+
+static const EFI_GUID root_bridge_guid = EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_GUID;
+static const EFI_GUID device_path_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
+
+/* A remaining path, if any, must name a PCI function. */
+static bool remaining_is_pci(EFI_DEVICE_PATH_PROTOCOL *remaining)
+{
+	return !remaining || remaining->Type == END_DEVICE_PATH_TYPE ||
+	       (remaining->Type == HARDWARE_DEVICE_PATH && remaining->SubType == HW_PCI_DP);
+}
+
+static EFI_STATUS EFIAPI pci_supported(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE controller,
+				       EFI_DEVICE_PATH_PROTOCOL *remaining)
+{
+	EFI_HANDLE driver = this->DriverBindingHandle;
+	void *interface;
+	EFI_STATUS status;
+
+	if (!remaining_is_pci(remaining))
+		return EFI_UNSUPPORTED;
+	status = protocol_open(controller, &root_bridge_guid, &interface, driver, controller,
+			       EFI_OPEN_PROTOCOL_BY_DRIVER);
+	if (EFI_ERROR(status))
+		return status;
+	protocol_close(controller, &root_bridge_guid, driver, controller);
+	return protocol_get(controller, &device_path_guid, &interface);
+}
+
+/* Creates the children in discovery order (a bridge before what is behind it), taking
+ * each created function off the scan's list. */
+static void create_children(EFI_HANDLE driver, EFI_HANDLE controller,
+			    EFI_DEVICE_PATH_PROTOCOL *root_path, struct pci_scan *scan)
+{
+	struct list *l, *next;
+
+	for (l = scan->functions.next; l != &scan->functions; l = l->next) {
+		struct pci_function *f = list_entry(l, struct pci_function, link);
+		EFI_DEVICE_PATH_PROTOCOL *parent = f->parent ? f->parent->device_path : root_path;
+		EFI_STATUS status =
+		    parent ? pci_child_create(driver, controller, parent, f) : EFI_NOT_FOUND;
+		if (EFI_ERROR(status))
+			log_warn("pci: no handle for %02x:%02x.%x: %r\n", f->bus, f->dev, f->fn,
+				 status);
+	}
+	for (l = scan->functions.next; l != &scan->functions; l = next) {
+		struct pci_function *f = list_entry(l, struct pci_function, link);
+		next = l->next;
+		pool_free(f->inner.reqs);
+		f->inner.reqs = NULL;
+		if (f->handle) {
+			list_del(&f->link);
+			f->parent = NULL; /* may go away before this child does */
+		}
+	}
+}
+
+static void log_functions(struct pci_scan *scan)
+{
+	for (struct list *l = scan->functions.next; l != &scan->functions; l = l->next) {
+		struct pci_function *f = list_entry(l, struct pci_function, link);
+		log_debug("pci: %02x:%02x.%x %04x:%04x class %02x%02x%02x%s\n", f->bus, f->dev,
+			  f->fn, f->vendor_id, f->device_id, f->class_code[2], f->class_code[1],
+			  f->class_code[0], f->is_bridge ? " bridge" : "");
+		for (int i = 0; i < PCI_MAX_BAR; i++)
+			if (f->bars[i].offset)
+				log_debug("pci:   BAR%d %s %llx size %llx%s\n", i,
+					  f->bars[i].is_io ? "io" : "mem", f->bars[i].req.base,
+					  f->bars[i].req.size,
+					  f->bars[i].req.assigned ? "" : " (unassigned)");
+	}
+}
+
+static EFI_STATUS EFIAPI pci_start(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE controller,
+				   EFI_DEVICE_PATH_PROTOCOL *remaining)
+{
+	EFI_HANDLE driver = this->DriverBindingHandle;
+	EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *root;
+	EFI_DEVICE_PATH_PROTOCOL *path;
+	struct pci_scan *scan;
+	EFI_STATUS status;
+
+	status = protocol_open(controller, &root_bridge_guid, (void **)&root, driver, controller,
+			       EFI_OPEN_PROTOCOL_BY_DRIVER);
+	if (EFI_ERROR(status))
+		return status;
+	status = protocol_open(controller, &device_path_guid, (void **)&path, driver, controller,
+			       EFI_OPEN_PROTOCOL_GET_PROTOCOL);
+	if (EFI_ERROR(status))
+		goto err_root;
+	status = EFI_OUT_OF_RESOURCES;
+	scan = pool_alloc(sizeof(*scan));
+	if (!scan)
+		goto err_root;
+	status = pci_scan_init(scan, root);
+	if (EFI_ERROR(status))
+		goto err_scan;
+	pci_scan_buses(scan);
+	status = pci_assign_resources(scan);
+	if (EFI_ERROR(status))
+		goto err_scan;
+	log_functions(scan);
+	create_children(driver, controller, path, scan);
+	pci_scan_free(scan);
+	pool_free(scan);
+	return EFI_SUCCESS;
+
+err_scan:
+	pci_scan_free(scan);
+	pool_free(scan);
+err_root:
+	protocol_close(controller, &root_bridge_guid, driver, controller);
+	return status;
+}
+
+static EFI_STATUS EFIAPI pci_stop(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE controller,
+				  UINTN child_count, EFI_HANDLE *children)
+{
+	EFI_HANDLE driver = this->DriverBindingHandle;
+	bool all_gone = true;
+
+	if (!child_count)
+		return protocol_close(controller, &root_bridge_guid, driver, controller);
+	for (UINTN i = 0; i < child_count; i++)
+		if (EFI_ERROR(pci_child_destroy(driver, controller, children[i])))
+			all_gone = false;
+	return all_gone ? EFI_SUCCESS : EFI_DEVICE_ERROR;
+}
+
+static EFI_DRIVER_BINDING_PROTOCOL pci_binding = {
+    .Supported = pci_supported,
+    .Start = pci_start,
+    .Stop = pci_stop,
+    .Version = 0x10,
+};
+
+static const struct ember_driver pci_driver = {
+    .name = u"PCI Bus Driver",
+    .binding = &pci_binding,
+};
+EMBER_DRIVER(pci_driver);
