@@ -42,6 +42,8 @@ bool bds_menu_key_pressed(UINT32 wait_ms)
 	EFI_INPUT_KEY key;
 	UINT64 waited = 0;
 
+	if (wait_ms)
+		say("Press Esc, F2 or F12 for the boot menu.\r\n");
 	do {
 		while (read_key(&key))
 			if (is_menu_key(&key))
@@ -79,6 +81,10 @@ int bds_menu(void)
 		pool_free(order);
 		return -1;
 	}
+	/* Keys pressed to open the menu (held or repeated) must not act inside it. */
+	core_stall_us(POLL_US);
+	while (read_key(&key))
+		;
 	draw(order, count, selected);
 	for (;;) {
 		if (!read_key(&key)) {
