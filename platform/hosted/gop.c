@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include <ember/core.h>
+#include <ember/devpath.h>
+#include <ember/fb_blt.h>
 #include <ember/str.h>
 #include "gop.h"
 #include "hosted.h"
@@ -89,121 +91,24 @@ static void switch_mode(struct gop_dev *g, UINT32 mode, bool clear)
 		memset(g->fb, 0, bytes);
 }
 
-/* ---- Blt (12.9.2) ---- */
-
-/* The rectangle lies within width x height (no sum may overflow). */
-static bool rect_fits(UINTN x, UINTN y, UINTN w, UINTN h, UINTN width, UINTN height)
-{
-	return x <= width && w <= width - x && y <= height && h <= height - y;
-}
-
-/* A rectangle of the caller's buffer: its rows, delta bytes apart, must hold x + w pixels,
- * and the last row's offset must be a valid address difference. */
-static bool buffer_fits(UINTN x, UINTN y, UINTN w, UINTN h, UINTN delta)
-{
-	UINTN per_row = delta / PIXEL_SIZE, rows, end;
-
-	return x <= per_row && w <= per_row - x && !add_overflows(y, h, &rows) &&
-	       !mul_overflows(rows, delta, &end) && end <= INT64_MAX;
-}
-
-static EFI_GRAPHICS_OUTPUT_BLT_PIXEL *video_at(struct gop_dev *g, UINTN x, UINTN y)
-{
-	return g->fb + y * g->info.PixelsPerScanLine + x;
-}
-
-static EFI_GRAPHICS_OUTPUT_BLT_PIXEL *buffer_at(EFI_GRAPHICS_OUTPUT_BLT_PIXEL *buffer, UINTN delta,
-						UINTN x, UINTN y)
-{
-	return (EFI_GRAPHICS_OUTPUT_BLT_PIXEL *)((UINT8 *)buffer + y * delta) + x;
-}
-
-struct blt_args {
-	EFI_GRAPHICS_OUTPUT_BLT_PIXEL *buffer;
-	UINTN sx, sy, dx, dy, w, h, delta;
-};
-
-static EFI_STATUS blt_fill(struct gop_dev *g, const struct blt_args *a)
-{
-	EFI_GRAPHICS_OUTPUT_BLT_PIXEL color = a->buffer[0];
-
-	if (!rect_fits(a->dx, a->dy, a->w, a->h, g->info.HorizontalResolution,
-		       g->info.VerticalResolution))
-		return EFI_INVALID_PARAMETER;
-	for (UINTN y = 0; y < a->h; y++) {
-		EFI_GRAPHICS_OUTPUT_BLT_PIXEL *row = video_at(g, a->dx, a->dy + y);
-		for (UINTN x = 0; x < a->w; x++)
-			row[x] = color;
-	}
-	return EFI_SUCCESS;
-}
-
-static EFI_STATUS blt_video_to_buffer(struct gop_dev *g, const struct blt_args *a)
-{
-	if (!rect_fits(a->sx, a->sy, a->w, a->h, g->info.HorizontalResolution,
-		       g->info.VerticalResolution) ||
-	    !buffer_fits(a->dx, a->dy, a->w, a->h, a->delta))
-		return EFI_INVALID_PARAMETER;
-	for (UINTN y = 0; y < a->h; y++)
-		memcpy(buffer_at(a->buffer, a->delta, a->dx, a->dy + y),
-		       video_at(g, a->sx, a->sy + y), a->w * PIXEL_SIZE);
-	return EFI_SUCCESS;
-}
-
-static EFI_STATUS blt_buffer_to_video(struct gop_dev *g, const struct blt_args *a)
-{
-	if (!buffer_fits(a->sx, a->sy, a->w, a->h, a->delta) ||
-	    !rect_fits(a->dx, a->dy, a->w, a->h, g->info.HorizontalResolution,
-		       g->info.VerticalResolution))
-		return EFI_INVALID_PARAMETER;
-	for (UINTN y = 0; y < a->h; y++)
-		memcpy(video_at(g, a->dx, a->dy + y),
-		       buffer_at(a->buffer, a->delta, a->sx, a->sy + y), a->w * PIXEL_SIZE);
-	return EFI_SUCCESS;
-}
-
-/* Source and destination may overlap: rows are copied in the order that keeps the source
- * intact, and memmove handles overlap within a row. */
-static EFI_STATUS blt_video_to_video(struct gop_dev *g, const struct blt_args *a)
-{
-	UINTN width = g->info.HorizontalResolution, height = g->info.VerticalResolution;
-
-	if (!rect_fits(a->sx, a->sy, a->w, a->h, width, height) ||
-	    !rect_fits(a->dx, a->dy, a->w, a->h, width, height))
-		return EFI_INVALID_PARAMETER;
-	for (UINTN i = 0; i < a->h; i++) {
-		UINTN y = a->dy > a->sy ? a->h - 1 - i : i;
-		memmove(video_at(g, a->dx, a->dy + y), video_at(g, a->sx, a->sy + y),
-			a->w * PIXEL_SIZE);
-	}
-	return EFI_SUCCESS;
-}
+/* ---- Blt (12.9.2): the shared engine on the current mode's picture ---- */
 
 static EFI_STATUS EFIAPI gop_blt(EFI_GRAPHICS_OUTPUT_PROTOCOL *this,
 				 EFI_GRAPHICS_OUTPUT_BLT_PIXEL *buffer,
 				 EFI_GRAPHICS_OUTPUT_BLT_OPERATION op, UINTN sx, UINTN sy, UINTN dx,
 				 UINTN dy, UINTN w, UINTN h, UINTN delta)
 {
-	static EFI_STATUS (*const ops[])(struct gop_dev *, const struct blt_args *) = {
-	    [EfiBltVideoFill] = blt_fill,
-	    [EfiBltVideoToBltBuffer] = blt_video_to_buffer,
-	    [EfiBltBufferToVideo] = blt_buffer_to_video,
-	    [EfiBltVideoToVideo] = blt_video_to_video,
-	};
 	struct gop_dev *g = gop_from(this);
-	struct blt_args a = {buffer, sx, sy, dx, dy, w, h, delta};
+	struct fb_surface fb;
 	EFI_STATUS status;
 	EFI_TPL old;
 
-	if (!g || (UINT32)op >= ARRAY_SIZE(ops) || w == 0 || h == 0 || w > GOP_MAX_SIDE)
+	if (!g)
 		return EFI_INVALID_PARAMETER;
-	if (op != EfiBltVideoToVideo && !buffer)
-		return EFI_INVALID_PARAMETER;
-	/* Delta 0: the buffer is exactly the rectangle (12.9.2, Blt). */
-	if (delta == 0)
-		a.delta = w * PIXEL_SIZE;
 	old = tpl_raise(TPL_NOTIFY);
-	status = ops[op](g, &a);
+	fb = (struct fb_surface){g->fb, g->info.HorizontalResolution, g->info.VerticalResolution,
+				 g->info.PixelsPerScanLine};
+	status = fb_blt(&fb, buffer, op, sx, sy, dx, dy, w, h, delta);
 	tpl_restore(old);
 	return status;
 }
@@ -245,22 +150,13 @@ static EFI_STATUS EFIAPI gop_set_mode(EFI_GRAPHICS_OUTPUT_PROTOCOL *this, UINT32
 
 /* ---- Creation ---- */
 
-static void set_length(EFI_DEVICE_PATH_PROTOCOL *node, UINT16 length)
-{
-	node->Length[0] = (UINT8)length;
-	node->Length[1] = (UINT8)(length >> 8);
-}
-
 static void path_init(struct gop_path *p)
 {
-	p->device.Header = (EFI_DEVICE_PATH_PROTOCOL){HARDWARE_DEVICE_PATH, HW_VENDOR_DP};
-	set_length(&p->device.Header, sizeof(p->device));
+	dp_set_node(&p->device.Header, HARDWARE_DEVICE_PATH, HW_VENDOR_DP, sizeof(p->device));
 	p->device.Guid = gop_device_guid;
-	p->output.Header = (EFI_DEVICE_PATH_PROTOCOL){ACPI_DEVICE_PATH, ACPI_ADR_DP};
-	set_length(&p->output.Header, sizeof(p->output));
+	dp_set_node(&p->output.Header, ACPI_DEVICE_PATH, ACPI_ADR_DP, sizeof(p->output));
 	p->output.ADR = GOP_ACPI_ADR;
-	p->end = (EFI_DEVICE_PATH_PROTOCOL){END_DEVICE_PATH_TYPE, END_ENTIRE_DEVICE_PATH_SUBTYPE};
-	set_length(&p->end, sizeof(p->end));
+	dp_set_end(&p->end);
 }
 
 /* Mode 0 is the requested size; the common sizes follow, without a second copy of it.
