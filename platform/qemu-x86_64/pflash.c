@@ -20,6 +20,9 @@ _Static_assert(FW_VARS_SIZE == VARSTORE_REGION_SIZE, "the VARS region is the sto
 #define CMD_ERASE_SETUP 0x20
 #define CMD_ERASE_CONFIRM 0xd0
 #define CMD_CFI_QUERY 0x98
+#define CMD_WRITE_BUFFER 0xe8
+#define CMD_CONFIRM 0xd0
+#define CFI_WRITE_BUFFER_LOG2 0x2a /* max bytes in a buffered program: 2^n */
 #define STATUS_READY 0x80
 #define STATUS_ERASE_ERROR 0x20
 #define STATUS_PROGRAM_ERROR 0x10
@@ -28,7 +31,8 @@ _Static_assert(FW_VARS_SIZE == VARSTORE_REGION_SIZE, "the VARS region is the sto
 
 struct pflash {
 	struct flash_device dev;
-	volatile UINT8 *base; /* converted at SetVirtualAddressMap */
+	volatile UINT8 *base;  /* converted at SetVirtualAddressMap */
+	UINT32 buffer_size;    /* of the write-buffer command; 0: byte programming only */
 };
 
 static struct pflash pflash;
@@ -66,23 +70,59 @@ static EFI_STATUS pflash_read(struct flash_device *dev, UINT32 offset, void *buf
 	return EFI_SUCCESS;
 }
 
+/* Programs one byte with the single-byte command. */
+static bool program_byte(volatile UINT8 *at, UINT8 value)
+{
+	*at = CMD_PROGRAM;
+	*at = value;
+	return wait_ready(at, STATUS_PROGRAM_ERROR);
+}
+
+/* Programs bytes (within one write buffer) with the buffered command: one command
+ * sequence instead of one per byte, which matters because every switch of a QEMU flash
+ * between array and command mode is costly under TCG. */
+static bool program_buffer(volatile UINT8 *at, const UINT8 *values, UINT32 count)
+{
+	UINT8 status = 0;
+
+	*at = CMD_WRITE_BUFFER;
+	for (UINT32 i = 0; i < POLL_LIMIT && !((status = *at) & STATUS_READY); i++)
+		;
+	if (!(status & STATUS_READY)) {
+		*at = CMD_READ_ARRAY;
+		return false;
+	}
+	*at = (UINT8)(count - 1);
+	for (UINT32 i = 0; i < count; i++)
+		at[i] = values[i];
+	*at = CMD_CONFIRM;
+	return wait_ready(at, STATUS_PROGRAM_ERROR);
+}
+
 static EFI_STATUS pflash_program(struct flash_device *dev, UINT32 offset, const void *data,
 				 UINT32 size)
 {
 	struct pflash *f = to_pflash(dev);
 	const UINT8 *bytes = data;
+	UINT8 values[256];
 
 	if (offset > dev->size || size > dev->size - offset)
 		return EFI_INVALID_PARAMETER;
-	for (UINT32 i = 0; i < size; i++) {
-		volatile UINT8 *at = f->base + offset + i;
-		UINT8 old = *at, value = old & bytes[i];
-		if (value == old)
-			continue;
-		*at = CMD_PROGRAM;
-		*at = value;
-		if (!wait_ready(at, STATUS_PROGRAM_ERROR))
+	while (size) {
+		volatile UINT8 *at = f->base + offset;
+		UINT32 limit = f->buffer_size ? MIN(f->buffer_size, (UINT32)sizeof(values)) : 1;
+		UINT32 count = MIN(size, limit - offset % limit);
+		bool changes = false, ok;
+		/* What a NOR cell would hold: the old bits ANDed with the new. */
+		for (UINT32 i = 0; i < count; i++) {
+			values[i] = at[i] & bytes[i];
+			changes |= values[i] != at[i];
+		}
+		ok = !changes || (count == 1 ? program_byte(at, values[0])
+					     : program_buffer(at, values, count));
+		if (!ok)
 			return EFI_DEVICE_ERROR;
+		offset += count, bytes += count, size -= count;
 	}
 	return EFI_SUCCESS;
 }
@@ -98,15 +138,19 @@ static EFI_STATUS pflash_erase(struct flash_device *dev, UINT32 offset)
 	return wait_ready(at, STATUS_ERASE_ERROR) ? EFI_SUCCESS : EFI_DEVICE_ERROR;
 }
 
-/* A CFI query answers "QRY" on a flash; ROM (with -bios) ignores the write. */
-static bool is_flash(volatile UINT8 *base)
+/* A CFI query answers "QRY" on a flash (and says how big its write buffer is); ROM (with
+ * -bios) ignores the write. */
+static bool is_flash(volatile UINT8 *base, UINT32 *buffer_size)
 {
 	bool found;
+	UINT8 log2;
 
 	base[0] = CMD_CFI_QUERY;
 	found = base[CFI_QUERY_OFFSET] == 'Q' && base[CFI_QUERY_OFFSET + 1] == 'R' &&
 		base[CFI_QUERY_OFFSET + 2] == 'Y';
+	log2 = base[CFI_WRITE_BUFFER_LOG2];
 	base[0] = CMD_READ_ARRAY;
+	*buffer_size = found && log2 > 0 && log2 < 16 ? 1u << log2 : 0;
 	return found;
 }
 
@@ -131,7 +175,7 @@ bool pflash_variables_start(void)
 	volatile UINT8 *base = (volatile UINT8 *)(uintptr_t)pflash_vars_base();
 	void *copy;
 
-	if (is_flash(base)) {
+	if (is_flash(base, &pflash.buffer_size)) {
 		pflash.dev = (struct flash_device){VARSTORE_REGION_SIZE, VARSTORE_BLOCK_SIZE,
 						   pflash_read, pflash_program, pflash_erase};
 		pflash.base = base;
