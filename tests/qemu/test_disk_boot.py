@@ -1,8 +1,8 @@
-"""End to end: a GPT disk (sgdisk) whose EFI system partition (mkfs.vfat, mtools) holds the
-article's hello.efi as \\EFI\\BOOT\\BOOTX64.EFI boots through the disk controller drivers,
-the partition driver and the FAT driver, on virtio-blk and on AHCI, under q35 and pc, with
--bios and with the pflash pair; and an ISO with an El Torito EFI image boots from an AHCI
-CD-ROM."""
+"""End to end: a GPT disk (sgdisk) whose EFI system partition (mkfs.vfat, mtools) holds one
+of the article's programs (hello.efi, gop_mode.efi) as \\EFI\\BOOT\\BOOTX64.EFI boots through
+the disk controller drivers, the partition driver and the FAT driver, on virtio-blk and on
+AHCI, under q35 and pc, with -bios and with the pflash pair; and an ISO with an El Torito
+EFI image boots from an AHCI CD-ROM."""
 import subprocess
 
 import pytest
@@ -11,6 +11,8 @@ from conftest import BUILD
 from disk_images import MIB, fat_partition, gpt_esp_disk
 
 HELLO = BUILD / "tests" / "programs" / "hello.efi"
+# The article's two programs and what each prints.
+PROGRAMS = {"hello": r"Hello World!", "gop_mode": r"Mode 0 is running at 1024x768"}
 
 
 def controller_args(controller, machine_type, image, cdrom=False):
@@ -24,14 +26,17 @@ def controller_args(controller, machine_type, image, cdrom=False):
             "-device", f"{device},drive=boot,bus=ahci.0"]
 
 
+@pytest.mark.parametrize("program", sorted(PROGRAMS))
 @pytest.mark.parametrize("firmware", ["bios", "pflash"])
 @pytest.mark.parametrize("machine_type", ["q35", "pc"])
 @pytest.mark.parametrize("controller", ["virtio", "ahci"])
-def test_hello_boots_from_gpt_disk(machine, tmp_path, controller, machine_type, firmware):
-    disk = gpt_esp_disk(tmp_path / "disk.img", tmp_path, {"EFI/BOOT/BOOTX64.EFI": HELLO})
+def test_article_programs_boot_from_gpt_disk(machine, tmp_path, controller, machine_type,
+                                             firmware, program):
+    image = BUILD / "tests" / "programs" / f"{program}.efi"
+    disk = gpt_esp_disk(tmp_path / "disk.img", tmp_path, {"EFI/BOOT/BOOTX64.EFI": image})
     m = machine(machine=machine_type, firmware=firmware,
                 extra=controller_args(controller, machine_type, disk))
-    m.expect(r"Hello World!")
+    m.expect(PROGRAMS[program])
     assert "BOOTX64.EFI" in m.debug_log
 
 
