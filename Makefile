@@ -200,10 +200,10 @@ check-fuzz: $(FUZZERS)
 	$(Q)scripts/run-fuzzers $(FUZZERS)
 
 bench: all
-	$(Q)scripts/bench
+	$(Q)EMBER_BUILD=$(BUILD) scripts/bench
 
 run: all
-	$(Q)scripts/run-demo
+	$(Q)EMBER_BUILD=$(BUILD) scripts/run-demo
 
 format:
 	clang-format -i $$(find include lib core drivers platform apps tests -name '*.[ch]')
@@ -211,4 +211,5 @@ format:
 clean:
 	rm -rf $(BUILD)
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+# (BUILD/linux-cache holds unpacked Debian packages for the Linux tests: not ours.)
+-include $(shell find $(BUILD) -path $(BUILD)/linux-cache -prune -o -name '*.d' -type f -print 2>/dev/null)

@@ -1,0 +1,57 @@
+"""The build's firmware images are what QEMU and libvirt expect: -bios needs a multiple of
+64 KiB, the pflash pair fits QEMU's 8 MiB, the code flash ends with the reset vector, and
+the firmware descriptor (the JSON libvirt reads) names files that exist and describes
+Ember truthfully. And `make run`'s demo boots."""
+import json
+import os
+import subprocess
+import time
+
+from conftest import FW, ROOT
+
+
+def test_image_sizes_and_reset_vector():
+    bios = (FW / "ember.fd").stat().st_size
+    code = (FW / "ember-code.fd").read_bytes()
+    vars_size = (FW / "ember-vars.fd").stat().st_size
+    assert bios % 65536 == 0
+    assert bios == len(code) + vars_size
+    assert len(code) + vars_size <= 8 * 1024 * 1024
+    assert len(code) % 4096 == 0 and vars_size % 4096 == 0
+    # The last 16 bytes: a near jump (0xE9 rel16) into the reset code.
+    assert code[-16] == 0xE9
+
+
+def test_firmware_descriptor():
+    d = json.loads((FW / "ember-x86_64.json").read_text())
+    assert d["interface-types"] == ["uefi"]
+    mapping = d["mapping"]
+    assert mapping["device"] == "flash"
+    for key in ("executable", "nvram-template"):
+        assert os.path.isabs(mapping[key]["filename"])
+        assert os.path.exists(mapping[key]["filename"]), mapping[key]["filename"]
+        assert mapping[key]["format"] == "raw"
+    assert d["targets"] == [{"architecture": "x86_64",
+                             "machines": ["pc-i440fx-*", "pc-q35-*"]}]
+    # Ember claims no feature it does not have (no SMM, no Secure Boot, no S3).
+    assert d["features"] == []
+
+
+def test_make_run_demo_boots(tmp_path):
+    env = dict(os.environ, EMBER_BUILD=str(FW.parent), DISPLAY="")
+    demo = subprocess.Popen([str(ROOT / "scripts" / "run-demo")], env=env,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT)
+    out = b""
+    deadline = time.monotonic() + 90
+    try:
+        os.set_blocking(demo.stdout.fileno(), False)
+        while time.monotonic() < deadline and b"Hello World!" not in out:
+            chunk = demo.stdout.read(4096)
+            out += chunk or b""
+            if not chunk:
+                time.sleep(0.1)
+    finally:
+        demo.kill()
+        demo.wait()
+    assert b"Hello World!" in out, out[-2000:]
