@@ -127,6 +127,10 @@ $(BUILD)/fw/%.o: %.c | $(DEPS_STAMP)
 $(BUILD)/fw/%.o: %.S | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(FW_CFLAGS) -MMD -MP -c $< -o $@
+# The shell rides in the firmware image (platform/qemu-x86_64/shell_blob.S).
+$(BUILD)/fw/platform/qemu-x86_64/shell_blob.o: platform/qemu-x86_64/shell_blob.S $(BUILD)/apps/shell.efi
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(FW_CFLAGS) -DEMBER_SHELL_EFI='"$(BUILD)/apps/shell.efi"' -c $< -o $@
 $(FW_DIR)/ember-core.elf: $(call obj,fw,$(FIRMWARE_SRC) $(FREESTANDING_SRC) $(QEMU_SRC)) platform/qemu-x86_64/core.ld
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
