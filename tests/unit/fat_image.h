@@ -1,0 +1,58 @@
+/* Test support for the FAT driver: disk images in memory (made by mkfs.vfat or by hand),
+ * a memory disk for the FAT engine with fault injection, and running host tools
+ * (mtools, fsck.fat) on an image. */
+#ifndef TEST_FAT_IMAGE_H
+#define TEST_FAT_IMAGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "../../drivers/fat/fat_efi.h"
+
+struct fat_mem_disk {
+	struct fat_disk disk;
+	UINT8 *data;
+	size_t size;
+	UINT64 reads, writes, read_bytes;
+	EFI_STATUS fail;   /* returned by every access while set */
+	UINT64 fail_after; /* writes allowed before `fail` applies (0: at once) */
+	bool present;	   /* the medium is in */
+	UINT32 media_id, seen_id;
+};
+
+/* An image made by `mkfs.vfat -C FILE size_kib ARGS` (e.g. "-F 12 -n LABEL"); malloc'd.
+ * Exits the test program when mkfs.vfat fails. */
+UINT8 *fat_image_mkfs(const char *args, UINT32 size_kib, size_t *size);
+
+/* Writes the image to a temporary file, runs the shell command (each "%s" in it is the
+ * file's path), reads the file back into the image, and returns the exit status.
+ * Output goes to out (NUL-terminated, may be NULL). */
+int fat_image_run(UINT8 *image, size_t size, const char *command, char *out, size_t out_size);
+
+/* fsck.fat -n on the image: true when it exits 0 and reports nothing; its output is
+ * printed otherwise. */
+bool fat_image_fsck_clean(UINT8 *image, size_t size);
+
+/* A memory disk over image (not copied). */
+void fat_mem_disk_init(struct fat_mem_disk *md, UINT8 *image, size_t size);
+
+/* A mounted file system instance over a memory image, and its open root. */
+struct test_fs {
+	struct fat_mem_disk md;
+	struct fat_sfs *sfs;
+	EFI_FILE_PROTOCOL *root;
+};
+
+/* Mounts and opens the root; false (with the status) when either fails. */
+EFI_STATUS test_fs_open(struct test_fs *fs, UINT8 *image, size_t size);
+/* Closes the root and ends the instance (the image stays). */
+void test_fs_close(struct test_fs *fs);
+
+/* Whole-file helpers through EFI_FILE_PROTOCOL. */
+EFI_STATUS test_fs_put(EFI_FILE_PROTOCOL *dir, const CHAR16 *path, const void *data, UINTN size);
+/* Reads up to max bytes of path into buf; *size gets the length. */
+EFI_STATUS test_fs_get(EFI_FILE_PROTOCOL *dir, const CHAR16 *path, void *buf, UINTN max,
+		       UINTN *size);
+/* EFI_FILE_INFO of an open handle in new pool memory (NULL on failure). */
+EFI_FILE_INFO *test_fs_info(EFI_FILE_PROTOCOL *file);
+
+#endif
