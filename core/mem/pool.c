@@ -9,6 +9,21 @@
 #include <ember/list.h>
 #include <ember/str.h>
 
+/* Under AddressSanitizer (host tests, fuzzers) the unused parts of blocks are poisoned, so
+ * a driver that overruns a pool block or uses it after FreePool is caught on the spot. */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+void __asan_poison_memory_region(void const volatile *addr, size_t size);
+void __asan_unpoison_memory_region(void const volatile *addr, size_t size);
+#define POISON(p, n) __asan_poison_memory_region((p), (n))
+#define UNPOISON(p, n) __asan_unpoison_memory_region((p), (n))
+#endif
+#endif
+#ifndef POISON
+#define POISON(p, n) ((void)(p), (void)(n))
+#define UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
+
 #define POOL_LOCK_TPL TPL_NOTIFY
 #define CHUNK_SIZE (16 * 1024)
 #define CHUNK_PAGES (CHUNK_SIZE / EFI_PAGE_SIZE)
@@ -75,6 +90,12 @@ static UINT32 block_size(int class)
 	return 32u << class;
 }
 
+/* A free block: only its header and list link may be touched. */
+static void poison_free_block(struct free_block *b, int class)
+{
+	POISON((UINT8 *)(b + 1), block_size(class) - sizeof(*b));
+}
+
 static int class_for(UINTN size)
 {
 	UINTN total = size + sizeof(struct block_header);
@@ -106,6 +127,7 @@ static bool chunk_add(struct pool *pool, int class)
 		b->header = (struct block_header){SIG_FREE, pool->type, (UINT64)class};
 		list_add_tail(&b->link, &pool->free[class]);
 		pool->free_count[class]++;
+		poison_free_block(b, class);
 	}
 	return true;
 }
@@ -130,12 +152,14 @@ static void chunk_maybe_release(struct chunk_header *chunk)
 		pool->free_count[class]--;
 	}
 	chunk->signature = 0;
+	UNPOISON(chunk, CHUNK_SIZE);
 	mem_free_pages((uintptr_t)chunk, CHUNK_PAGES);
 }
 
-static void *alloc_small(struct pool *pool, int class)
+static void *alloc_small(struct pool *pool, int class, UINTN size)
 {
 	struct free_block *b;
+	UINT8 *payload;
 
 	if (list_empty(&pool->free[class]) && !chunk_add(pool, class))
 		return NULL;
@@ -144,7 +168,10 @@ static void *alloc_small(struct pool *pool, int class)
 	pool->free_count[class]--;
 	chunk_of(b)->used++;
 	b->header.signature = SIG_USED;
-	return (UINT8 *)b + sizeof(struct block_header);
+	payload = (UINT8 *)b + sizeof(struct block_header);
+	UNPOISON(payload, size);
+	POISON(payload + size, block_size(class) - sizeof(struct block_header) - size);
+	return payload;
 }
 
 static void *alloc_large(UINT32 type, UINTN size)
@@ -157,6 +184,7 @@ static void *alloc_large(UINT32 type, UINTN size)
 		return NULL;
 	h = (struct block_header *)(uintptr_t)address;
 	*h = (struct block_header){SIG_LARGE, type, pages};
+	POISON((UINT8 *)(h + 1) + size, EFI_PAGES_TO_SIZE(pages) - sizeof(*h) - size);
 	return h + 1;
 }
 
@@ -174,7 +202,7 @@ void *pool_alloc_typed(EFI_MEMORY_TYPE type, UINTN size)
 	} else {
 		struct pool *pool = pool_for(type);
 		/* A type beyond the pool table still gets memory, just a page of its own. */
-		p = pool ? alloc_small(pool, class) : alloc_large(type, size);
+		p = pool ? alloc_small(pool, class, size) : alloc_large(type, size);
 	}
 	tpl_restore(old);
 	return p;
@@ -227,12 +255,15 @@ EFI_STATUS pool_free_checked(void *buffer)
 	}
 	if (h->signature == SIG_LARGE) {
 		h->signature = 0;
+		UNPOISON(h, EFI_PAGES_TO_SIZE(h->size));
 		mem_free_pages((uintptr_t)h, h->size);
 	} else {
 		struct free_block *b = (struct free_block *)h;
 		struct chunk_header *chunk = chunk_of(h);
 		int class = (int)h->size;
 		h->signature = SIG_FREE;
+		UNPOISON(&b->link, sizeof(b->link));
+		poison_free_block(b, class);
 		list_add(&b->link, &chunk->pool->free[class]);
 		chunk->pool->free_count[class]++;
 		chunk->used--;
