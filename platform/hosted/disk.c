@@ -6,6 +6,7 @@
  * the file; FlushBlocks is fsync. */
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +41,8 @@ struct hosted_disk {
 	EFI_BLOCK_IO_MEDIA media;
 	struct hosted_disk_path path;
 	int fd;
+	UINT8 *map; /* the whole image, when it could be mapped */
+	UINT64 bytes;
 };
 
 static struct disk_option {
@@ -93,12 +96,20 @@ static EFI_STATUS check_request(struct hosted_disk *d, UINT32 media_id, EFI_LBA 
 	return EFI_SUCCESS;
 }
 
-/* pread/pwrite until done: they may transfer less than asked. */
+/* A mapped image is a memcpy away (the page cache copies into unaligned buffers at a
+ * fraction of memcpy's speed); else pread/pwrite until done, as they may do less. */
 static EFI_STATUS transfer(struct hosted_disk *d, EFI_LBA lba, UINTN size, void *buffer, bool write)
 {
 	off_t offset = (off_t)(lba * d->media.BlockSize);
 	char *p = buffer;
 
+	if (d->map) {
+		if (write)
+			memcpy(d->map + offset, buffer, size);
+		else
+			memcpy(buffer, d->map + offset, size);
+		return EFI_SUCCESS;
+	}
 	while (size) {
 		ssize_t n = write ? pwrite(d->fd, p, size, offset) : pread(d->fd, p, size, offset);
 		if (n < 0 && errno == EINTR)
@@ -124,6 +135,8 @@ static EFI_STATUS flush(struct hosted_disk *d)
 {
 	if (d->media.ReadOnly)
 		return EFI_SUCCESS;
+	if (d->map && msync(d->map, d->bytes, MS_SYNC))
+		return EFI_DEVICE_ERROR;
 	return fsync(d->fd) ? EFI_DEVICE_ERROR : EFI_SUCCESS;
 }
 
@@ -290,6 +303,11 @@ static void attach_one(UINT32 index)
 	d->signature = DISK_SIGNATURE;
 	d->fd = open_image(o, &bytes, &cd);
 	init_media(d, o, bytes, cd);
+	d->bytes = bytes;
+	d->map = mmap(NULL, bytes, PROT_READ | (d->media.ReadOnly ? 0 : PROT_WRITE), MAP_SHARED,
+		      d->fd, 0);
+	if (d->map == MAP_FAILED)
+		d->map = NULL;
 	init_path(d, index);
 	d->block_io = (EFI_BLOCK_IO_PROTOCOL){EFI_BLOCK_IO_PROTOCOL_REVISION3,
 					      &d->media,
