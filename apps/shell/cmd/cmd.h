@@ -1,0 +1,21 @@
+/* Helpers shared by the file commands (cp, mv, rm). */
+#ifndef SHELL_CMD_H
+#define SHELL_CMD_H
+
+#include "../internal.h"
+
+/* Copies a file, or with recursive a directory and its contents, from src to dst (both full
+ * names; dst must not exist as a directory of the same name unless src is one).
+ * Messages start with cmd. */
+EFI_STATUS cmd_copy(struct shell *sh, const char *cmd, const CHAR16 *src, const CHAR16 *dst,
+		    bool recursive);
+/* Deletes a file or a directory with everything in it; reports failures. */
+EFI_STATUS cmd_remove_tree(struct shell *sh, const char *cmd, const CHAR16 *name);
+/* The file's information, or NULL when it does not exist. */
+EFI_FILE_INFO *cmd_stat(struct shell *sh, const CHAR16 *name);
+/* dir + '\' + name, allocated. */
+CHAR16 *cmd_join(const CHAR16 *dir, const CHAR16 *name);
+/* Whether two names are the same file (same mapping and path, ignoring case). */
+bool cmd_same_file(struct shell *sh, const CHAR16 *a, const CHAR16 *b);
+
+#endif

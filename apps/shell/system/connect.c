@@ -1,0 +1,225 @@
+/* connect, disconnect and reconnect: binding drivers to controllers and releasing them
+ * (ConnectController/DisconnectController, UEFI 2.10, 7.3.12 and 7.3.13). */
+#include "sys.h"
+#include "../../lib/devpath.h"
+
+static const EFI_GUID dp_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
+static const EFI_GUID global_guid = EFI_GLOBAL_VARIABLE;
+
+static void report(struct shell *sh, const char *what, EFI_HANDLE h, EFI_STATUS status)
+{
+	char n[20];
+
+	sh_print(sh, "%s - Handle [%s] Result %s.\n", what, sys_hnum(sh, h, n),
+		 status == EFI_SUCCESS ? "Success" : sys_status_text(status));
+}
+
+/* ConnectController on every handle; the number that gained a driver. */
+static UINTN connect_all(struct shell *sh, bool recursive)
+{
+	struct sys_handles all;
+	UINTN started = 0;
+
+	if (EFI_ERROR(sys_handles_locate(sh, NULL, &all)))
+		return 0;
+	for (UINTN i = 0; i < all.count && !sh_interrupted(sh); i++)
+		if (app_bs->ConnectController(all.h[i], NULL, NULL, recursive) == EFI_SUCCESS)
+			started++;
+	sys_handles_free(&all);
+	return started;
+}
+
+static UINTN disconnect_all(struct shell *sh)
+{
+	struct sys_handles all;
+	UINTN stopped = 0;
+
+	if (EFI_ERROR(sys_handles_locate(sh, NULL, &all)))
+		return 0;
+	for (UINTN i = 0; i < all.count && !sh_interrupted(sh); i++)
+		if (app_bs->DisconnectController(all.h[i], NULL, NULL) == EFI_SUCCESS)
+			stopped++;
+	sys_handles_free(&all);
+	return stopped;
+}
+
+/* Connects the controllers along one device path, node by node, as the boot manager
+ * does for console paths: each round binds drivers to the deepest handle found so far. */
+static void connect_path(const EFI_DEVICE_PATH_PROTOCOL *path)
+{
+	EFI_HANDLE previous = NULL;
+
+	for (int round = 0; round < 64; round++) {
+		EFI_DEVICE_PATH_PROTOCOL *rest = (EFI_DEVICE_PATH_PROTOCOL *)path;
+		EFI_HANDLE h;
+		if (EFI_ERROR(app_bs->LocateDevicePath((EFI_GUID *)&dp_guid, &rest, &h)) ||
+		    h == previous)
+			return;
+		previous = h;
+		app_bs->ConnectController(h, NULL, dp_is_end(rest) ? NULL : rest, false);
+		if (dp_is_end(rest))
+			return;
+	}
+}
+
+/* connect -c: the devices named in ConIn, ConOut and ErrOut. */
+static void connect_consoles(void)
+{
+	static const CHAR16 *const names[] = {u"ConIn", u"ConOut", u"ErrOut"};
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		EFI_DEVICE_PATH_PROTOCOL *paths, *walk;
+		UINTN size;
+		UINT32 attributes;
+		if (EFI_ERROR(
+			sys_var_read(names[i], &global_guid, &attributes, (void **)&paths, &size)))
+			continue;
+		walk = paths;
+		if (dp_is_valid(paths, size))
+			while (walk && (UINT8 *)walk < (UINT8 *)paths + size) {
+				connect_path(walk);
+				while (!dp_is_end_instance(walk))
+					walk = dp_next(walk);
+				walk = dp_is_end(walk) ? NULL : dp_next(walk);
+			}
+		app_free(paths);
+	}
+}
+
+static EFI_STATUS cmd_connect(struct shell *sh, UINTN argc, CHAR16 **argv)
+{
+	static const struct sh_opt opts[] = {{"-r", SH_OPT_FLAG}, {"-c", SH_OPT_FLAG}, {NULL}};
+	struct sh_args a;
+	EFI_HANDLE ctrl, driver[2] = {NULL, NULL};
+	bool recursive;
+	EFI_STATUS status = sh_args_parse(sh, argc, argv, opts, &a);
+
+	if (EFI_ERROR(status))
+		return status;
+	recursive = sh_args_has(&a, "-r");
+	if (a.count > 2 || (a.count && sh_args_has(&a, "-c"))) {
+		sh_error(sh, "connect: give a controller and optionally a driver, or -c\n");
+		return EFI_INVALID_PARAMETER;
+	}
+	if (sh_args_has(&a, "-c")) {
+		connect_consoles();
+		return EFI_SUCCESS;
+	}
+	if (!a.count) {
+		sh_print(sh, "Connect - %u controllers gained drivers.\n",
+			 (unsigned)connect_all(sh, recursive));
+		return EFI_SUCCESS;
+	}
+	if (!(ctrl = sys_handle_arg(sh, "connect", a.pos[0])) ||
+	    (a.count > 1 && !(driver[0] = sys_handle_arg(sh, "connect", a.pos[1]))))
+		return EFI_INVALID_PARAMETER;
+	status = app_bs->ConnectController(ctrl, driver[0] ? driver : NULL, NULL, recursive);
+	report(sh, "Connect", ctrl, status);
+	return status;
+}
+
+/* The controller, driver and child handles of disconnect and reconnect. */
+static bool handles3(struct shell *sh, const char *cmd, const struct sh_args *a, EFI_HANDLE h[3])
+{
+	h[0] = h[1] = h[2] = NULL;
+	if (a->count < 1 || a->count > 3) {
+		sh_error(sh, "%s: give a controller, and optionally a driver and a child\n", cmd);
+		return false;
+	}
+	for (UINTN i = 0; i < a->count; i++)
+		if (!(h[i] = sys_handle_arg(sh, cmd, a->pos[i])))
+			return false;
+	return true;
+}
+
+static EFI_STATUS cmd_disconnect(struct shell *sh, UINTN argc, CHAR16 **argv)
+{
+	static const struct sh_opt opts[] = {{"-a", SH_OPT_FLAG}, {"-r", SH_OPT_FLAG}, {NULL}};
+	struct sh_args a;
+	EFI_HANDLE h[3];
+	EFI_STATUS status = sh_args_parse(sh, argc, argv, opts, &a);
+
+	if (EFI_ERROR(status))
+		return status;
+	if (sh_args_has(&a, "-a") || sh_args_has(&a, "-r")) {
+		UINTN stopped;
+		if (a.count) {
+			sh_error(sh, "disconnect: -a and -r take no handles\n");
+			return EFI_INVALID_PARAMETER;
+		}
+		stopped = disconnect_all(sh);
+		if (sh_args_has(&a, "-r")) {
+			connect_all(sh, true);
+			connect_consoles();
+		}
+		sh_print(sh, "Disconnect - %u controllers released their drivers.\n",
+			 (unsigned)stopped);
+		return EFI_SUCCESS;
+	}
+	if (!handles3(sh, "disconnect", &a, h))
+		return EFI_INVALID_PARAMETER;
+	status = app_bs->DisconnectController(h[0], h[1], h[2]);
+	report(sh, "Disconnect", h[0], status);
+	return status;
+}
+
+static EFI_STATUS cmd_reconnect(struct shell *sh, UINTN argc, CHAR16 **argv)
+{
+	static const struct sh_opt opts[] = {{"-r", SH_OPT_FLAG}, {NULL}};
+	struct sh_args a;
+	EFI_HANDLE h[3], driver[2] = {NULL, NULL};
+	EFI_STATUS status = sh_args_parse(sh, argc, argv, opts, &a);
+
+	if (EFI_ERROR(status))
+		return status;
+	if (sh_args_has(&a, "-r")) {
+		disconnect_all(sh);
+		sh_print(sh, "Reconnect - %u controllers gained drivers.\n",
+			 (unsigned)connect_all(sh, true));
+		connect_consoles();
+		return EFI_SUCCESS;
+	}
+	if (!handles3(sh, "reconnect", &a, h))
+		return EFI_INVALID_PARAMETER;
+	status = app_bs->DisconnectController(h[0], h[1], h[2]);
+	report(sh, "Disconnect", h[0], status);
+	if (EFI_ERROR(status))
+		return status;
+	driver[0] = h[1];
+	status = app_bs->ConnectController(h[0], driver[0] ? driver : NULL, NULL, true);
+	report(sh, "Connect", h[0], status);
+	return status;
+}
+
+SH_COMMAND(connect, "connect", "Binds drivers to controllers",
+	   "connect [-r] [controller [driver]] | -c\n"
+	   "  Asks the drivers to manage a controller (ConnectController); handles are the\n"
+	   "  hex numbers dh and devices show.\n"
+	   "  (nothing)          connects every controller to the drivers that support it\n"
+	   "  controller         connects one controller to any driver that supports it\n"
+	   "  controller driver  connects it to that driver only\n"
+	   "  -r                 recursively: the children created are connected too\n"
+	   "  -c                 connects the console devices named in ConIn, ConOut\n"
+	   "                     and ErrOut\n"
+	   "  Examples:\n"
+	   "    connect -r          everything, as the boot manager does\n"
+	   "    connect 1A 2B       controller 1A with driver 2B\n",
+	   cmd_connect);
+SH_COMMAND(disconnect, "disconnect", "Releases drivers from controllers",
+	   "disconnect controller [driver [child]] | -a | -r\n"
+	   "  Stops drivers managing a controller (DisconnectController).\n"
+	   "  controller               every driver managing it lets go (children go too)\n"
+	   "  controller driver        only that driver\n"
+	   "  controller driver child  only that child of the driver\n"
+	   "  -a                       disconnects every controller: the consoles go away\n"
+	   "  -r                       disconnects every controller, then connects them all\n"
+	   "                           again and the consoles in ConIn/ConOut/ErrOut\n"
+	   "  Example: disconnect 1A\n",
+	   cmd_disconnect);
+SH_COMMAND(reconnect, "reconnect", "Disconnects and connects controllers again",
+	   "reconnect controller [driver [child]] | -r\n"
+	   "  Disconnects the controller (as disconnect does) and connects it again,\n"
+	   "  recursively, to the same driver or to any.\n"
+	   "  -r   every controller, then the consoles\n"
+	   "  Example: reconnect 1A\n",
+	   cmd_reconnect);

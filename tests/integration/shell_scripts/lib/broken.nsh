@@ -1,0 +1,4 @@
+@echo -off
+echo broken never runs
+if a == a then
+echo no endif

@@ -1,0 +1,3 @@
+@echo -off
+echo "unterminated
+echo syntax.nsh goes on

@@ -1,0 +1,9 @@
+@echo -on
+echo shown with its line
+@echo quiet line
+echo -off
+echo now silent
+@echo -on
+echo on again
+@echo -off
+echo
