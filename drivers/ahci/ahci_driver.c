@@ -22,8 +22,9 @@ static const EFI_GUID device_path_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
 /* The HBAs this driver manages, to find one again from its controller handle in Stop. */
 static struct list instances = LIST_INIT(instances);
 
-static bool is_ahci(EFI_PCI_IO_PROTOCOL *pci_io)
+static bool is_ahci(void *interface)
 {
+	EFI_PCI_IO_PROTOCOL *pci_io = interface;
 	UINT8 class[3] = {0, 0, 0};
 
 	pci_io->Pci.Read(pci_io, EfiPciIoWidthUint8, PCI_CLASS_CODE, 3, class);
@@ -43,18 +44,9 @@ static bool remaining_ok(EFI_DEVICE_PATH_PROTOCOL *remaining)
 static EFI_STATUS EFIAPI ahci_supported(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE controller,
 					EFI_DEVICE_PATH_PROTOCOL *remaining)
 {
-	EFI_PCI_IO_PROTOCOL *pci_io;
-	EFI_STATUS status;
-
 	if (!remaining_ok(remaining))
 		return EFI_UNSUPPORTED;
-	status = protocol_open(controller, &pci_io_guid, (void **)&pci_io,
-			       this->DriverBindingHandle, controller, EFI_OPEN_PROTOCOL_BY_DRIVER);
-	if (EFI_ERROR(status))
-		return status;
-	status = is_ahci(pci_io) ? EFI_SUCCESS : EFI_UNSUPPORTED;
-	protocol_close(controller, &pci_io_guid, this->DriverBindingHandle, controller);
-	return status;
+	return driver_can_open(this->DriverBindingHandle, controller, &pci_io_guid, is_ahci);
 }
 
 static void EFIAPI ahci_exit_boot_services(EFI_EVENT event, void *context)

@@ -3,11 +3,10 @@
  * (splitter_modes.c), and the cursor is the first device's. */
 #include <ember/core.h>
 #include <ember/str.h>
+#include <ember/text_out.h>
 #include "splitter.h"
 
 #define SPLITTER_OUT_SIGNATURE SIGNATURE_32('s', 'p', 'o', 'u')
-#define DEFAULT_ATTRIBUTE EFI_TEXT_ATTR(EFI_LIGHTGRAY, EFI_BLACK)
-#define TAB_STOP 8
 
 static struct splitter_out *splitter_from(EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *this)
 {
@@ -45,7 +44,7 @@ static void track_cursor(struct splitter_out *s, const CHAR16 *text)
 		else if (*text == CHAR_BACKSPACE)
 			col = col ? col - 1 : 0;
 		else if (*text == CHAR_TAB)
-			col = MIN((col / TAB_STOP + 1) * TAB_STOP, cols - 1);
+			col = text_out_tab_stop(col, cols);
 		else if (*text >= 0x20 && ++col == cols)
 			col = 0, row = MIN(row + 1, rows - 1);
 	}
@@ -252,7 +251,7 @@ static EFI_STATUS EFIAPI out_reset(EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *this, BOOLEA
 		if ((UINT32)out->Mode->Mode != s->table.map[d][s->mode.Mode])
 			set_device_mode(s, d, (UINT32)s->mode.Mode);
 	}
-	s->mode.Attribute = DEFAULT_ATTRIBUTE;
+	s->mode.Attribute = TEXT_OUT_DEFAULT_ATTRIBUTE;
 	s->mode.CursorVisible = TRUE;
 	s->mode.CursorColumn = 0;
 	s->mode.CursorRow = 0;
@@ -382,7 +381,7 @@ EFI_STATUS splitter_out_create(struct splitter_out **out)
 	s->signature = SPLITTER_OUT_SIGNATURE;
 	s->proto = out_template;
 	s->proto.Mode = &s->mode;
-	s->mode.Attribute = DEFAULT_ATTRIBUTE;
+	s->mode.Attribute = TEXT_OUT_DEFAULT_ATTRIBUTE;
 	s->mode.CursorVisible = TRUE;
 	splitter_modes_build(&s->table, NULL, 0);
 	s->mode.MaxMode = (INT32)s->table.count;

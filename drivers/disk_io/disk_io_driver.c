@@ -11,15 +11,7 @@ static const EFI_GUID disk_io2_guid = EFI_DISK_IO2_PROTOCOL_GUID;
 static EFI_STATUS EFIAPI disk_io_supported(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE controller,
 					   EFI_DEVICE_PATH_PROTOCOL *remaining)
 {
-	EFI_BLOCK_IO_PROTOCOL *bio;
-	EFI_STATUS status =
-	    protocol_open(controller, &block_io_guid, (void **)&bio, this->DriverBindingHandle,
-			  controller, EFI_OPEN_PROTOCOL_BY_DRIVER);
-
-	if (EFI_ERROR(status))
-		return status;
-	protocol_close(controller, &block_io_guid, this->DriverBindingHandle, controller);
-	return EFI_SUCCESS;
+	return driver_can_open(this->DriverBindingHandle, controller, &block_io_guid, NULL);
 }
 
 static EFI_STATUS EFIAPI disk_io_start(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE controller,

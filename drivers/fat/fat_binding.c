@@ -85,17 +85,11 @@ static EFI_UNICODE_COLLATION_PROTOCOL *collation(void)
 static EFI_STATUS EFIAPI fat_supported(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE controller,
 				       EFI_DEVICE_PATH_PROTOCOL *remaining)
 {
-	EFI_HANDLE driver = this->DriverBindingHandle;
 	void *interface;
-	EFI_STATUS status = protocol_get(controller, &block_io_guid, &interface);
 
-	if (EFI_ERROR(status))
+	if (EFI_ERROR(protocol_get(controller, &block_io_guid, &interface)))
 		return EFI_UNSUPPORTED;
-	status = protocol_open(controller, &disk_io_guid, &interface, driver, controller,
-			       EFI_OPEN_PROTOCOL_BY_DRIVER);
-	if (!EFI_ERROR(status))
-		protocol_close(controller, &disk_io_guid, driver, controller);
-	return status;
+	return driver_can_open(this->DriverBindingHandle, controller, &disk_io_guid, NULL);
 }
 
 static EFI_STATUS EFIAPI fat_start(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE controller,

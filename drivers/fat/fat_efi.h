@@ -5,10 +5,10 @@
 #define EMBER_FAT_EFI_H
 
 #include "fat.h"
+#include <ember/file_front.h>
 #include <efi/protocol/simple_file_system.h>
 
 #define FAT_SFS_SIGNATURE SIGNATURE_32('f', 'a', 't', 'V')
-#define FAT_FILE_SIGNATURE SIGNATURE_32('f', 'a', 't', 'F')
 
 struct fat_sfs {
 	UINT32 signature;
@@ -18,10 +18,9 @@ struct fat_sfs {
 	struct fat_volume *vol; /* the current mount */
 };
 
-/* One EFI_FILE_PROTOCOL handle. */
+/* One EFI_FILE_PROTOCOL handle; its entry points are the shared front end's. */
 struct fat_file {
-	UINT32 signature;
-	EFI_FILE_PROTOCOL file;
+	struct file_front front;
 	struct fat_volume *vol;
 	struct fat_node *node;
 	bool writable;
@@ -39,41 +38,39 @@ void fat_sfs_destroy(struct fat_sfs *sfs);
 
 /* ---- Handles (fat_sfs.c) ---- */
 
-/* The handle behind This, or NULL when This is not one. */
-struct fat_file *fat_file_from(EFI_FILE_PROTOCOL *This);
+/* The handle a front-end handle is. */
+static inline struct fat_file *fat_file_of(struct file_front *front)
+{
+	return container_of(front, struct fat_file, front);
+}
 /* A new handle on node (taking over the caller's reference). */
 EFI_STATUS fat_file_new(struct fat_volume *vol, struct fat_node *node, bool writable,
 			struct fat_file **out);
 void fat_file_free(struct fat_file *f);
-/* EFI_SUCCESS while the handle's mount is usable (the medium is checked), else why not. */
-EFI_STATUS fat_file_usable(struct fat_file *f);
 /* The TPL lock every entry point takes. */
 EFI_TPL fat_enter(void);
 void fat_leave(EFI_TPL old);
-/* Token handling for the ...Ex calls (they complete before returning). */
-bool fat_token_ok(const EFI_FILE_IO_TOKEN *token);
-EFI_STATUS fat_complete(EFI_FILE_IO_TOKEN *token, EFI_STATUS status);
 
-/* ---- Entry points ---- */
-EFI_STATUS EFIAPI fat_file_open(EFI_FILE_PROTOCOL *This, EFI_FILE_PROTOCOL **NewHandle,
-				CHAR16 *FileName, UINT64 OpenMode, UINT64 Attributes);
-EFI_STATUS EFIAPI fat_file_open_ex(EFI_FILE_PROTOCOL *This, EFI_FILE_PROTOCOL **NewHandle,
-				   CHAR16 *FileName, UINT64 OpenMode, UINT64 Attributes,
-				   EFI_FILE_IO_TOKEN *Token);
-EFI_STATUS EFIAPI fat_file_close(EFI_FILE_PROTOCOL *This);
-EFI_STATUS EFIAPI fat_file_delete(EFI_FILE_PROTOCOL *This);
-EFI_STATUS EFIAPI fat_file_read(EFI_FILE_PROTOCOL *This, UINTN *BufferSize, VOID *Buffer);
-EFI_STATUS EFIAPI fat_file_write(EFI_FILE_PROTOCOL *This, UINTN *BufferSize, VOID *Buffer);
-EFI_STATUS EFIAPI fat_file_get_position(EFI_FILE_PROTOCOL *This, UINT64 *Position);
-EFI_STATUS EFIAPI fat_file_set_position(EFI_FILE_PROTOCOL *This, UINT64 Position);
-EFI_STATUS EFIAPI fat_file_get_info(EFI_FILE_PROTOCOL *This, EFI_GUID *InformationType,
-				    UINTN *BufferSize, VOID *Buffer);
-EFI_STATUS EFIAPI fat_file_set_info(EFI_FILE_PROTOCOL *This, EFI_GUID *InformationType,
-				    UINTN BufferSize, VOID *Buffer);
-EFI_STATUS EFIAPI fat_file_flush(EFI_FILE_PROTOCOL *This);
-EFI_STATUS EFIAPI fat_file_read_ex(EFI_FILE_PROTOCOL *This, EFI_FILE_IO_TOKEN *Token);
-EFI_STATUS EFIAPI fat_file_write_ex(EFI_FILE_PROTOCOL *This, EFI_FILE_IO_TOKEN *Token);
-EFI_STATUS EFIAPI fat_file_flush_ex(EFI_FILE_PROTOCOL *This, EFI_FILE_IO_TOKEN *Token);
+/* ---- The file system's part of EFI_FILE_PROTOCOL (struct file_front_ops) ---- */
+
+/* fat_open.c */
+EFI_STATUS fat_file_open(struct file_front *from, const CHAR16 *name, UINT64 mode,
+			 UINT64 attributes, struct file_front **out);
+EFI_STATUS fat_file_delete(struct file_front *front);
+/* fat_io.c */
+EFI_STATUS fat_file_read(struct file_front *front, UINTN *size, void *buffer);
+EFI_STATUS fat_file_write(struct file_front *front, UINTN *size, const void *buffer);
+EFI_STATUS fat_file_get_position(struct file_front *front, UINT64 *position);
+EFI_STATUS fat_file_set_position(struct file_front *front, UINT64 position);
+EFI_STATUS fat_file_flush(struct file_front *front);
+/* fat_info.c */
+EFI_STATUS fat_file_info(struct file_front *front, UINTN *size, void *buffer);
+EFI_STATUS fat_fs_info(struct file_front *front, UINTN *size, void *buffer);
+EFI_STATUS fat_label_info(struct file_front *front, UINTN *size, void *buffer);
+/* fat_setinfo.c */
+EFI_STATUS fat_file_set_info(struct file_front *front, const EFI_FILE_INFO *info,
+			     const CHAR16 *name);
+EFI_STATUS fat_file_set_label(struct file_front *front, const CHAR16 *label);
 
 /* EFI_FILE_INFO for an entry (fat_info.c): its size is 80 bytes plus the name. */
 EFI_STATUS fat_info_fill(struct fat_volume *vol, const struct fat_dirent *de, bool root,

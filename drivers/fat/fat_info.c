@@ -1,12 +1,8 @@
-/* EFI_FILE_PROTOCOL.GetInfo() (UEFI 2.10, 13.5.13): EFI_FILE_INFO from a directory entry,
- * EFI_FILE_SYSTEM_INFO and EFI_FILE_SYSTEM_VOLUME_LABEL (13.5.16 - 13.5.18). */
+/* FAT's part of EFI_FILE_PROTOCOL.GetInfo() (UEFI 2.10, 13.5.13): EFI_FILE_INFO from a
+ * directory entry, EFI_FILE_SYSTEM_INFO and EFI_FILE_SYSTEM_VOLUME_LABEL (13.5.16 - 13.5.18). */
 #include "fat_efi.h"
 #include <ember/core.h>
 #include <ember/str.h>
-
-static const EFI_GUID file_info_guid = EFI_FILE_INFO_ID;
-static const EFI_GUID fs_info_guid = EFI_FILE_SYSTEM_INFO_ID;
-static const EFI_GUID label_guid = EFI_FILE_SYSTEM_VOLUME_LABEL_ID;
 
 #define LABEL_UNITS 12
 
@@ -52,8 +48,9 @@ EFI_STATUS fat_info_fill(struct fat_volume *vol, const struct fat_dirent *de, bo
 	return EFI_SUCCESS;
 }
 
-static EFI_STATUS fs_info(struct fat_volume *vol, UINTN *size, VOID *buffer)
+EFI_STATUS fat_fs_info(struct file_front *front, UINTN *size, void *buffer)
 {
+	struct fat_volume *vol = fat_file_of(front)->vol;
 	CHAR16 label[LABEL_UNITS];
 	EFI_FILE_SYSTEM_INFO info = {0};
 	UINT32 free_clusters;
@@ -81,8 +78,9 @@ static EFI_STATUS fs_info(struct fat_volume *vol, UINTN *size, VOID *buffer)
 	return EFI_SUCCESS;
 }
 
-static EFI_STATUS label_info(struct fat_volume *vol, UINTN *size, VOID *buffer)
+EFI_STATUS fat_label_info(struct file_front *front, UINTN *size, void *buffer)
 {
+	struct fat_volume *vol = fat_file_of(front)->vol;
 	CHAR16 label[LABEL_UNITS];
 	EFI_STATUS status = fat_label_get(vol, label, LABEL_UNITS);
 
@@ -97,36 +95,12 @@ static EFI_STATUS label_info(struct fat_volume *vol, UINTN *size, VOID *buffer)
 	return EFI_SUCCESS;
 }
 
-static EFI_STATUS get_info(struct fat_file *f, const EFI_GUID *type, UINTN *size, VOID *buffer)
+EFI_STATUS fat_file_info(struct file_front *front, UINTN *size, void *buffer)
 {
+	struct fat_file *f = fat_file_of(front);
 	struct fat_node *node = f->node;
-	EFI_STATUS status = fat_file_usable(f);
 
-	if (EFI_ERROR(status))
-		return status;
-	if (guid_eq(type, &file_info_guid)) {
-		if (node->deleted)
-			return EFI_DEVICE_ERROR;
-		return fat_info_fill(f->vol, &node->de, node->is_root, node->name, size, buffer);
-	}
-	if (guid_eq(type, &fs_info_guid))
-		return fs_info(f->vol, size, buffer);
-	if (guid_eq(type, &label_guid))
-		return label_info(f->vol, size, buffer);
-	return EFI_UNSUPPORTED;
-}
-
-EFI_STATUS EFIAPI fat_file_get_info(EFI_FILE_PROTOCOL *This, EFI_GUID *InformationType,
-				    UINTN *BufferSize, VOID *Buffer)
-{
-	struct fat_file *f = fat_file_from(This);
-	EFI_STATUS status;
-	EFI_TPL old;
-
-	if (!f || !InformationType || !BufferSize || (!Buffer && *BufferSize))
-		return EFI_INVALID_PARAMETER;
-	old = fat_enter();
-	status = get_info(f, InformationType, BufferSize, Buffer);
-	fat_leave(old);
-	return status;
+	if (node->deleted)
+		return EFI_DEVICE_ERROR;
+	return fat_info_fill(f->vol, &node->de, node->is_root, node->name, size, buffer);
 }

@@ -1,5 +1,6 @@
-/* EFI_FILE_PROTOCOL Read, Write, GetPosition, SetPosition, Flush and their ...Ex forms
- * (UEFI 2.10, 13.5.5 - 13.5.15). A directory reads as one EFI_FILE_INFO per call. */
+/* FAT's part of EFI_FILE_PROTOCOL Read, Write, GetPosition, SetPosition, Flush and their
+ * ...Ex forms (UEFI 2.10, 13.5.5 - 13.5.15). A directory reads as one EFI_FILE_INFO per
+ * call. */
 #include "fat_efi.h"
 #include <ember/core.h>
 #include <ember/str.h>
@@ -45,13 +46,10 @@ static EFI_STATUS read_file(struct fat_file *f, UINTN *size, void *buffer)
 	return EFI_SUCCESS;
 }
 
-/* Read() or ReadEx() once the handle is known. */
-static EFI_STATUS read_any(struct fat_file *f, UINTN *size, void *buffer)
+EFI_STATUS fat_file_read(struct file_front *front, UINTN *size, void *buffer)
 {
-	EFI_STATUS status = fat_file_usable(f);
+	struct fat_file *f = fat_file_of(front);
 
-	if (EFI_ERROR(status))
-		return status;
 	if (f->node->deleted)
 		return EFI_DEVICE_ERROR; /* 13.5.5: read from a deleted file */
 	return f->node->is_dir ? read_dir(f, size, buffer) : read_file(f, size, buffer);
@@ -67,14 +65,13 @@ static void touch(struct fat_node *node)
 	node->de.attr |= FAT_ATTR_ARCHIVE;
 }
 
-static EFI_STATUS write_file(struct fat_file *f, UINTN *size, const void *buffer)
+EFI_STATUS fat_file_write(struct file_front *front, UINTN *size, const void *buffer)
 {
+	struct fat_file *f = fat_file_of(front);
 	struct fat_node *node = f->node;
 	struct fat_dirent before;
-	EFI_STATUS status = fat_file_usable(f);
+	EFI_STATUS status;
 
-	if (EFI_ERROR(status))
-		return status;
 	if (node->is_dir)
 		return EFI_UNSUPPORTED;
 	if (node->deleted)
@@ -99,81 +96,34 @@ static EFI_STATUS write_file(struct fat_file *f, UINTN *size, const void *buffer
 	return fat_tx_end(f->vol, status);
 }
 
-EFI_STATUS EFIAPI fat_file_read(EFI_FILE_PROTOCOL *This, UINTN *BufferSize, VOID *Buffer)
+EFI_STATUS fat_file_get_position(struct file_front *front, UINT64 *position)
 {
-	struct fat_file *f = fat_file_from(This);
-	EFI_STATUS status;
-	EFI_TPL old;
+	struct fat_file *f = fat_file_of(front);
 
-	if (!f || !BufferSize || (!Buffer && *BufferSize))
-		return EFI_INVALID_PARAMETER;
-	old = fat_enter();
-	status = read_any(f, BufferSize, Buffer);
-	fat_leave(old);
-	return status;
+	if (f->node->is_dir)
+		return EFI_UNSUPPORTED; /* 13.5.12: no meaning for directories */
+	if (f->node->deleted)
+		return EFI_DEVICE_ERROR;
+	*position = f->position;
+	return EFI_SUCCESS;
 }
 
-EFI_STATUS EFIAPI fat_file_write(EFI_FILE_PROTOCOL *This, UINTN *BufferSize, VOID *Buffer)
+EFI_STATUS fat_file_set_position(struct file_front *front, UINT64 position)
 {
-	struct fat_file *f = fat_file_from(This);
-	EFI_STATUS status;
-	EFI_TPL old;
+	struct fat_file *f = fat_file_of(front);
 
-	if (!f || !BufferSize || (!Buffer && *BufferSize))
-		return EFI_INVALID_PARAMETER;
-	old = fat_enter();
-	status = write_file(f, BufferSize, Buffer);
-	fat_leave(old);
-	return status;
+	if (f->node->is_dir && position != 0)
+		return EFI_UNSUPPORTED; /* 13.5.11: only a rewind */
+	if (f->node->deleted)
+		return EFI_DEVICE_ERROR;
+	f->position = position == END_OF_FILE && !f->node->is_dir ? f->node->de.size : position;
+	return EFI_SUCCESS;
 }
 
-EFI_STATUS EFIAPI fat_file_get_position(EFI_FILE_PROTOCOL *This, UINT64 *Position)
+EFI_STATUS fat_file_flush(struct file_front *front)
 {
-	struct fat_file *f = fat_file_from(This);
-	EFI_STATUS status;
-	EFI_TPL old;
+	struct fat_file *f = fat_file_of(front);
 
-	if (!f || !Position)
-		return EFI_INVALID_PARAMETER;
-	old = fat_enter();
-	status = fat_file_usable(f);
-	if (!EFI_ERROR(status) && f->node->is_dir)
-		status = EFI_UNSUPPORTED; /* 13.5.12: no meaning for directories */
-	else if (!EFI_ERROR(status) && f->node->deleted)
-		status = EFI_DEVICE_ERROR;
-	if (!EFI_ERROR(status))
-		*Position = f->position;
-	fat_leave(old);
-	return status;
-}
-
-EFI_STATUS EFIAPI fat_file_set_position(EFI_FILE_PROTOCOL *This, UINT64 Position)
-{
-	struct fat_file *f = fat_file_from(This);
-	EFI_STATUS status;
-	EFI_TPL old;
-
-	if (!f)
-		return EFI_INVALID_PARAMETER;
-	old = fat_enter();
-	status = fat_file_usable(f);
-	if (!EFI_ERROR(status) && f->node->is_dir && Position != 0)
-		status = EFI_UNSUPPORTED; /* 13.5.11: only a rewind */
-	else if (!EFI_ERROR(status) && f->node->deleted)
-		status = EFI_DEVICE_ERROR;
-	if (!EFI_ERROR(status))
-		f->position =
-		    Position == END_OF_FILE && !f->node->is_dir ? f->node->de.size : Position;
-	fat_leave(old);
-	return status;
-}
-
-static EFI_STATUS flush_file(struct fat_file *f)
-{
-	EFI_STATUS status = fat_file_usable(f);
-
-	if (EFI_ERROR(status))
-		return status;
 	if (f->node->deleted)
 		return EFI_DEVICE_ERROR;
 	if (f->vol->read_only)
@@ -181,72 +131,4 @@ static EFI_STATUS flush_file(struct fat_file *f)
 	if (!f->writable)
 		return EFI_ACCESS_DENIED; /* 13.5.15: opened read-only */
 	return fat_volume_flush(f->vol);
-}
-
-EFI_STATUS EFIAPI fat_file_flush(EFI_FILE_PROTOCOL *This)
-{
-	struct fat_file *f = fat_file_from(This);
-	EFI_STATUS status;
-	EFI_TPL old;
-
-	if (!f)
-		return EFI_INVALID_PARAMETER;
-	old = fat_enter();
-	status = flush_file(f);
-	fat_leave(old);
-	return status;
-}
-
-/* The checks every ...Ex call makes before the request counts as queued. */
-static struct fat_file *ex_file(EFI_FILE_PROTOCOL *This, EFI_FILE_IO_TOKEN *token, bool buffer)
-{
-	struct fat_file *f = fat_file_from(This);
-
-	if (!f || !fat_token_ok(token))
-		return NULL;
-	if (buffer && !token->Buffer && token->BufferSize)
-		return NULL;
-	return f;
-}
-
-EFI_STATUS EFIAPI fat_file_read_ex(EFI_FILE_PROTOCOL *This, EFI_FILE_IO_TOKEN *Token)
-{
-	struct fat_file *f = ex_file(This, Token, true);
-	EFI_STATUS status;
-	EFI_TPL old;
-
-	if (!f)
-		return EFI_INVALID_PARAMETER;
-	old = fat_enter();
-	status = fat_complete(Token, read_any(f, &Token->BufferSize, Token->Buffer));
-	fat_leave(old);
-	return status;
-}
-
-EFI_STATUS EFIAPI fat_file_write_ex(EFI_FILE_PROTOCOL *This, EFI_FILE_IO_TOKEN *Token)
-{
-	struct fat_file *f = ex_file(This, Token, true);
-	EFI_STATUS status;
-	EFI_TPL old;
-
-	if (!f)
-		return EFI_INVALID_PARAMETER;
-	old = fat_enter();
-	status = fat_complete(Token, write_file(f, &Token->BufferSize, Token->Buffer));
-	fat_leave(old);
-	return status;
-}
-
-EFI_STATUS EFIAPI fat_file_flush_ex(EFI_FILE_PROTOCOL *This, EFI_FILE_IO_TOKEN *Token)
-{
-	struct fat_file *f = ex_file(This, Token, false);
-	EFI_STATUS status;
-	EFI_TPL old;
-
-	if (!f)
-		return EFI_INVALID_PARAMETER;
-	old = fat_enter();
-	status = fat_complete(Token, flush_file(f));
-	fat_leave(old);
-	return status;
 }

@@ -1,13 +1,9 @@
-/* EFI_FILE_PROTOCOL.SetInfo() (UEFI 2.10, 13.5.14, 13.5.16 - 13.5.18): rename and move,
- * size, attributes and times of a file, and the volume label. */
+/* FAT's part of EFI_FILE_PROTOCOL.SetInfo() (UEFI 2.10, 13.5.14, 13.5.16 - 13.5.18): rename
+ * and move, size, attributes and times of a file, and the volume label. */
 #include "fat_efi.h"
 #include <ember/core.h>
 #include <ember/path.h>
 #include <ember/str.h>
-
-static const EFI_GUID file_info_guid = EFI_FILE_INFO_ID;
-static const EFI_GUID fs_info_guid = EFI_FILE_SYSTEM_INFO_ID;
-static const EFI_GUID label_guid = EFI_FILE_SYSTEM_VOLUME_LABEL_ID;
 
 /* The attributes SetInfo may change (not EFI_FILE_DIRECTORY). */
 #define SETTABLE_ATTR (FAT_ATTR_READ_ONLY | FAT_ATTR_HIDDEN | FAT_ATTR_SYSTEM | FAT_ATTR_ARCHIVE)
@@ -41,44 +37,6 @@ static EFI_STATUS rename_target(struct fat_node *node, const CHAR16 *name, CHAR1
 	return status;
 }
 
-/* Copies the request out of the caller's buffer, checking its sizes. */
-static EFI_STATUS read_request(struct fat_node *node, UINTN size, const VOID *buffer,
-			       struct change *c)
-{
-	const UINTN min = SIZE_OF_EFI_FILE_INFO + sizeof(CHAR16);
-	size_t units;
-	CHAR16 *name;
-	EFI_STATUS status;
-
-	if (size < min)
-		return EFI_BAD_BUFFER_SIZE;
-	mem_copy(&c->info, buffer, SIZE_OF_EFI_FILE_INFO);
-	if (c->info.Size < min || c->info.Size > size)
-		return EFI_BAD_BUFFER_SIZE;
-	units = (c->info.Size - SIZE_OF_EFI_FILE_INFO) / sizeof(CHAR16);
-	name = pool_alloc((units + 1) * sizeof(CHAR16));
-	if (!name)
-		return EFI_OUT_OF_RESOURCES;
-	mem_copy(name, (const UINT8 *)buffer + SIZE_OF_EFI_FILE_INFO, units * sizeof(CHAR16));
-	if (str16_nlen(name, units) == units)
-		status = EFI_BAD_BUFFER_SIZE; /* FileName is not terminated inside Size */
-	else
-		status = rename_target(node, name, &c->target);
-	pool_free(name);
-	return status;
-}
-
-static bool time_valid(const EFI_TIME *t)
-{
-	static const UINT8 days[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-
-	return t->Year >= 1900 && t->Year <= 9999 && t->Month >= 1 && t->Month <= 12 &&
-	       t->Day >= 1 && t->Day <= days[t->Month - 1] && t->Hour < 24 && t->Minute < 60 &&
-	       t->Second < 60 && t->Nanosecond < 1000000000 &&
-	       (t->TimeZone == EFI_UNSPECIFIED_TIMEZONE ||
-		(t->TimeZone >= -1440 && t->TimeZone <= 1440));
-}
-
 /* A requested time: zero means "leave it"; otherwise it must be valid. *differs tells
  * whether it changes the stored one. */
 static EFI_STATUS check_time(const EFI_TIME *want, UINT16 date, UINT16 time, bool *differs)
@@ -88,7 +46,7 @@ static EFI_STATUS check_time(const EFI_TIME *want, UINT16 date, UINT16 time, boo
 
 	if (mem_is_zero(want, sizeof(*want)))
 		return EFI_SUCCESS;
-	if (!time_valid(want))
+	if (!file_front_time_valid(want))
 		return EFI_INVALID_PARAMETER;
 	fat_time_encode(want, &d, &t, &tenths);
 	*differs |= d != date || t != time;
@@ -200,10 +158,12 @@ static EFI_STATUS apply(struct fat_file *f, const struct change *c)
 	return fat_node_store(node);
 }
 
-static EFI_STATUS set_file_info(struct fat_file *f, UINTN size, const VOID *buffer)
+EFI_STATUS fat_file_set_info(struct file_front *front, const EFI_FILE_INFO *info,
+			     const CHAR16 *name)
 {
-	struct change c = {0};
-	EFI_STATUS status = read_request(f->node, size, buffer, &c);
+	struct fat_file *f = fat_file_of(front);
+	struct change c = {.info = *info};
+	EFI_STATUS status = rename_target(f->node, name, &c.target);
 
 	if (!EFI_ERROR(status) && f->vol->read_only)
 		status = EFI_WRITE_PROTECTED;
@@ -220,55 +180,11 @@ static EFI_STATUS set_file_info(struct fat_file *f, UINTN size, const VOID *buff
 	return status;
 }
 
-/* A label from the caller's buffer (maybe unaligned), at most max_units long. */
-static EFI_STATUS set_label(struct fat_volume *vol, const VOID *buffer, UINTN max_units)
+EFI_STATUS fat_file_set_label(struct file_front *front, const CHAR16 *label)
 {
-	CHAR16 copy[13];
-	size_t n = MIN(max_units, ARRAY_SIZE(copy));
+	struct fat_volume *vol = fat_file_of(front)->vol;
 
-	mem_copy(copy, buffer, n * sizeof(CHAR16));
-	n = str16_nlen(copy, n);
-	if (n == max_units)
-		return EFI_BAD_BUFFER_SIZE; /* no terminator inside the buffer */
-	if (n == ARRAY_SIZE(copy))
-		return EFI_INVALID_PARAMETER; /* longer than a FAT label */
 	if (vol->read_only)
 		return EFI_WRITE_PROTECTED;
-	copy[n] = 0;
-	return fat_label_set(vol, copy);
-}
-
-static EFI_STATUS set_info(struct fat_file *f, const EFI_GUID *type, UINTN size, const VOID *buffer)
-{
-	const UINTN fs_min = SIZE_OF_EFI_FILE_SYSTEM_INFO + sizeof(CHAR16);
-	EFI_STATUS status = fat_file_usable(f);
-
-	if (EFI_ERROR(status))
-		return status;
-	if (guid_eq(type, &file_info_guid))
-		return set_file_info(f, size, buffer);
-	if (guid_eq(type, &fs_info_guid))
-		return size < fs_min
-			   ? EFI_BAD_BUFFER_SIZE
-			   : set_label(f->vol, (const UINT8 *)buffer + SIZE_OF_EFI_FILE_SYSTEM_INFO,
-				       (size - SIZE_OF_EFI_FILE_SYSTEM_INFO) / sizeof(CHAR16));
-	if (guid_eq(type, &label_guid))
-		return size < sizeof(CHAR16) ? EFI_BAD_BUFFER_SIZE
-					     : set_label(f->vol, buffer, size / sizeof(CHAR16));
-	return EFI_UNSUPPORTED;
-}
-
-EFI_STATUS EFIAPI fat_file_set_info(EFI_FILE_PROTOCOL *This, EFI_GUID *InformationType,
-				    UINTN BufferSize, VOID *Buffer)
-{
-	struct fat_file *f = fat_file_from(This);
-	EFI_STATUS status;
-	EFI_TPL old;
-
-	if (!f || !InformationType || !Buffer)
-		return EFI_INVALID_PARAMETER;
-	old = fat_enter();
-	status = set_info(f, InformationType, BufferSize, Buffer);
-	fat_leave(old);
-	return status;
+	return fat_label_set(vol, label);
 }

@@ -4,28 +4,12 @@
 #include <ember/core.h>
 #include <ember/log.h>
 
-static const EFI_FILE_PROTOCOL file_template = {
-    .Revision = EFI_FILE_PROTOCOL_REVISION2,
-    .Open = fat_file_open,
-    .Close = fat_file_close,
-    .Delete = fat_file_delete,
-    .Read = fat_file_read,
-    .Write = fat_file_write,
-    .GetPosition = fat_file_get_position,
-    .SetPosition = fat_file_set_position,
-    .GetInfo = fat_file_get_info,
-    .SetInfo = fat_file_set_info,
-    .Flush = fat_file_flush,
-    .OpenEx = fat_file_open_ex,
-    .ReadEx = fat_file_read_ex,
-    .WriteEx = fat_file_write_ex,
-    .FlushEx = fat_file_flush_ex,
-};
+/* TPL_CALLBACK, not higher: the disk below may wait on events of its own. */
+#define FAT_TPL TPL_CALLBACK
 
 EFI_TPL fat_enter(void)
 {
-	/* TPL_CALLBACK, not higher: the disk below may wait on events of its own. */
-	return tpl_raise(TPL_CALLBACK);
+	return tpl_raise(FAT_TPL);
 }
 
 void fat_leave(EFI_TPL old)
@@ -52,17 +36,48 @@ static void detach(struct fat_sfs *sfs, EFI_STATUS why)
 	release(vol);
 }
 
-struct fat_file *fat_file_from(EFI_FILE_PROTOCOL *This)
+static void close_file(struct file_front *front)
 {
-	struct fat_file *f;
-
-	if (!This)
-		return NULL;
-	f = container_of(This, struct fat_file, file);
-	if (!mem_is_allocated(f, sizeof(*f)) || f->signature != FAT_FILE_SIGNATURE)
-		return NULL;
-	return f;
+	fat_file_free(fat_file_of(front));
 }
+
+/* Ends the mount when its medium went away or changed. */
+static void check_medium(struct fat_volume *vol)
+{
+	if (!vol->gone && vol->disk->check) {
+		EFI_STATUS status = vol->disk->check(vol->disk);
+		if (status == EFI_NO_MEDIA || status == EFI_MEDIA_CHANGED)
+			fat_volume_end(vol, status);
+	}
+}
+
+/* The medium is checked at every call: a handle of a mount that ended fails with why. */
+static EFI_STATUS file_usable(struct file_front *front)
+{
+	struct fat_volume *vol = fat_file_of(front)->vol;
+
+	check_medium(vol);
+	return vol->gone;
+}
+
+static const struct file_front_ops fat_file_ops = {
+    .tpl = FAT_TPL,
+    .label_max = 12, /* one more than FAT's 11: fat_label_set tells what is too long */
+    .usable = file_usable,
+    .open = fat_file_open,
+    .close = close_file,
+    .delete = fat_file_delete,
+    .read = fat_file_read,
+    .write = fat_file_write,
+    .get_position = fat_file_get_position,
+    .set_position = fat_file_set_position,
+    .flush = fat_file_flush,
+    .file_info = fat_file_info,
+    .fs_info = fat_fs_info,
+    .volume_label = fat_label_info,
+    .set_file_info = fat_file_set_info,
+    .set_label = fat_file_set_label,
+};
 
 EFI_STATUS fat_file_new(struct fat_volume *vol, struct fat_node *node, bool writable,
 			struct fat_file **out)
@@ -73,8 +88,7 @@ EFI_STATUS fat_file_new(struct fat_volume *vol, struct fat_node *node, bool writ
 		fat_node_unref(node);
 		return EFI_OUT_OF_RESOURCES;
 	}
-	f->signature = FAT_FILE_SIGNATURE;
-	f->file = file_template;
+	file_front_init(&f->front, &fat_file_ops);
 	f->vol = vol;
 	f->node = node;
 	f->writable = writable;
@@ -87,38 +101,11 @@ void fat_file_free(struct fat_file *f)
 {
 	struct fat_volume *vol = f->vol;
 
-	f->signature = 0;
+	file_front_fini(&f->front);
 	fat_node_unref(f->node);
 	pool_free(f);
 	vol->handles--;
 	release(vol);
-}
-
-EFI_STATUS fat_file_usable(struct fat_file *f)
-{
-	struct fat_volume *vol = f->vol;
-
-	if (!vol->gone && vol->disk->check) {
-		EFI_STATUS status = vol->disk->check(vol->disk);
-		if (status == EFI_NO_MEDIA || status == EFI_MEDIA_CHANGED)
-			fat_volume_end(vol, status);
-	}
-	return vol->gone;
-}
-
-bool fat_token_ok(const EFI_FILE_IO_TOKEN *token)
-{
-	return token && (!token->Event || event_is_valid(token->Event));
-}
-
-EFI_STATUS fat_complete(EFI_FILE_IO_TOKEN *token, EFI_STATUS status)
-{
-	token->Status = status;
-	if (!token->Event)
-		return status; /* blocking I/O */
-	/* Done before returning: the request was queued, its outcome is in the token. */
-	event_signal(token->Event);
-	return EFI_SUCCESS;
 }
 
 /* The mount to open: the current one, or a new one after the medium changed. */
@@ -128,11 +115,8 @@ static EFI_STATUS current_volume(struct fat_sfs *sfs, struct fat_volume **out)
 	bool had = sfs->vol != NULL;
 	EFI_STATUS status;
 
-	if (sfs->vol && !sfs->vol->gone && disk->check) {
-		status = disk->check(disk);
-		if (status == EFI_NO_MEDIA || status == EFI_MEDIA_CHANGED)
-			fat_volume_end(sfs->vol, status);
-	}
+	if (sfs->vol)
+		check_medium(sfs->vol);
 	if (sfs->vol && !sfs->vol->gone) {
 		*out = sfs->vol;
 		return EFI_SUCCESS;
@@ -169,7 +153,7 @@ static EFI_STATUS EFIAPI open_volume(EFI_SIMPLE_FILE_SYSTEM_PROTOCOL *This,
 		fat_node_ref(vol->root);
 		status = fat_file_new(vol, vol->root, !vol->read_only, &f);
 	}
-	*Root = f ? &f->file : NULL;
+	*Root = f ? &f->front.file : NULL;
 	fat_leave(old);
 	return status;
 }

@@ -10,15 +10,11 @@ static const EFI_GUID text_out_guid = EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL_GUID;
 static EFI_STATUS EFIAPI gc_supported(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE controller,
 				      EFI_DEVICE_PATH_PROTOCOL *remaining)
 {
-	EFI_GRAPHICS_OUTPUT_PROTOCOL *gop;
-	EFI_STATUS status =
-	    protocol_open(controller, &gop_guid, (void **)&gop, this->DriverBindingHandle,
-			  controller, EFI_OPEN_PROTOCOL_BY_DRIVER);
+	EFI_STATUS status = driver_can_open(this->DriverBindingHandle, controller, &gop_guid, NULL);
 	void *out;
 
 	if (EFI_ERROR(status))
 		return status;
-	protocol_close(controller, &gop_guid, this->DriverBindingHandle, controller);
 	/* A handle that has a text output already (another console) is left alone. */
 	if (!EFI_ERROR(protocol_get(controller, &text_out_guid, &out)))
 		return EFI_UNSUPPORTED;

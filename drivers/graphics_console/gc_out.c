@@ -4,14 +4,17 @@
 #include <ember/core.h>
 #include <ember/font.h>
 #include <ember/str.h>
+#include <ember/text_out.h>
 #include "gc.h"
 
-#define DEFAULT_ATTRIBUTE EFI_TEXT_ATTR(EFI_LIGHTGRAY, EFI_BLACK)
-#define TAB_STOP 8
-#define NARROW_CHAR 0xfff1
-#define WIDE_CHAR 0xfff2
+static const CHAR16 spaces[TEXT_OUT_TAB_STOP] = {' ', ' ', ' ', ' ', ' ', ' ', ' ', ' '};
 
-static const CHAR16 spaces[TAB_STOP] = {' ', ' ', ' ', ' ', ' ', ' ', ' ', ' '};
+/* Characters that take a cell (the others, control codes, width markers and
+ * non-characters, are skipped). */
+static bool printable(CHAR16 c)
+{
+	return text_out_glyph_known(c) && !text_out_width_marker(c);
+}
 
 static struct gc *gc_from(EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *this)
 {
@@ -21,15 +24,6 @@ static struct gc *gc_from(EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *this)
 		return NULL;
 	g = container_of(this, struct gc, out);
 	return g->signature == GC_SIGNATURE ? g : NULL;
-}
-
-/* Characters that take a cell (the others, control codes, width markers and
- * non-characters, are skipped). */
-static bool printable(CHAR16 c)
-{
-	if (c < 0x20 || (c >= 0x7f && c < 0xa0) || c == NARROW_CHAR || c == WIDE_CHAR)
-		return false;
-	return (c < 0xd800 || c > 0xdfff) && c != 0xfffe && c != 0xffff;
 }
 
 static const struct gc_mode *current(const struct gc *g)
@@ -119,7 +113,7 @@ static bool flush_run(struct gc *g, const CHAR16 *run, const CHAR16 *end, UINT32
 static void put_tab(struct gc *g)
 {
 	UINT32 col = (UINT32)g->mode.CursorColumn;
-	UINT32 next = MIN((col / TAB_STOP + 1) * TAB_STOP, current(g)->cols - 1);
+	UINT32 next = text_out_tab_stop(col, current(g)->cols);
 
 	gc_draw_text(g, col, (UINT32)g->mode.CursorRow, spaces, next - col,
 		     (UINT32)g->mode.Attribute);
@@ -138,7 +132,7 @@ static bool put_control(struct gc *g, CHAR16 ch)
 	else if (ch == CHAR_TAB)
 		put_tab(g);
 	else
-		return ch == NARROW_CHAR || ch == WIDE_CHAR;
+		return text_out_width_marker(ch);
 	return true;
 }
 
@@ -315,7 +309,7 @@ static EFI_STATUS EFIAPI out_reset(EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *this, BOOLEA
 	if (!g)
 		return EFI_INVALID_PARAMETER;
 	old = tpl_raise(TPL_NOTIFY);
-	g->mode.Attribute = DEFAULT_ATTRIBUTE;
+	g->mode.Attribute = TEXT_OUT_DEFAULT_ATTRIBUTE;
 	g->mode.CursorVisible = TRUE;
 	ok = follow_gop(g);
 	if (ok)
@@ -342,7 +336,7 @@ EFI_STATUS gc_out_init(struct gc *g)
 
 	g->out = out_template;
 	g->out.Mode = &g->mode;
-	g->mode = (SIMPLE_TEXT_OUTPUT_MODE){.Attribute = DEFAULT_ATTRIBUTE, .CursorVisible = TRUE};
+	g->mode = (SIMPLE_TEXT_OUTPUT_MODE){.Attribute = TEXT_OUT_DEFAULT_ATTRIBUTE, .CursorVisible = TRUE};
 	status = build_modes(g);
 	if (!EFI_ERROR(status))
 		clear(g);

@@ -60,18 +60,6 @@ static bool remaining_is_partition(EFI_DEVICE_PATH_PROTOCOL *remaining)
 		(remaining->SubType == MEDIA_HARDDRIVE_DP || remaining->SubType == MEDIA_CDROM_DP));
 }
 
-/* Tests that this driver may open protocol BY_DRIVER now, leaving it closed. */
-static EFI_STATUS can_open(EFI_HANDLE driver, EFI_HANDLE controller, const EFI_GUID *protocol)
-{
-	void *interface;
-	EFI_STATUS status = protocol_open(controller, protocol, &interface, driver, controller,
-					  EFI_OPEN_PROTOCOL_BY_DRIVER);
-
-	if (!EFI_ERROR(status))
-		protocol_close(controller, protocol, driver, controller);
-	return status;
-}
-
 static EFI_STATUS EFIAPI part_supported(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE controller,
 					EFI_DEVICE_PATH_PROTOCOL *remaining)
 {
@@ -84,9 +72,10 @@ static EFI_STATUS EFIAPI part_supported(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_H
 	if (EFI_ERROR(protocol_get(controller, &block_io_guid, (void **)&bio)) ||
 	    bio->Media->LogicalPartition)
 		return EFI_UNSUPPORTED;
-	status = can_open(this->DriverBindingHandle, controller, &disk_io_guid);
+	status = driver_can_open(this->DriverBindingHandle, controller, &disk_io_guid, NULL);
 	if (!EFI_ERROR(status))
-		status = can_open(this->DriverBindingHandle, controller, &device_path_guid);
+		status = driver_can_open(this->DriverBindingHandle, controller, &device_path_guid,
+					 NULL);
 	return status;
 }
 

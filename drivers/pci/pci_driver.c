@@ -19,17 +19,14 @@ static bool remaining_is_pci(EFI_DEVICE_PATH_PROTOCOL *remaining)
 static EFI_STATUS EFIAPI pci_supported(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE controller,
 				       EFI_DEVICE_PATH_PROTOCOL *remaining)
 {
-	EFI_HANDLE driver = this->DriverBindingHandle;
 	void *interface;
 	EFI_STATUS status;
 
 	if (!remaining_is_pci(remaining))
 		return EFI_UNSUPPORTED;
-	status = protocol_open(controller, &root_bridge_guid, &interface, driver, controller,
-			       EFI_OPEN_PROTOCOL_BY_DRIVER);
+	status = driver_can_open(this->DriverBindingHandle, controller, &root_bridge_guid, NULL);
 	if (EFI_ERROR(status))
 		return status;
-	protocol_close(controller, &root_bridge_guid, driver, controller);
 	return protocol_get(controller, &device_path_guid, &interface);
 }
 

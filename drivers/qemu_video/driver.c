@@ -30,22 +30,19 @@ static bool remaining_is_output(const EFI_DEVICE_PATH_PROTOCOL *remaining)
 		dp_node_length(remaining) >= sizeof(ACPI_ADR_DEVICE_PATH));
 }
 
+static bool is_display(void *pci_io)
+{
+	bool vga;
+
+	return qv_hw_identify(pci_io, &vga);
+}
+
 static EFI_STATUS EFIAPI qv_supported(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE controller,
 				      EFI_DEVICE_PATH_PROTOCOL *remaining)
 {
-	EFI_PCI_IO_PROTOCOL *pci_io;
-	EFI_STATUS status;
-	bool vga;
-
 	if (!remaining_is_output(remaining))
 		return EFI_UNSUPPORTED;
-	status = protocol_open(controller, &pci_io_guid, (void **)&pci_io,
-			       this->DriverBindingHandle, controller, EFI_OPEN_PROTOCOL_BY_DRIVER);
-	if (EFI_ERROR(status))
-		return status;
-	status = qv_hw_identify(pci_io, &vga) ? EFI_SUCCESS : EFI_UNSUPPORTED;
-	protocol_close(controller, &pci_io_guid, this->DriverBindingHandle, controller);
-	return status;
+	return driver_can_open(this->DriverBindingHandle, controller, &pci_io_guid, is_display);
 }
 
 /* Turns on memory decoding (and I/O for a VGA), remembering what was on before. */

@@ -52,15 +52,13 @@ static EFI_STATUS EFIAPI terminal_supported(EFI_DRIVER_BINDING_PROTOCOL *this,
 					    EFI_HANDLE controller,
 					    EFI_DEVICE_PATH_PROTOCOL *remaining)
 {
-	EFI_SERIAL_IO_PROTOCOL *serial;
 	EFI_STATUS status =
-	    protocol_open(controller, &serial_guid, (void **)&serial, this->DriverBindingHandle,
-			  controller, EFI_OPEN_PROTOCOL_BY_DRIVER);
+	    driver_can_open(this->DriverBindingHandle, controller, &serial_guid, NULL);
+	void *path;
 
 	if (EFI_ERROR(status))
 		return status;
-	protocol_close(controller, &serial_guid, this->DriverBindingHandle, controller);
-	if (EFI_ERROR(protocol_get(controller, &path_guid, (void **)&serial)))
+	if (EFI_ERROR(protocol_get(controller, &path_guid, &path)))
 		return EFI_UNSUPPORTED;
 	return EFI_SUCCESS;
 }

@@ -10,18 +10,6 @@ static struct terminal *terminal_from_input(struct text_input *ti)
 	return container_of(ti, struct terminal, input);
 }
 
-static void push_keys(struct terminal *t, const struct term_key *keys, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		EFI_KEY_DATA key = {
-		    .Key = {.ScanCode = keys[i].scan, .UnicodeChar = keys[i].unicode},
-		    .KeyState = {.KeyShiftState = keys[i].shift_state,
-				 .KeyToggleState = t->input.toggle_state},
-		};
-		text_input_push(&t->input, &key);
-	}
-}
-
 /* One byte if the UART has one waiting (SerialIo's Read would wait for it). */
 static bool read_byte(EFI_SERIAL_IO_PROTOCOL *serial, UINT8 *byte)
 {
@@ -43,9 +31,11 @@ static void terminal_poll(struct text_input *ti)
 	UINT8 byte;
 
 	while (text_input_room(ti) >= TERM_KEYS_OUT_MAX && read_byte(t->serial, &byte))
-		push_keys(t, keys, term_keys_feed(&t->decoder, byte, plat_monotonic_ns(), keys));
+		text_input_push_term_keys(
+		    ti, keys, term_keys_feed(&t->decoder, byte, plat_monotonic_ns(), keys));
 	if (text_input_room(ti) >= TERM_KEYS_OUT_MAX)
-		push_keys(t, keys, term_keys_flush(&t->decoder, plat_monotonic_ns(), false, keys));
+		text_input_push_term_keys(
+		    ti, keys, term_keys_flush(&t->decoder, plat_monotonic_ns(), false, keys));
 }
 
 static EFI_STATUS terminal_in_reset(struct text_input *ti, bool extended_verification)

@@ -1,11 +1,10 @@
 /* EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL (UEFI 2.10, 12.4) on a serial terminal: VT100/ANSI
- * control sequences and UTF-8 text written through SerialIo (encoding in vt_out.c). */
+ * control sequences and UTF-8 text written through SerialIo (encoding in lib/vt_out.c). */
 #include <ember/core.h>
 #include <ember/str.h>
+#include <ember/text_out.h>
+#include <ember/vt_out.h>
 #include "terminal.h"
-#include "vt_out.h"
-
-#define DEFAULT_ATTRIBUTE EFI_TEXT_ATTR(EFI_LIGHTGRAY, EFI_BLACK)
 
 const UINT32 terminal_modes[TERMINAL_MODE_COUNT][2] = {{80, 25}, {80, 50}, {100, 31}};
 
@@ -68,7 +67,7 @@ static EFI_STATUS EFIAPI out_test_string(EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *this, 
 		CHAR16 ch = *string;
 
 		if (ch != CHAR_LINEFEED && ch != CHAR_CARRIAGE_RETURN && ch != CHAR_BACKSPACE &&
-		    ch != CHAR_TAB && !vt_glyph_known(ch))
+		    ch != CHAR_TAB && !text_out_glyph_known(ch))
 			return EFI_UNSUPPORTED;
 	}
 	return EFI_SUCCESS;
@@ -197,7 +196,7 @@ EFI_STATUS terminal_out_reset(struct terminal *t)
 {
 	EFI_TPL old = tpl_raise(TPL_NOTIFY);
 
-	set_attribute(t, DEFAULT_ATTRIBUTE);
+	set_attribute(t, TEXT_OUT_DEFAULT_ATTRIBUTE);
 	show_cursor(t, true);
 	clear(t);
 	tpl_restore(old);
@@ -230,7 +229,7 @@ void terminal_out_init(struct terminal *t)
 	t->mode = (SIMPLE_TEXT_OUTPUT_MODE){
 	    .MaxMode = TERMINAL_MODE_COUNT,
 	    .Mode = 0,
-	    .Attribute = DEFAULT_ATTRIBUTE,
+	    .Attribute = TEXT_OUT_DEFAULT_ATTRIBUTE,
 	    .CursorVisible = TRUE,
 	};
 }

@@ -4,6 +4,7 @@
  * key notifications are registered, or all the time for devices that need it. */
 #include <ember/core.h>
 #include <ember/str.h>
+#include <ember/term_keys.h>
 #include <ember/text_input.h>
 #include "text_input_internal.h"
 
@@ -18,6 +19,18 @@ bool text_input_push(struct text_input *ti, const EFI_KEY_DATA *key)
 	ti->queue[(ti->head + ti->count++) % TEXT_INPUT_QUEUE_SIZE] = *key;
 	key_notify_queue(ti, key);
 	return true;
+}
+
+void text_input_push_term_keys(struct text_input *ti, const struct term_key *keys, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		EFI_KEY_DATA key = {
+		    .Key = {.ScanCode = keys[i].scan, .UnicodeChar = keys[i].unicode},
+		    .KeyState = {.KeyShiftState = keys[i].shift_state,
+				 .KeyToggleState = ti->toggle_state},
+		};
+		text_input_push(ti, &key);
+	}
 }
 
 UINT32 text_input_room(const struct text_input *ti)
@@ -102,7 +115,8 @@ static EFI_STATUS reset(struct text_input *ti, bool extended)
 	EFI_TPL old = tpl_raise(TPL_NOTIFY);
 	EFI_STATUS status = EFI_SUCCESS;
 
-	ti->count = 0;
+	if (!ti->reset_keeps_keys)
+		ti->count = 0;
 	if (ti->ops->reset)
 		status = ti->ops->reset(ti, extended);
 	tpl_restore(old);

@@ -30,8 +30,9 @@ static const EFI_GUID pci_io_guid = EFI_PCI_IO_PROTOCOL_GUID;
 /* The devices this driver manages, to find one from its controller handle. */
 static struct list instances = LIST_INIT(instances);
 
-static bool is_virtio_blk(EFI_PCI_IO_PROTOCOL *pci_io)
+static bool is_virtio_blk(void *interface)
 {
+	EFI_PCI_IO_PROTOCOL *pci_io = interface;
 	UINT16 ids[2] = {0, 0};
 
 	pci_io->Pci.Read(pci_io, EfiPciIoWidthUint16, 0, 2, ids);
@@ -45,16 +46,7 @@ static bool is_virtio_blk(EFI_PCI_IO_PROTOCOL *pci_io)
 static EFI_STATUS EFIAPI vblk_supported(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE controller,
 					EFI_DEVICE_PATH_PROTOCOL *remaining)
 {
-	EFI_PCI_IO_PROTOCOL *pci_io;
-	EFI_STATUS status =
-	    protocol_open(controller, &pci_io_guid, (void **)&pci_io, this->DriverBindingHandle,
-			  controller, EFI_OPEN_PROTOCOL_BY_DRIVER);
-
-	if (EFI_ERROR(status))
-		return status;
-	status = is_virtio_blk(pci_io) ? EFI_SUCCESS : EFI_UNSUPPORTED;
-	protocol_close(controller, &pci_io_guid, this->DriverBindingHandle, controller);
-	return status;
+	return driver_can_open(this->DriverBindingHandle, controller, &pci_io_guid, is_virtio_blk);
 }
 
 /* ExitBootServices: a reset device stops all DMA at once. No memory is touched or freed

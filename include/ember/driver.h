@@ -5,6 +5,7 @@
 #ifndef EMBER_DRIVER_H
 #define EMBER_DRIVER_H
 
+#include <stdbool.h>
 #include <efi/protocol/component_name2.h>
 #include <efi/protocol/driver_binding.h>
 
@@ -22,6 +23,13 @@ struct ember_driver {
 #define EMBER_DRIVER(var)                                                                 \
 	__attribute__((used, section("ember_drivers"), aligned(8), no_sanitize("address")))  \
 	static const struct ember_driver *const ember_driver_entry_##var = &(var)
+
+/* Supported()'s test of a protocol on controller (drivers/binding): opens it BY_DRIVER as
+ * Start would, and returns that status when it fails (EFI_ALREADY_STARTED, EFI_ACCESS_DENIED
+ * ...); else EFI_UNSUPPORTED when accept (optional) refuses the interface. The protocol is
+ * closed again either way. */
+EFI_STATUS driver_can_open(EFI_HANDLE driver, EFI_HANDLE controller, const EFI_GUID *protocol,
+			   bool (*accept)(void *interface));
 
 /* Installs every registered driver; returns the first error, after trying them all. */
 EFI_STATUS driver_install_builtin(void);

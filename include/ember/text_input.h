@@ -2,7 +2,8 @@
  * and EFI_SIMPLE_TEXT_INPUT_EX_PROTOCOL (12.2) over one queue of keys, with WaitForKey,
  * SetState and key notifications. A device embeds struct text_input, gives a poll function
  * that turns its input into keys with text_input_push(), and installs ti->in and ti->in_ex
- * on its handle. Used by the serial terminal, the PS/2 keyboard and the console splitter. */
+ * on its handle. Used by the serial terminal, the PS/2 keyboard, the console splitter and
+ * ember-run's console. */
 #ifndef EMBER_TEXT_INPUT_H
 #define EMBER_TEXT_INPUT_H
 
@@ -16,6 +17,7 @@
 #define TEXT_INPUT_POLL_100NS (10 * 10000)
 
 struct text_input;
+struct term_key;
 
 struct text_input_ops {
 	/* Moves the device's waiting input into the queue; called at TPL_NOTIFY. */
@@ -40,6 +42,8 @@ struct text_input {
 	EFI_SIMPLE_TEXT_INPUT_EX_PROTOCOL in_ex;
 	const struct text_input_ops *ops;
 	bool poll_always; /* polled by a timer all the time, not only for notifications */
+	/* Reset leaves queued keys alone (input fed ahead of time, like a script on a pipe). */
+	bool reset_keeps_keys;
 	EFI_KEY_TOGGLE_STATE toggle_state; /* reported with every key */
 	EFI_KEY_DATA queue[TEXT_INPUT_QUEUE_SIZE];
 	UINT32 head, count;
@@ -62,6 +66,9 @@ void text_input_fini(struct text_input *ti);
 /* Queues a key and schedules the notifications it matches; false when the queue is full
  * and the key was dropped. Call at TPL_NOTIFY (from the poll function). */
 bool text_input_push(struct text_input *ti, const EFI_KEY_DATA *key);
+/* Queues keys decoded by lib/term_keys.c, with the current toggle state; those that find
+ * the queue full are dropped. Call at TPL_NOTIFY. */
+void text_input_push_term_keys(struct text_input *ti, const struct term_key *keys, size_t n);
 /* Free places in the queue. */
 UINT32 text_input_room(const struct text_input *ti);
 

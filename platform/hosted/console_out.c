@@ -7,16 +7,12 @@
 
 #include <ember/core.h>
 #include <ember/str.h>
+#include <ember/text_out.h>
+#include <ember/vt_out.h>
 #include "console.h"
 
 #define CON_OUT_SIGNATURE SIGNATURE_32('h', 'c', 'o', 'u')
-#define DEFAULT_ATTRIBUTE EFI_TEXT_ATTR(EFI_LIGHTGRAY, EFI_BLACK)
 #define MAX_TEXT_MODES 3
-#define TAB_STOP 8
-
-/* Markers that switch HII glyph widths; they take no cell (UEFI 2.10, 34.8.2). */
-#define NARROW_CHAR 0xfff1
-#define WIDE_CHAR 0xfff2
 
 struct text_mode {
 	UINT32 columns, rows;
@@ -43,60 +39,33 @@ struct con_out {
 /* The devices console_out_restore visits (stdout and stderr). */
 static struct con_out *volatile devices[2];
 
-/* Bytes on their way to the descriptor: escapes and text collected, then written at once. */
+/* Where a call's bytes go: escapes and text are collected in a vt_sink, then written. */
 struct out_buf {
+	struct vt_sink sink;
 	int fd;
 	bool failed;
-	size_t len;
-	char data[512];
 };
 
-static void ob_flush(struct out_buf *b)
+static void fd_write(void *ctx, const UINT8 *bytes, size_t n)
 {
-	if (b->len && !console_write_all(b->fd, b->data, b->len))
+	struct out_buf *b = ctx;
+
+	if (!console_write_all(b->fd, (const char *)bytes, n))
 		b->failed = true;
-	b->len = 0;
 }
 
-static void ob_put(struct out_buf *b, const char *s, size_t n)
+/* Starts collecting bytes for c's descriptor (b is the sink's context). */
+static struct vt_sink *ob_begin(struct out_buf *b, const struct con_out *c)
 {
-	while (n) {
-		size_t k = MIN(n, sizeof(b->data) - b->len);
-
-		mem_copy(b->data + b->len, s, k);
-		b->len += k;
-		s += k;
-		n -= k;
-		if (b->len == sizeof(b->data))
-			ob_flush(b);
-	}
+	*b = (struct out_buf){.sink = {.write = fd_write, .ctx = b}, .fd = c->fd};
+	return &b->sink;
 }
 
-static void ob_puts(struct out_buf *b, const char *s)
+/* Writes what is left; EFI_DEVICE_ERROR when any write failed. */
+static EFI_STATUS ob_end(struct out_buf *b)
 {
-	ob_put(b, s, str8_len(s));
-}
-
-static void ob_num(struct out_buf *b, UINT32 v)
-{
-	char digits[10];
-	size_t n = 0;
-
-	do {
-		digits[sizeof(digits) - ++n] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	ob_put(b, digits + sizeof(digits) - n, n);
-}
-
-/* CUP: the terminal cursor to a cell (1-based on the wire). */
-static void ob_goto(struct out_buf *b, UINT32 column, UINT32 row)
-{
-	ob_puts(b, "\x1b[");
-	ob_num(b, row + 1);
-	ob_puts(b, ";");
-	ob_num(b, column + 1);
-	ob_puts(b, "H");
+	vt_flush(&b->sink);
+	return b->failed ? EFI_DEVICE_ERROR : EFI_SUCCESS;
 }
 
 static struct con_out *con_out_from(EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *this)
@@ -116,22 +85,13 @@ static const struct text_mode *current_mode(const struct con_out *c)
 
 /* ---- Writing text ---- */
 
-/* Characters a UTF-8 terminal shows in one cell; other control codes and lone surrogate
- * halves are unknown glyphs (12.4.3: only NUL, BS, LF and CR may appear; TAB is taken too). */
-static bool glyph_known(CHAR16 c)
-{
-	if (c < 0x20 || (c >= 0x7f && c < 0xa0))
-		return false;
-	return (c < 0xd800 || c > 0xdfff) && c != 0xfffe && c != 0xffff;
-}
-
 /* Plain text: a held CR that turned out to stand alone goes out now. */
-static void release_cr(struct con_out *c, struct out_buf *b)
+static void release_cr(struct con_out *c, struct vt_sink *v)
 {
 	if (c->tty)
 		return;
 	if (c->held_cr)
-		ob_put(b, "\r", 1);
+		vt_put(v, "\r", 1);
 	c->held_cr = false;
 	c->after_lf = false;
 }
@@ -143,13 +103,13 @@ static void cursor_down(struct con_out *c)
 		c->mode.CursorRow++;
 }
 
-static void put_glyph(struct con_out *c, struct out_buf *b, CHAR16 ch)
+static void put_glyph(struct con_out *c, struct vt_sink *v, CHAR16 ch)
 {
 	char utf8[4];
 	size_t n = ucs2_to_utf8(utf8, sizeof(utf8), &ch, 1);
 
-	release_cr(c, b);
-	ob_put(b, utf8, n);
+	release_cr(c, v);
+	vt_put(v, utf8, n);
 	if ((UINT32)++c->mode.CursorColumn < current_mode(c)->columns)
 		return;
 	/* Past the right edge: the line wraps as CR LF would (12.4.3). A terminal wider than the
@@ -157,154 +117,139 @@ static void put_glyph(struct con_out *c, struct out_buf *b, CHAR16 ch)
 	c->mode.CursorColumn = 0;
 	cursor_down(c);
 	if (c->tty)
-		ob_puts(b, "\r\n");
+		vt_put_str(v, "\r\n");
 }
 
-static void put_line_feed(struct con_out *c, struct out_buf *b)
+static void put_line_feed(struct con_out *c, struct vt_sink *v)
 {
 	cursor_down(c);
 	if (c->tty) {
 		/* LF keeps the column; a tty's ONLCR would not, IND (ESC D) does. */
-		ob_puts(b, c->mode.CursorColumn ? "\033D" : "\n");
+		vt_put_str(v, c->mode.CursorColumn ? "\033D" : "\n");
 		return;
 	}
-	ob_put(b, "\n", 1);
+	vt_put(v, "\n", 1);
 	c->after_lf = !c->held_cr; /* "\n\r" is one line end, so is "\r\n" */
 	c->held_cr = false;
 }
 
-static void put_carriage_return(struct con_out *c, struct out_buf *b)
+static void put_carriage_return(struct con_out *c, struct vt_sink *v)
 {
 	c->mode.CursorColumn = 0;
 	if (c->tty) {
-		ob_put(b, "\r", 1);
+		vt_put(v, "\r", 1);
 	} else if (c->after_lf) {
 		c->after_lf = false;
 	} else {
 		if (c->held_cr)
-			ob_put(b, "\r", 1);
+			vt_put(v, "\r", 1);
 		c->held_cr = true;
 	}
 }
 
-static void put_backspace(struct con_out *c, struct out_buf *b)
+static void put_backspace(struct con_out *c, struct vt_sink *v)
 {
 	if (c->mode.CursorColumn == 0)
 		return;
-	release_cr(c, b);
+	release_cr(c, v);
 	c->mode.CursorColumn--;
-	ob_put(b, "\b", 1);
+	vt_put(v, "\b", 1);
 }
 
-static void put_tab(struct con_out *c, struct out_buf *b)
+static void put_tab(struct con_out *c, struct vt_sink *v)
 {
-	UINT32 next = ((UINT32)c->mode.CursorColumn / TAB_STOP + 1) * TAB_STOP;
-
-	release_cr(c, b);
-	c->mode.CursorColumn = (INT32)MIN(next, current_mode(c)->columns - 1);
-	ob_put(b, "\t", 1);
+	release_cr(c, v);
+	c->mode.CursorColumn =
+	    (INT32)text_out_tab_stop((UINT32)c->mode.CursorColumn, current_mode(c)->columns);
+	vt_put(v, "\t", 1);
 }
 
 static EFI_STATUS con_out_write(struct con_out *c, const CHAR16 *s)
 {
-	struct out_buf b = {.fd = c->fd};
+	struct out_buf b;
+	struct vt_sink *v = ob_begin(&b, c);
 	bool unknown = false;
+	EFI_STATUS status;
 
 	for (; *s; s++) {
 		if (*s == CHAR_LINEFEED)
-			put_line_feed(c, &b);
+			put_line_feed(c, v);
 		else if (*s == CHAR_CARRIAGE_RETURN)
-			put_carriage_return(c, &b);
+			put_carriage_return(c, v);
 		else if (*s == CHAR_BACKSPACE)
-			put_backspace(c, &b);
+			put_backspace(c, v);
 		else if (*s == CHAR_TAB)
-			put_tab(c, &b);
-		else if (glyph_known(*s))
-			put_glyph(c, &b, *s);
-		else if (*s != NARROW_CHAR && *s != WIDE_CHAR)
+			put_tab(c, v);
+		else if (text_out_glyph_known(*s))
+			put_glyph(c, v, *s);
+		else if (!text_out_width_marker(*s))
 			unknown = true;
 	}
-	ob_flush(&b);
-	if (b.failed)
-		return EFI_DEVICE_ERROR;
+	status = ob_end(&b);
+	if (EFI_ERROR(status))
+		return status;
 	return unknown ? EFI_WARN_UNKNOWN_GLYPH : EFI_SUCCESS;
 }
 
 /* ---- Terminal control ---- */
 
-/* SGR for the current attribute: the spec's default is the terminal's own colours. */
-static void put_attribute(struct con_out *c, struct out_buf *b)
-{
-	static const char ansi_digit[8] = {'0', '4', '2', '6', '1', '5', '3', '7'};
-	UINT32 attr = (UINT32)c->mode.Attribute, fg = attr & 0x0f, bg = (attr >> 4) & 0x07;
-
-	if (!c->tty)
-		return;
-	if (attr == DEFAULT_ATTRIBUTE) {
-		ob_puts(b, "\x1b[0m");
-		c->colors_set = false;
-		return;
-	}
-	ob_puts(b, fg & EFI_BRIGHT ? "\x1b[0;9" : "\x1b[0;3");
-	ob_put(b, &ansi_digit[fg & 7], 1);
-	ob_puts(b, ";4");
-	ob_put(b, &ansi_digit[bg], 1);
-	ob_puts(b, "m");
-	c->colors_set = true;
-}
-
 /* A mode shorter than the terminal scrolls within its own rows. DECSTBM homes the cursor,
  * so this is only done when clearing. */
-static void put_scroll_region(struct con_out *c, struct out_buf *b)
+static void put_scroll_region(struct con_out *c, struct vt_sink *v)
 {
 	UINT32 rows = current_mode(c)->rows;
 
 	if (c->term_rows > rows) {
-		ob_puts(b, "\x1b[1;");
-		ob_num(b, rows);
-		ob_puts(b, "r");
+		vt_put_str(v, "\x1b[1;");
+		vt_put_num(v, rows);
+		vt_put_str(v, "r");
 		c->region_set = true;
 	} else if (c->region_set) {
-		ob_puts(b, "\x1b[r");
+		vt_put_str(v, "\x1b[r");
 		c->region_set = false;
 	}
 }
 
 static EFI_STATUS con_out_clear(struct con_out *c)
 {
-	struct out_buf b = {.fd = c->fd};
+	struct out_buf b;
+	struct vt_sink *v;
 
 	c->mode.CursorColumn = 0;
 	c->mode.CursorRow = 0;
 	if (!c->tty)
 		return EFI_SUCCESS;
-	put_scroll_region(c, &b);
-	ob_puts(&b, "\x1b[H\x1b[2J");
-	ob_flush(&b);
-	return b.failed ? EFI_DEVICE_ERROR : EFI_SUCCESS;
+	v = ob_begin(&b, c);
+	put_scroll_region(c, v);
+	vt_put_str(v, "\x1b[H\x1b[2J");
+	return ob_end(&b);
 }
 
+/* On a terminal, SGR for the attribute: the spec's default is the terminal's own colours. */
 static EFI_STATUS con_out_set_attribute(struct con_out *c, UINT32 attribute)
 {
-	struct out_buf b = {.fd = c->fd};
+	struct out_buf b;
+	struct vt_sink *v = ob_begin(&b, c);
 
 	c->mode.Attribute = (INT32)attribute;
-	put_attribute(c, &b);
-	ob_flush(&b);
-	return b.failed ? EFI_DEVICE_ERROR : EFI_SUCCESS;
+	if (c->tty) {
+		vt_attribute(v, attribute);
+		c->colors_set = attribute != TEXT_OUT_DEFAULT_ATTRIBUTE;
+	}
+	return ob_end(&b);
 }
 
 static EFI_STATUS con_out_show_cursor(struct con_out *c, bool visible)
 {
-	struct out_buf b = {.fd = c->fd};
+	struct out_buf b;
+	struct vt_sink *v = ob_begin(&b, c);
 
 	c->mode.CursorVisible = visible;
 	if (c->tty) {
-		ob_puts(&b, visible ? "\x1b[?25h" : "\x1b[?25l");
+		vt_show_cursor(v, visible);
 		c->cursor_hidden = !visible;
 	}
-	ob_flush(&b);
-	return b.failed ? EFI_DEVICE_ERROR : EFI_SUCCESS;
+	return ob_end(&b);
 }
 
 /* ---- Protocol functions ---- */
@@ -319,7 +264,7 @@ static EFI_STATUS EFIAPI con_out_reset(EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *this,
 	if (!c)
 		return EFI_INVALID_PARAMETER;
 	old = tpl_raise(TPL_NOTIFY);
-	status = con_out_set_attribute(c, DEFAULT_ATTRIBUTE);
+	status = con_out_set_attribute(c, TEXT_OUT_DEFAULT_ATTRIBUTE);
 	if (!EFI_ERROR(status))
 		status = con_out_show_cursor(c, true);
 	if (!EFI_ERROR(status))
@@ -352,7 +297,7 @@ static EFI_STATUS EFIAPI con_out_test_string(EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *th
 		bool control = ch == CHAR_LINEFEED || ch == CHAR_CARRIAGE_RETURN ||
 			       ch == CHAR_BACKSPACE || ch == CHAR_TAB;
 
-		if (!control && !glyph_known(ch) && ch != NARROW_CHAR && ch != WIDE_CHAR)
+		if (!control && !text_out_glyph_known(ch) && !text_out_width_marker(ch))
 			return EFI_UNSUPPORTED;
 	}
 	return EFI_SUCCESS;
@@ -426,6 +371,8 @@ static EFI_STATUS EFIAPI con_out_set_cursor_position(EFI_SIMPLE_TEXT_OUTPUT_PROT
 {
 	struct con_out *c = con_out_from(this);
 	struct out_buf b;
+	struct vt_sink *v;
+	EFI_STATUS status;
 	EFI_TPL old;
 
 	if (!c)
@@ -433,14 +380,14 @@ static EFI_STATUS EFIAPI con_out_set_cursor_position(EFI_SIMPLE_TEXT_OUTPUT_PROT
 	if (column >= current_mode(c)->columns || row >= current_mode(c)->rows)
 		return EFI_UNSUPPORTED;
 	old = tpl_raise(TPL_NOTIFY);
-	b = (struct out_buf){.fd = c->fd};
+	v = ob_begin(&b, c);
 	c->mode.CursorColumn = (INT32)column;
 	c->mode.CursorRow = (INT32)row;
 	if (c->tty)
-		ob_goto(&b, (UINT32)column, (UINT32)row);
-	ob_flush(&b);
+		vt_goto(v, (UINT32)column, (UINT32)row);
+	status = ob_end(&b);
 	tpl_restore(old);
-	return b.failed ? EFI_DEVICE_ERROR : EFI_SUCCESS;
+	return status;
 }
 
 static EFI_STATUS EFIAPI con_out_enable_cursor(EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *this,
@@ -517,7 +464,7 @@ EFI_STATUS console_out_create(int fd, const EFI_GUID *device, EFI_HANDLE *handle
 	c->tty = isatty(fd);
 	c->proto = con_out_template;
 	c->proto.Mode = &c->mode;
-	c->mode.Attribute = DEFAULT_ATTRIBUTE;
+	c->mode.Attribute = TEXT_OUT_DEFAULT_ATTRIBUTE;
 	c->mode.CursorVisible = TRUE;
 	probe_modes(c);
 	console_path_init(&c->path, device);
@@ -535,22 +482,23 @@ EFI_STATUS console_out_create(int fd, const EFI_GUID *device, EFI_HANDLE *handle
 
 static void restore_device(struct con_out *c)
 {
-	struct out_buf b = {.fd = c->fd};
+	struct out_buf b;
+	struct vt_sink *v = ob_begin(&b, c);
 
 	if (c->held_cr)
-		ob_put(&b, "\r", 1);
+		vt_put(v, "\r", 1);
 	c->held_cr = false;
 	if (c->colors_set)
-		ob_puts(&b, "\x1b[0m");
+		vt_put_str(v, "\x1b[0m");
 	if (c->cursor_hidden)
-		ob_puts(&b, "\x1b[?25h");
+		vt_put_str(v, "\x1b[?25h");
 	if (c->region_set) {
 		/* Resetting the region homes the cursor: put it back below the output. */
-		ob_puts(&b, "\x1b[r");
-		ob_goto(&b, (UINT32)c->mode.CursorColumn, (UINT32)c->mode.CursorRow);
+		vt_put_str(v, "\x1b[r");
+		vt_goto(v, (UINT32)c->mode.CursorColumn, (UINT32)c->mode.CursorRow);
 	}
 	c->colors_set = c->cursor_hidden = c->region_set = false;
-	ob_flush(&b);
+	ob_end(&b);
 }
 
 void console_out_restore(void)

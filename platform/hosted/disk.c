@@ -16,6 +16,7 @@
 
 #include "hosted.h"
 #include <ember/core.h>
+#include <ember/devpath.h>
 #include <ember/util.h>
 #include <efi/protocol/block_io2.h>
 
@@ -25,21 +26,13 @@
 #define CD_BLOCK 2048
 #define ISO_SIGNATURE_OFFSET (16 * CD_BLOCK + 1)
 
-#pragma pack(push, 1)
-struct hosted_disk_path {
-	VENDOR_DEVICE_PATH vendor;
-	UINT32 index;
-	EFI_DEVICE_PATH_PROTOCOL end;
-};
-#pragma pack(pop)
-
 struct hosted_disk {
 	UINT32 signature;
 	EFI_HANDLE handle;
 	EFI_BLOCK_IO_PROTOCOL block_io;
 	EFI_BLOCK_IO2_PROTOCOL block_io2;
 	EFI_BLOCK_IO_MEDIA media;
-	struct hosted_disk_path path;
+	struct hosted_index_path path;
 	int fd;
 	UINT8 *map; /* the whole image, when it could be mapped */
 	UINT64 bytes;
@@ -246,19 +239,14 @@ static void init_media(struct hosted_disk *d, const struct disk_option *o, UINT6
 			o->file, (unsigned)(bytes % d->media.BlockSize));
 }
 
-static void init_path(struct hosted_disk *d, UINT32 index)
+void hosted_index_path_init(struct hosted_index_path *path, const EFI_GUID *vendor,
+			    UINT32 index)
 {
-	static const EFI_GUID vendor = EMBER_HOSTED_DISK_GUID;
-	struct hosted_disk_path *p = &d->path;
-
-	p->vendor.Header.Type = HARDWARE_DEVICE_PATH;
-	p->vendor.Header.SubType = HW_VENDOR_DP;
-	p->vendor.Header.Length[0] = sizeof(p->vendor) + sizeof(p->index);
-	p->vendor.Guid = vendor;
-	p->index = index;
-	p->end.Type = END_DEVICE_PATH_TYPE;
-	p->end.SubType = END_ENTIRE_DEVICE_PATH_SUBTYPE;
-	p->end.Length[0] = sizeof(p->end);
+	dp_set_node(&path->vendor.Header, HARDWARE_DEVICE_PATH, HW_VENDOR_DP,
+		    sizeof(path->vendor) + sizeof(path->index));
+	path->vendor.Guid = *vendor;
+	path->index = index;
+	dp_set_end(&path->end);
 }
 
 /* Opens one image file: read-write unless :ro; CDs are read-only media, so a CD image
@@ -293,6 +281,7 @@ static void attach_one(UINT32 index)
 	static const EFI_GUID block_io_guid = EFI_BLOCK_IO_PROTOCOL_GUID;
 	static const EFI_GUID block_io2_guid = EFI_BLOCK_IO2_PROTOCOL_GUID;
 	static const EFI_GUID device_path_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
+	static const EFI_GUID vendor = EMBER_HOSTED_DISK_GUID;
 	const struct disk_option *o = &options[index];
 	struct hosted_disk *d = pool_alloc(sizeof(*d));
 	UINT64 bytes;
@@ -308,7 +297,7 @@ static void attach_one(UINT32 index)
 		      d->fd, 0);
 	if (d->map == MAP_FAILED)
 		d->map = NULL;
-	init_path(d, index);
+	hosted_index_path_init(&d->path, &vendor, index);
 	d->block_io = (EFI_BLOCK_IO_PROTOCOL){EFI_BLOCK_IO_PROTOCOL_REVISION3,
 					      &d->media,
 					      reset,

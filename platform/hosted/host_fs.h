@@ -11,10 +11,11 @@
 #include <sys/stat.h>
 #include <efi/protocol/device_path.h>
 #include <efi/protocol/simple_file_system.h>
+#include <ember/file_front.h>
 #include <ember/util.h>
+#include "hosted.h"
 
 #define HOST_VOLUME_SIGNATURE SIGNATURE_32('h', 'v', 'o', 'l')
-#define HOST_FILE_SIGNATURE SIGNATURE_32('h', 'f', 'i', 'l')
 /* The longest volume label kept, in UCS-2 units. */
 #define HOST_LABEL_MAX 255
 
@@ -22,14 +23,6 @@
  * data is the volume's index (UINT32). */
 #define EMBER_HOSTED_VOLUME_GUID \
 	{0x982609f9, 0x3366, 0x4777, {0xab, 0xc4, 0x0c, 0xec, 0xe3, 0xad, 0x9d, 0x72}}
-
-#pragma pack(push, 1)
-struct host_volume_path {
-	VENDOR_DEVICE_PATH vendor;
-	UINT32 index;
-	EFI_DEVICE_PATH_PROTOCOL end;
-};
-#pragma pack(pop)
 
 /* One mounted directory; lives as long as ember-run. */
 struct host_volume {
@@ -42,13 +35,12 @@ struct host_volume {
 	bool read_only;
 	/* The label, kept in memory only. */
 	CHAR16 label[HOST_LABEL_MAX + 1];
-	struct host_volume_path device_path;
+	struct hosted_index_path device_path;
 };
 
-/* One EFI_FILE_PROTOCOL handle. */
+/* One EFI_FILE_PROTOCOL handle; its entry points are the shared front end's. */
 struct host_file {
-	UINT32 signature;
-	EFI_FILE_PROTOCOL file;
+	struct file_front front;
 	struct host_volume *volume;
 	/* The normalised EFI path with the names found on disk ("\" for the root). */
 	CHAR16 *efi_path;
@@ -67,19 +59,24 @@ struct host_file {
 	struct dirent *pending;
 };
 
-/* ---- host_fs_handle.c: handle validation and TPL ---- */
+/* ---- host_fs_handle.c: handles, TPL, errno ---- */
 
-/* The private struct behind a This pointer, or NULL for a foreign or closed one. */
-struct host_file *host_file_from(EFI_FILE_PROTOCOL *file);
-/* Raises to TPL_NOTIFY so no notify function (and no re-entry) runs during host calls. */
+/* TPL_NOTIFY, so no notify function (and no re-entry) runs during host calls; tpl_raise
+ * leaves a higher TPL alone, so callers above TPL_NOTIFY are unaffected. */
+#define HOST_FS_TPL TPL_NOTIFY
+
+/* The handle a front-end handle is. */
+static inline struct host_file *host_file_of(struct file_front *front)
+{
+	return container_of(front, struct host_file, front);
+}
+/* The handles' operations (struct file_front_ops). */
+extern const struct file_front_ops host_file_ops;
+/* Raises to HOST_FS_TPL. */
 EFI_TPL host_fs_enter(void);
 void host_fs_leave(EFI_TPL old);
 /* An EFI_STATUS for a failed host call's errno. */
 EFI_STATUS host_fs_errno_status(int err);
-/* Reports the outcome of an ...Ex request through its token (13.5.7 - 13.5.10). */
-EFI_STATUS host_fs_complete(EFI_FILE_IO_TOKEN *token, EFI_STATUS status);
-/* True when a token's event may be signalled (NULL means blocking I/O). */
-bool host_fs_token_ok(const EFI_FILE_IO_TOKEN *token);
 
 /* ---- host_fs_resolve.c: EFI paths to host paths ---- */
 
@@ -106,11 +103,12 @@ bool host_file_path_current(struct host_file *f);
 
 /* ---- host_fs_volume.c ---- */
 
-/* EFI_FILE_SYSTEM_INFO and EFI_FILE_SYSTEM_VOLUME_LABEL; *size in, needed size out. */
-EFI_STATUS host_volume_info(struct host_volume *vol, UINTN *size, VOID *buffer);
-EFI_STATUS host_volume_label(struct host_volume *vol, UINTN *size, VOID *buffer);
-/* Sets the label from a string of at most max_units units that must hold a terminator. */
-EFI_STATUS host_volume_set_label(struct host_volume *vol, const CHAR16 *label, size_t max_units);
+/* GetInfo of EFI_FILE_SYSTEM_INFO and EFI_FILE_SYSTEM_VOLUME_LABEL; *size in, needed size
+ * out. */
+EFI_STATUS host_file_fs_info(struct file_front *front, UINTN *size, void *buffer);
+EFI_STATUS host_file_volume_label(struct file_front *front, UINTN *size, void *buffer);
+/* SetInfo of the label (checked by the front end: at most HOST_LABEL_MAX units). */
+EFI_STATUS host_file_set_label(struct file_front *front, const CHAR16 *label);
 
 /* ---- host_fs_open.c ---- */
 
@@ -120,12 +118,10 @@ EFI_STATUS host_file_open(struct host_volume *vol, CHAR16 *efi_path, char *host_
 			  bool writable, struct host_file **out);
 /* Releases everything a handle holds. */
 void host_file_free(struct host_file *f);
-EFI_STATUS EFIAPI host_file_open_entry(EFI_FILE_PROTOCOL *This, EFI_FILE_PROTOCOL **NewHandle,
-				       CHAR16 *FileName, UINT64 OpenMode, UINT64 Attributes);
-EFI_STATUS EFIAPI host_file_open_ex(EFI_FILE_PROTOCOL *This, EFI_FILE_PROTOCOL **NewHandle,
-				    CHAR16 *FileName, UINT64 OpenMode, UINT64 Attributes,
-				    EFI_FILE_IO_TOKEN *Token);
-EFI_STATUS EFIAPI host_file_close(EFI_FILE_PROTOCOL *This);
+/* Open() and Close(). */
+EFI_STATUS host_file_open_name(struct file_front *from, const CHAR16 *name, UINT64 mode,
+			       UINT64 attributes, struct file_front **out);
+void host_file_close(struct file_front *front);
 
 /* ---- host_fs_create.c ---- */
 
@@ -136,18 +132,16 @@ EFI_STATUS host_fs_create(struct host_volume *vol, const CHAR16 *path, UINT64 at
 /* EFI_FILE_READ_ONLY on the host: no write permission for anyone, or write permission for
  * the owner. */
 EFI_STATUS host_fs_set_read_only(int fd, bool read_only);
-EFI_STATUS EFIAPI host_file_delete(EFI_FILE_PROTOCOL *This);
+/* Delete()'s removal. */
+EFI_STATUS host_file_delete(struct file_front *front);
 
 /* ---- host_fs_io.c ---- */
 
-EFI_STATUS EFIAPI host_file_read(EFI_FILE_PROTOCOL *This, UINTN *BufferSize, VOID *Buffer);
-EFI_STATUS EFIAPI host_file_write(EFI_FILE_PROTOCOL *This, UINTN *BufferSize, VOID *Buffer);
-EFI_STATUS EFIAPI host_file_get_position(EFI_FILE_PROTOCOL *This, UINT64 *Position);
-EFI_STATUS EFIAPI host_file_set_position(EFI_FILE_PROTOCOL *This, UINT64 Position);
-EFI_STATUS EFIAPI host_file_flush(EFI_FILE_PROTOCOL *This);
-EFI_STATUS EFIAPI host_file_read_ex(EFI_FILE_PROTOCOL *This, EFI_FILE_IO_TOKEN *Token);
-EFI_STATUS EFIAPI host_file_write_ex(EFI_FILE_PROTOCOL *This, EFI_FILE_IO_TOKEN *Token);
-EFI_STATUS EFIAPI host_file_flush_ex(EFI_FILE_PROTOCOL *This, EFI_FILE_IO_TOKEN *Token);
+EFI_STATUS host_file_read(struct file_front *front, UINTN *size, void *buffer);
+EFI_STATUS host_file_write(struct file_front *front, UINTN *size, const void *buffer);
+EFI_STATUS host_file_get_position(struct file_front *front, UINT64 *position);
+EFI_STATUS host_file_set_position(struct file_front *front, UINT64 position);
+EFI_STATUS host_file_flush(struct file_front *front);
 
 /* ---- host_fs_dir.c ---- */
 
@@ -164,13 +158,14 @@ EFI_STATUS host_fs_file_info(int dirfd, const char *path, int flags, const CHAR1
 			     UINTN *size, VOID *buffer);
 /* Converts a host time to an EFI_TIME in local time. */
 void host_fs_time_to_efi(const struct timespec *ts, EFI_TIME *time);
-EFI_STATUS EFIAPI host_file_get_info(EFI_FILE_PROTOCOL *This, EFI_GUID *InformationType,
-				     UINTN *BufferSize, VOID *Buffer);
+/* GetInfo of EFI_FILE_INFO. */
+EFI_STATUS host_file_info(struct file_front *front, UINTN *size, void *buffer);
 
 /* ---- host_fs_setinfo.c ---- */
 
-EFI_STATUS EFIAPI host_file_set_info(EFI_FILE_PROTOCOL *This, EFI_GUID *InformationType,
-				     UINTN BufferSize, VOID *Buffer);
+/* SetInfo of EFI_FILE_INFO: the request's fixed part and its FileName. */
+EFI_STATUS host_file_set_info(struct file_front *front, const EFI_FILE_INFO *info,
+			      const CHAR16 *name);
 
 /* ---- host_fs_rename.c ---- */
 

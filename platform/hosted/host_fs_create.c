@@ -1,5 +1,5 @@
-/* Hosted volume: creating files and directories (Open with EFI_FILE_MODE_CREATE) and
- * EFI_FILE_PROTOCOL.Delete() (UEFI 2.10, 13.5.2, 13.5.4). */
+/* Hosted volume: creating files and directories (Open with EFI_FILE_MODE_CREATE) and its
+ * part of EFI_FILE_PROTOCOL.Delete() (UEFI 2.10, 13.5.2, 13.5.4). */
 #include <errno.h>
 #include <fcntl.h>
 #include <unistd.h>
@@ -67,8 +67,9 @@ EFI_STATUS host_fs_create(struct host_volume *vol, const CHAR16 *path, UINT64 at
 	return status;
 }
 
-static EFI_STATUS delete_file(struct host_file *f)
+EFI_STATUS host_file_delete(struct file_front *front)
 {
+	struct host_file *f = host_file_of(front);
 	bool root = f->efi_path[0] == u'\\' && f->efi_path[1] == 0;
 
 	if (root || !f->writable || !host_file_parent_writable(f) || !host_file_path_current(f))
@@ -77,19 +78,4 @@ static EFI_STATUS delete_file(struct host_file *f)
 	if (unlinkat(f->volume->root_fd, f->host_path, f->is_dir ? AT_REMOVEDIR : 0) != 0)
 		return EFI_WARN_DELETE_FAILURE;
 	return EFI_SUCCESS;
-}
-
-EFI_STATUS EFIAPI host_file_delete(EFI_FILE_PROTOCOL *This)
-{
-	struct host_file *f = host_file_from(This);
-	EFI_STATUS status;
-	EFI_TPL old;
-
-	if (!f)
-		return EFI_INVALID_PARAMETER;
-	old = host_fs_enter();
-	status = delete_file(f);
-	host_file_free(f); /* 13.5.4: the handle is closed in all cases */
-	host_fs_leave(old);
-	return status;
 }

@@ -1,26 +1,31 @@
-/* Hosted volume: checking This pointers, TPL around host calls, errno mapping, and the
- * completion of EFI_FILE_IO_TOKEN requests. */
+/* Hosted volume: the handles' operations under the shared EFI_FILE_PROTOCOL front end, the
+ * TPL around host calls, and errno mapping. */
 #include <errno.h>
 
 #include "host_fs.h"
 #include <ember/core.h>
 
-struct host_file *host_file_from(EFI_FILE_PROTOCOL *file)
-{
-	struct host_file *f;
-
-	if (!file)
-		return NULL;
-	f = container_of(file, struct host_file, file);
-	if (!mem_is_allocated(f, sizeof(*f)) || f->signature != HOST_FILE_SIGNATURE)
-		return NULL;
-	return f;
-}
+const struct file_front_ops host_file_ops = {
+    .tpl = HOST_FS_TPL,
+    .label_max = HOST_LABEL_MAX,
+    .open = host_file_open_name,
+    .close = host_file_close,
+    .delete = host_file_delete,
+    .read = host_file_read,
+    .write = host_file_write,
+    .get_position = host_file_get_position,
+    .set_position = host_file_set_position,
+    .flush = host_file_flush,
+    .file_info = host_file_info,
+    .fs_info = host_file_fs_info,
+    .volume_label = host_file_volume_label,
+    .set_file_info = host_file_set_info,
+    .set_label = host_file_set_label,
+};
 
 EFI_TPL host_fs_enter(void)
 {
-	/* tpl_raise leaves a higher TPL alone, so callers above TPL_NOTIFY are unaffected. */
-	return tpl_raise(TPL_NOTIFY);
+	return tpl_raise(HOST_FS_TPL);
 }
 
 void host_fs_leave(EFI_TPL old)
@@ -60,21 +65,4 @@ EFI_STATUS host_fs_errno_status(int err)
 	default:
 		return EFI_DEVICE_ERROR;
 	}
-}
-
-bool host_fs_token_ok(const EFI_FILE_IO_TOKEN *token)
-{
-	/* event_signal trusts its argument; this catches NULL-ish and wild pointers only. */
-	return token && (!token->Event || event_is_valid(token->Event));
-}
-
-EFI_STATUS host_fs_complete(EFI_FILE_IO_TOKEN *token, EFI_STATUS status)
-{
-	token->Status = status;
-	if (!token->Event)
-		return status; /* blocking I/O */
-	/* The request completed before returning; "queued" succeeded, the outcome is in
-	 * the token. The notify function runs when the caller's TPL is restored. */
-	event_signal(token->Event);
-	return EFI_SUCCESS;
 }

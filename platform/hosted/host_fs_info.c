@@ -1,5 +1,5 @@
-/* Hosted volume: EFI_FILE_PROTOCOL.GetInfo() and EFI_FILE_INFO from host file status
- * (UEFI 2.10, 13.5.13, 13.5.16). Times are local time with an unspecified time zone. */
+/* Hosted volume: EFI_FILE_INFO from host file status for EFI_FILE_PROTOCOL.GetInfo() (UEFI
+ * 2.10, 13.5.13, 13.5.16). Times are local time with an unspecified time zone. */
 #include <errno.h>
 #include <fcntl.h>
 #include <time.h>
@@ -7,10 +7,6 @@
 #include "host_fs.h"
 #include <ember/path.h>
 #include <ember/str.h>
-
-static const EFI_GUID file_info_guid = EFI_FILE_INFO_ID;
-static const EFI_GUID fs_info_guid = EFI_FILE_SYSTEM_INFO_ID;
-static const EFI_GUID label_guid = EFI_FILE_SYSTEM_VOLUME_LABEL_ID;
 
 void host_fs_time_to_efi(const struct timespec *ts, EFI_TIME *time)
 {
@@ -77,25 +73,9 @@ EFI_STATUS host_fs_file_info(int dirfd, const char *path, int flags, const CHAR1
 	return EFI_SUCCESS;
 }
 
-EFI_STATUS EFIAPI host_file_get_info(EFI_FILE_PROTOCOL *This, EFI_GUID *InformationType,
-				     UINTN *BufferSize, VOID *Buffer)
+EFI_STATUS host_file_info(struct file_front *front, UINTN *size, void *buffer)
 {
-	struct host_file *f = host_file_from(This);
-	EFI_STATUS status;
-	EFI_TPL old;
+	struct host_file *f = host_file_of(front);
 
-	if (!f || !InformationType || !BufferSize || (!Buffer && *BufferSize))
-		return EFI_INVALID_PARAMETER;
-	old = host_fs_enter();
-	if (guid_eq(InformationType, &file_info_guid))
-		status = host_fs_file_info(f->fd, "", AT_EMPTY_PATH, path_last(f->efi_path),
-					   BufferSize, Buffer);
-	else if (guid_eq(InformationType, &fs_info_guid))
-		status = host_volume_info(f->volume, BufferSize, Buffer);
-	else if (guid_eq(InformationType, &label_guid))
-		status = host_volume_label(f->volume, BufferSize, Buffer);
-	else
-		status = EFI_UNSUPPORTED;
-	host_fs_leave(old);
-	return status;
+	return host_fs_file_info(f->fd, "", AT_EMPTY_PATH, path_last(f->efi_path), size, buffer);
 }

@@ -1,5 +1,5 @@
-/* Hosted volume: Read, Write, GetPosition, SetPosition, Flush and their ...Ex forms
- * (UEFI 2.10, 13.5.5 - 13.5.15). Files use pread/pwrite at the handle's own position. */
+/* Hosted volume: its part of Read, Write, GetPosition, SetPosition, Flush and their ...Ex
+ * forms (UEFI 2.10, 13.5.5 - 13.5.15). Files use pread/pwrite at the handle's own position. */
 #include <errno.h>
 #include <unistd.h>
 
@@ -49,8 +49,9 @@ static EFI_STATUS read_file(struct host_file *f, UINTN *size, void *buffer)
 	return status;
 }
 
-static EFI_STATUS write_file(struct host_file *f, UINTN *size, const void *buffer)
+EFI_STATUS host_file_write(struct file_front *front, UINTN *size, const void *buffer)
 {
+	struct host_file *f = host_file_of(front);
 	UINT64 file_bytes, done = 0;
 	EFI_STATUS status;
 
@@ -79,160 +80,55 @@ static EFI_STATUS write_file(struct host_file *f, UINTN *size, const void *buffe
 	return status;
 }
 
-/* Read() or ReadEx() after the handle is known. */
-static EFI_STATUS read_any(struct host_file *f, UINTN *size, void *buffer)
+EFI_STATUS host_file_read(struct file_front *front, UINTN *size, void *buffer)
 {
+	struct host_file *f = host_file_of(front);
+
 	if (f->is_dir)
 		return host_dir_read(f, size, buffer);
 	return read_file(f, size, buffer);
 }
 
-EFI_STATUS EFIAPI host_file_read(EFI_FILE_PROTOCOL *This, UINTN *BufferSize, VOID *Buffer)
+EFI_STATUS host_file_get_position(struct file_front *front, UINT64 *position)
 {
-	struct host_file *f = host_file_from(This);
-	EFI_STATUS status;
-	EFI_TPL old;
-
-	if (!f || !BufferSize || (!Buffer && *BufferSize))
-		return EFI_INVALID_PARAMETER;
-	old = host_fs_enter();
-	status = read_any(f, BufferSize, Buffer);
-	host_fs_leave(old);
-	return status;
-}
-
-EFI_STATUS EFIAPI host_file_write(EFI_FILE_PROTOCOL *This, UINTN *BufferSize, VOID *Buffer)
-{
-	struct host_file *f = host_file_from(This);
-	EFI_STATUS status;
-	EFI_TPL old;
-
-	if (!f || !BufferSize || (!Buffer && *BufferSize))
-		return EFI_INVALID_PARAMETER;
-	old = host_fs_enter();
-	status = write_file(f, BufferSize, Buffer);
-	host_fs_leave(old);
-	return status;
-}
-
-EFI_STATUS EFIAPI host_file_get_position(EFI_FILE_PROTOCOL *This, UINT64 *Position)
-{
-	struct host_file *f = host_file_from(This);
-	EFI_STATUS status;
+	struct host_file *f = host_file_of(front);
 	UINT64 ignored;
-	EFI_TPL old;
+	EFI_STATUS status;
 
-	if (!f || !Position)
-		return EFI_INVALID_PARAMETER;
 	if (f->is_dir)
 		return EFI_UNSUPPORTED; /* 13.5.12: no meaning for directories */
-	old = host_fs_enter();
 	status = file_size(f, &ignored);
 	if (!EFI_ERROR(status))
-		*Position = f->position;
-	host_fs_leave(old);
+		*position = f->position;
 	return status;
 }
 
-EFI_STATUS EFIAPI host_file_set_position(EFI_FILE_PROTOCOL *This, UINT64 Position)
+EFI_STATUS host_file_set_position(struct file_front *front, UINT64 position)
 {
-	struct host_file *f = host_file_from(This);
-	EFI_STATUS status = EFI_SUCCESS;
+	struct host_file *f = host_file_of(front);
+	EFI_STATUS status;
 	UINT64 end;
-	EFI_TPL old;
 
-	if (!f)
-		return EFI_INVALID_PARAMETER;
-	if (f->is_dir && Position != 0)
+	if (f->is_dir && position != 0)
 		return EFI_UNSUPPORTED; /* 13.5.11: only a rewind */
-	old = host_fs_enter();
 	if (f->is_dir) {
 		host_dir_rewind(f);
-	} else {
-		status = file_size(f, &end);
-		if (!EFI_ERROR(status))
-			f->position = Position == END_OF_FILE ? end : Position;
+		return EFI_SUCCESS;
 	}
-	host_fs_leave(old);
+	status = file_size(f, &end);
+	if (!EFI_ERROR(status))
+		f->position = position == END_OF_FILE ? end : position;
 	return status;
 }
 
-static EFI_STATUS flush_file(struct host_file *f)
+EFI_STATUS host_file_flush(struct file_front *front)
 {
+	struct host_file *f = host_file_of(front);
+
 	if (!f->writable)
 		return EFI_ACCESS_DENIED; /* 13.5.15: opened read-only */
 	/* EINVAL: the host file system keeps nothing to sync for this file. */
 	if (fsync(f->fd) != 0 && errno != EINVAL)
 		return host_fs_errno_status(errno);
 	return EFI_SUCCESS;
-}
-
-EFI_STATUS EFIAPI host_file_flush(EFI_FILE_PROTOCOL *This)
-{
-	struct host_file *f = host_file_from(This);
-	EFI_STATUS status;
-	EFI_TPL old;
-
-	if (!f)
-		return EFI_INVALID_PARAMETER;
-	old = host_fs_enter();
-	status = flush_file(f);
-	host_fs_leave(old);
-	return status;
-}
-
-/* The checks every ...Ex call makes before the request counts as queued. */
-static struct host_file *ex_file(EFI_FILE_PROTOCOL *This, EFI_FILE_IO_TOKEN *token, bool buffer)
-{
-	struct host_file *f = host_file_from(This);
-
-	if (!f || !host_fs_token_ok(token))
-		return NULL;
-	if (buffer && !token->Buffer && token->BufferSize)
-		return NULL;
-	return f;
-}
-
-EFI_STATUS EFIAPI host_file_read_ex(EFI_FILE_PROTOCOL *This, EFI_FILE_IO_TOKEN *Token)
-{
-	struct host_file *f = ex_file(This, Token, true);
-	EFI_STATUS status;
-	EFI_TPL old;
-
-	if (!f)
-		return EFI_INVALID_PARAMETER;
-	old = host_fs_enter();
-	status = read_any(f, &Token->BufferSize, Token->Buffer);
-	status = host_fs_complete(Token, status);
-	host_fs_leave(old);
-	return status;
-}
-
-EFI_STATUS EFIAPI host_file_write_ex(EFI_FILE_PROTOCOL *This, EFI_FILE_IO_TOKEN *Token)
-{
-	struct host_file *f = ex_file(This, Token, true);
-	EFI_STATUS status;
-	EFI_TPL old;
-
-	if (!f)
-		return EFI_INVALID_PARAMETER;
-	old = host_fs_enter();
-	status = write_file(f, &Token->BufferSize, Token->Buffer);
-	status = host_fs_complete(Token, status);
-	host_fs_leave(old);
-	return status;
-}
-
-EFI_STATUS EFIAPI host_file_flush_ex(EFI_FILE_PROTOCOL *This, EFI_FILE_IO_TOKEN *Token)
-{
-	struct host_file *f = ex_file(This, Token, false);
-	EFI_STATUS status;
-	EFI_TPL old;
-
-	if (!f)
-		return EFI_INVALID_PARAMETER;
-	old = host_fs_enter();
-	status = host_fs_complete(Token, flush_file(f));
-	host_fs_leave(old);
-	return status;
 }

@@ -1,5 +1,5 @@
-/* Hosted volume: EFI_FILE_PROTOCOL.Open(), OpenEx() and Close() (UEFI 2.10, 13.5.2, 13.5.3,
- * 13.5.7), and the life of a handle. */
+/* Hosted volume: its part of EFI_FILE_PROTOCOL.Open(), OpenEx() and Close() (UEFI 2.10,
+ * 13.5.2, 13.5.3, 13.5.7), and the life of a handle. */
 #include <errno.h>
 #include <fcntl.h>
 #include <unistd.h>
@@ -8,24 +8,6 @@
 #include <ember/core.h>
 #include <ember/path.h>
 #include <ember/str.h>
-
-static const EFI_FILE_PROTOCOL file_template = {
-	.Revision = EFI_FILE_PROTOCOL_REVISION2,
-	.Open = host_file_open_entry,
-	.Close = host_file_close,
-	.Delete = host_file_delete,
-	.Read = host_file_read,
-	.Write = host_file_write,
-	.GetPosition = host_file_get_position,
-	.SetPosition = host_file_set_position,
-	.GetInfo = host_file_get_info,
-	.SetInfo = host_file_set_info,
-	.Flush = host_file_flush,
-	.OpenEx = host_file_open_ex,
-	.ReadEx = host_file_read_ex,
-	.WriteEx = host_file_write_ex,
-	.FlushEx = host_file_flush_ex,
-};
 
 /* Opens the host file for the handle; refuses what is neither a file nor a directory. */
 static EFI_STATUS open_fd(struct host_volume *vol, const char *host_path, bool writable,
@@ -73,8 +55,7 @@ EFI_STATUS host_file_open(struct host_volume *vol, CHAR16 *efi_path, char *host_
 		pool_free(host_path);
 		return status;
 	}
-	f->signature = HOST_FILE_SIGNATURE;
-	f->file = file_template;
+	file_front_init(&f->front, &host_file_ops);
 	f->volume = vol;
 	f->efi_path = efi_path;
 	f->host_path = host_path;
@@ -87,28 +68,13 @@ EFI_STATUS host_file_open(struct host_volume *vol, CHAR16 *efi_path, char *host_
 
 void host_file_free(struct host_file *f)
 {
-	f->signature = 0;
+	file_front_fini(&f->front);
 	if (f->dir)
 		closedir(f->dir);
 	close(f->fd);
 	pool_free(f->efi_path);
 	pool_free(f->host_path);
 	pool_free(f);
-}
-
-static EFI_STATUS check_open_args(struct host_file *from, EFI_FILE_PROTOCOL **new_handle,
-				  const CHAR16 *name, UINT64 mode, UINT64 attributes)
-{
-	const UINT64 rw = EFI_FILE_MODE_READ | EFI_FILE_MODE_WRITE;
-
-	if (!from || !new_handle || !name)
-		return EFI_INVALID_PARAMETER;
-	/* 13.5.2: only Read, Read/Write and Create/Read/Write are valid. */
-	if (mode != EFI_FILE_MODE_READ && mode != rw && mode != (rw | EFI_FILE_MODE_CREATE))
-		return EFI_INVALID_PARAMETER;
-	if ((mode & EFI_FILE_MODE_CREATE) && (attributes & ~EFI_FILE_VALID_ATTR))
-		return EFI_INVALID_PARAMETER;
-	return EFI_SUCCESS;
 }
 
 /* The normalised path of name as seen from a handle, in new pool memory. */
@@ -129,9 +95,10 @@ static EFI_STATUS target_path(struct host_file *from, const CHAR16 *name, CHAR16
 }
 
 /* Open() after argument checks: resolve, create when asked, open. */
-static EFI_STATUS open_name(struct host_file *from, const CHAR16 *name, UINT64 mode,
-			    UINT64 attributes, struct host_file **out)
+EFI_STATUS host_file_open_name(struct file_front *front, const CHAR16 *name, UINT64 mode,
+			       UINT64 attributes, struct file_front **out)
 {
+	struct host_file *from = host_file_of(front), *f;
 	struct host_volume *vol = from->volume;
 	bool create = mode & EFI_FILE_MODE_CREATE, created = false;
 	CHAR16 *path, *efi_path;
@@ -150,63 +117,19 @@ static EFI_STATUS open_name(struct host_file *from, const CHAR16 *name, UINT64 m
 	}
 	pool_free(path);
 	if (!EFI_ERROR(status))
-		status = host_file_open(vol, efi_path, host_path, mode & EFI_FILE_MODE_WRITE, out);
+		status = host_file_open(vol, efi_path, host_path, mode & EFI_FILE_MODE_WRITE, &f);
 	/* The new file became writable for this handle; now it gets its attribute. */
 	if (!EFI_ERROR(status) && created && (attributes & EFI_FILE_READ_ONLY)) {
-		status = host_fs_set_read_only((*out)->fd, true);
-		if (EFI_ERROR(status)) {
-			host_file_free(*out);
-			*out = NULL;
-		}
+		status = host_fs_set_read_only(f->fd, true);
+		if (EFI_ERROR(status))
+			host_file_free(f);
 	}
+	if (!EFI_ERROR(status))
+		*out = &f->front;
 	return status;
 }
 
-EFI_STATUS EFIAPI host_file_open_entry(EFI_FILE_PROTOCOL *This, EFI_FILE_PROTOCOL **NewHandle,
-				       CHAR16 *FileName, UINT64 OpenMode, UINT64 Attributes)
+void host_file_close(struct file_front *front)
 {
-	struct host_file *from = host_file_from(This), *f = NULL;
-	EFI_STATUS status = check_open_args(from, NewHandle, FileName, OpenMode, Attributes);
-	EFI_TPL old;
-
-	if (EFI_ERROR(status))
-		return status;
-	old = host_fs_enter();
-	status = open_name(from, FileName, OpenMode, Attributes, &f);
-	*NewHandle = f ? &f->file : NULL;
-	host_fs_leave(old);
-	return status;
-}
-
-EFI_STATUS EFIAPI host_file_open_ex(EFI_FILE_PROTOCOL *This, EFI_FILE_PROTOCOL **NewHandle,
-				    CHAR16 *FileName, UINT64 OpenMode, UINT64 Attributes,
-				    EFI_FILE_IO_TOKEN *Token)
-{
-	struct host_file *from = host_file_from(This), *f = NULL;
-	EFI_STATUS status = check_open_args(from, NewHandle, FileName, OpenMode, Attributes);
-	EFI_TPL old;
-
-	if (EFI_ERROR(status))
-		return status;
-	if (!host_fs_token_ok(Token))
-		return EFI_INVALID_PARAMETER;
-	old = host_fs_enter();
-	status = open_name(from, FileName, OpenMode, Attributes, &f);
-	*NewHandle = f ? &f->file : NULL;
-	status = host_fs_complete(Token, status);
-	host_fs_leave(old);
-	return status;
-}
-
-EFI_STATUS EFIAPI host_file_close(EFI_FILE_PROTOCOL *This)
-{
-	struct host_file *f = host_file_from(This);
-	EFI_TPL old;
-
-	if (!f)
-		return EFI_INVALID_PARAMETER;
-	old = host_fs_enter();
-	host_file_free(f);
-	host_fs_leave(old);
-	return EFI_SUCCESS;
+	host_file_free(host_file_of(front));
 }

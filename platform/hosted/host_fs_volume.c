@@ -38,7 +38,7 @@ static EFI_STATUS EFIAPI open_volume(EFI_SIMPLE_FILE_SYSTEM_PROTOCOL *This,
 		pool_free(host_path);
 		status = EFI_OUT_OF_RESOURCES;
 	}
-	*Root = root ? &root->file : NULL;
+	*Root = root ? &root->front.file : NULL;
 	host_fs_leave(old);
 	return status;
 }
@@ -68,26 +68,12 @@ static void default_label(struct host_volume *vol, const char *directory)
 	free(real);
 }
 
-static void build_device_path(struct host_volume *vol, UINT32 index)
-{
-	static const EFI_GUID vendor = EMBER_HOSTED_VOLUME_GUID;
-	struct host_volume_path *dp = &vol->device_path;
-
-	dp->vendor.Header.Type = HARDWARE_DEVICE_PATH;
-	dp->vendor.Header.SubType = HW_VENDOR_DP;
-	dp->vendor.Header.Length[0] = sizeof(dp->vendor) + sizeof(dp->index);
-	dp->vendor.Guid = vendor;
-	dp->index = index;
-	dp->end.Type = END_DEVICE_PATH_TYPE;
-	dp->end.SubType = END_ENTIRE_DEVICE_PATH_SUBTYPE;
-	dp->end.Length[0] = sizeof(dp->end);
-}
-
 EFI_STATUS hosted_fs_mount(const char *directory, EFI_HANDLE *handle,
 			   EFI_DEVICE_PATH_PROTOCOL **device_path)
 {
 	static const EFI_GUID sfs_guid = EFI_SIMPLE_FILE_SYSTEM_PROTOCOL_GUID;
 	static const EFI_GUID dp_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
+	static const EFI_GUID vendor = EMBER_HOSTED_VOLUME_GUID;
 	struct host_volume *vol = pool_alloc(sizeof(*vol));
 	EFI_STATUS status;
 
@@ -103,7 +89,7 @@ EFI_STATUS hosted_fs_mount(const char *directory, EFI_HANDLE *handle,
 	vol->sfs.OpenVolume = open_volume;
 	vol->read_only = detect_read_only(vol->root_fd);
 	default_label(vol, directory);
-	build_device_path(vol, volume_count);
+	hosted_index_path_init(&vol->device_path, &vendor, volume_count);
 	status = protocol_install_multiple(&vol->handle, &sfs_guid, &vol->sfs, &dp_guid,
 					   &vol->device_path, NULL);
 	if (EFI_ERROR(status))
@@ -120,8 +106,9 @@ err_free:
 	return status;
 }
 
-EFI_STATUS host_volume_info(struct host_volume *vol, UINTN *size, VOID *buffer)
+EFI_STATUS host_file_fs_info(struct file_front *front, UINTN *size, void *buffer)
 {
+	struct host_volume *vol = host_file_of(front)->volume;
 	UINTN needed = SIZE_OF_EFI_FILE_SYSTEM_INFO + str16_size(vol->label);
 	EFI_FILE_SYSTEM_INFO info = {0};
 	struct statvfs vfs;
@@ -143,8 +130,9 @@ EFI_STATUS host_volume_info(struct host_volume *vol, UINTN *size, VOID *buffer)
 	return EFI_SUCCESS;
 }
 
-EFI_STATUS host_volume_label(struct host_volume *vol, UINTN *size, VOID *buffer)
+EFI_STATUS host_file_volume_label(struct file_front *front, UINTN *size, void *buffer)
 {
+	struct host_volume *vol = host_file_of(front)->volume;
 	UINTN needed = str16_size(vol->label);
 
 	if (*size < needed) {
@@ -156,22 +144,12 @@ EFI_STATUS host_volume_label(struct host_volume *vol, UINTN *size, VOID *buffer)
 	return EFI_SUCCESS;
 }
 
-EFI_STATUS host_volume_set_label(struct host_volume *vol, const CHAR16 *label, size_t max_units)
+EFI_STATUS host_file_set_label(struct file_front *front, const CHAR16 *label)
 {
-	CHAR16 copy[HOST_LABEL_MAX + 1];
-	size_t n;
+	struct host_volume *vol = host_file_of(front)->volume;
 
-	/* The caller's buffer need not be aligned: copy before reading units. */
-	n = MIN(max_units, ARRAY_SIZE(copy));
-	mem_copy(copy, label, n * sizeof(CHAR16));
-	n = str16_nlen(copy, n);
-	if (n == max_units)
-		return EFI_BAD_BUFFER_SIZE; /* no terminator inside the buffer */
-	if (n == ARRAY_SIZE(copy))
-		return EFI_INVALID_PARAMETER; /* longer than HOST_LABEL_MAX */
 	if (vol->read_only)
 		return EFI_WRITE_PROTECTED;
-	copy[n] = 0;
-	str16_copy(vol->label, copy);
+	str16_copy(vol->label, label);
 	return EFI_SUCCESS;
 }

@@ -23,6 +23,20 @@ EFI_STATUS hosted_fs_mount(const char *directory, EFI_HANDLE *handle,
 
 /* ---- Disk images (disk.c) and file-system names (mapping.c) ---- */
 
+/* VenHw(vendor GUID) whose vendor data is a UINT32 index, then End: the device path of
+ * --disk images and of host directories. */
+#pragma pack(push, 1)
+struct hosted_index_path {
+	VENDOR_DEVICE_PATH vendor;
+	UINT32 index;
+	EFI_DEVICE_PATH_PROTOCOL end;
+};
+#pragma pack(pop)
+
+/* Fills an index path. */
+void hosted_index_path_init(struct hosted_index_path *path, const EFI_GUID *vendor,
+			    UINT32 index);
+
 /* The vendor GUID of the VenHw() node of --disk devices; its vendor data is the disk's
  * index (UINT32) in command-line order. */
 #define EMBER_HOSTED_DISK_GUID \

@@ -1,9 +1,10 @@
-/* The serial terminal's output encoding (drivers/terminal/vt_out.c): the bytes sent for
- * text, control characters and terminal functions, and where the cursor ends up. */
+/* The serial terminal's output encoding (lib/vt_out.c): the bytes sent for text, control
+ * characters and terminal functions, and where the cursor ends up. */
 #include <string.h>
 
 #include "support/test.h"
-#include "../../drivers/terminal/vt_out.h"
+#include <ember/text_out.h>
+#include <ember/vt_out.h>
 
 struct capture {
 	char bytes[4096];
@@ -106,9 +107,9 @@ TEST(vt_text_skips_unknown_glyphs)
 		       "abcd"));
 	EXPECT(!known);
 	EXPECT_EQ(c.col, 4);
-	EXPECT(vt_glyph_known(u'\u2588'));
-	EXPECT(!vt_glyph_known(0xd800));
-	EXPECT(!vt_glyph_known(0xffff));
+	EXPECT(text_out_glyph_known(u'\u2588'));
+	EXPECT(!text_out_glyph_known(0xd800));
+	EXPECT(!text_out_glyph_known(0xffff));
 }
 
 static const char *control(void (*fn)(struct vt_sink *s))

@@ -1,13 +1,12 @@
 /* Text output for a VT100/ANSI terminal that speaks UTF-8: what OutputString and the other
  * SimpleTextOut functions send down the wire, and where they leave the cursor. Pure logic:
- * bytes go to a sink the caller provides, so it is tested on the host. */
-#ifndef DRIVERS_TERMINAL_VT_OUT_H
-#define DRIVERS_TERMINAL_VT_OUT_H
+ * bytes go to a sink the caller provides, so it is tested on the host. Used by the serial
+ * terminal (drivers/terminal) and, for its control sequences, ember-run's console. */
+#ifndef EMBER_VT_OUT_H
+#define EMBER_VT_OUT_H
 
 #include <stdbool.h>
 #include <efi/types.h>
-
-#define VT_TAB_STOP 8
 
 /* Bytes collected for one call and handed to write() in chunks. */
 struct vt_sink {
@@ -24,12 +23,11 @@ struct vt_cursor {
 };
 
 void vt_put(struct vt_sink *s, const void *bytes, size_t n);
+/* A NUL-terminated string, and a number in decimal. */
+void vt_put_str(struct vt_sink *s, const char *text);
+void vt_put_num(struct vt_sink *s, UINT32 v);
 /* Hands what is collected to the sink's write function. */
 void vt_flush(struct vt_sink *s);
-
-/* True for characters a UTF-8 terminal shows in one cell (not control codes, not lone
- * surrogates or non-characters). */
-bool vt_glyph_known(CHAR16 c);
 
 /* OutputString (12.4.3): glyphs as UTF-8, CR, LF, BS and TAB moving the cursor, a wrap
  * after the last column (left to the terminal), the screen scrolling at the bottom.

@@ -1,13 +1,8 @@
-/* VT100/ANSI output encoding for the serial terminal (see vt_out.h). */
+/* VT100/ANSI output encoding (see vt_out.h). */
 #include <ember/str.h>
+#include <ember/text_out.h>
+#include <ember/vt_out.h>
 #include <efi/protocol/simple_text_input.h>
-#include <efi/protocol/simple_text_output.h>
-#include "vt_out.h"
-
-#define DEFAULT_ATTRIBUTE EFI_TEXT_ATTR(EFI_LIGHTGRAY, EFI_BLACK)
-/* Markers that switch HII glyph widths; they take no cell (UEFI 2.10, 34.8.2). */
-#define NARROW_CHAR 0xfff1
-#define WIDE_CHAR 0xfff2
 
 void vt_flush(struct vt_sink *s)
 {
@@ -32,12 +27,12 @@ void vt_put(struct vt_sink *s, const void *bytes, size_t n)
 	}
 }
 
-static void put_str(struct vt_sink *s, const char *text)
+void vt_put_str(struct vt_sink *s, const char *text)
 {
 	vt_put(s, text, str8_len(text));
 }
 
-static void put_num(struct vt_sink *s, UINT32 v)
+void vt_put_num(struct vt_sink *s, UINT32 v)
 {
 	char digits[10];
 	size_t n = 0;
@@ -47,13 +42,6 @@ static void put_num(struct vt_sink *s, UINT32 v)
 		v /= 10;
 	} while (v);
 	vt_put(s, digits + sizeof(digits) - n, n);
-}
-
-bool vt_glyph_known(CHAR16 c)
-{
-	if (c < 0x20 || (c >= 0x7f && c < 0xa0))
-		return false;
-	return (c < 0xd800 || c > 0xdfff) && c != 0xfffe && c != 0xffff;
 }
 
 /* Down a row; at the bottom the terminal scrolls and the row stays. */
@@ -79,7 +67,7 @@ static void put_glyph(struct vt_sink *s, struct vt_cursor *c, CHAR16 ch)
 
 static void put_tab(struct vt_sink *s, struct vt_cursor *c)
 {
-	UINT32 next = MIN((c->col / VT_TAB_STOP + 1) * VT_TAB_STOP, c->cols - 1);
+	UINT32 next = text_out_tab_stop(c->col, c->cols);
 
 	/* Spaces, not a TAB: they paint the background and need no tab stops set. */
 	while (c->col < next) {
@@ -108,9 +96,9 @@ bool vt_text(struct vt_sink *s, struct vt_cursor *c, const CHAR16 *text)
 			}
 		} else if (ch == CHAR_TAB) {
 			put_tab(s, c);
-		} else if (ch == NARROW_CHAR || ch == WIDE_CHAR) {
+		} else if (text_out_width_marker(ch)) {
 			continue;
-		} else if (vt_glyph_known(ch)) {
+		} else if (text_out_glyph_known(ch)) {
 			put_glyph(s, c, ch);
 		} else {
 			all_known = false;
@@ -121,11 +109,11 @@ bool vt_text(struct vt_sink *s, struct vt_cursor *c, const CHAR16 *text)
 
 void vt_goto(struct vt_sink *s, UINT32 col, UINT32 row)
 {
-	put_str(s, "\x1b[");
-	put_num(s, row + 1);
-	put_str(s, ";");
-	put_num(s, col + 1);
-	put_str(s, "H");
+	vt_put_str(s, "\x1b[");
+	vt_put_num(s, row + 1);
+	vt_put_str(s, ";");
+	vt_put_num(s, col + 1);
+	vt_put_str(s, "H");
 }
 
 void vt_attribute(struct vt_sink *s, UINT32 attribute)
@@ -134,23 +122,23 @@ void vt_attribute(struct vt_sink *s, UINT32 attribute)
 	static const char ansi_digit[8] = {'0', '4', '2', '6', '1', '5', '3', '7'};
 	UINT32 fg = attribute & 0x0f, bg = (attribute >> 4) & 0x07;
 
-	if (attribute == DEFAULT_ATTRIBUTE) {
-		put_str(s, "\x1b[0m");
+	if (attribute == TEXT_OUT_DEFAULT_ATTRIBUTE) {
+		vt_put_str(s, "\x1b[0m");
 		return;
 	}
-	put_str(s, fg & EFI_BRIGHT ? "\x1b[0;9" : "\x1b[0;3");
+	vt_put_str(s, fg & EFI_BRIGHT ? "\x1b[0;9" : "\x1b[0;3");
 	vt_put(s, &ansi_digit[fg & 7], 1);
-	put_str(s, ";4");
+	vt_put_str(s, ";4");
 	vt_put(s, &ansi_digit[bg], 1);
-	put_str(s, "m");
+	vt_put_str(s, "m");
 }
 
 void vt_clear(struct vt_sink *s)
 {
-	put_str(s, "\x1b[2J\x1b[1;1H");
+	vt_put_str(s, "\x1b[2J\x1b[1;1H");
 }
 
 void vt_show_cursor(struct vt_sink *s, bool visible)
 {
-	put_str(s, visible ? "\x1b[?25h" : "\x1b[?25l");
+	vt_put_str(s, visible ? "\x1b[?25h" : "\x1b[?25l");
 }
