@@ -41,6 +41,8 @@ EFI_STATUS bds_start_image(EFI_HANDLE image, const CHAR16 *what);
 
 /* defaults.c: options for every bootable device, stale ones of Ember's own removed. */
 void bds_default_options(const struct bds_platform *platform);
+/* True for an option Ember created itself (its OptionalData is Ember's marker). */
+bool bds_is_auto_option(const struct load_option *lo);
 
 /* menu.c: the interactive menu; the option number chosen, or -1 for none. */
 int bds_menu(void);

@@ -49,13 +49,16 @@ EFI_STATUS bds_start_image(EFI_HANDLE image, const CHAR16 *what)
 	return status;
 }
 
-/* The option's OptionalData becomes the image's LoadOptions. */
+/* The option's OptionalData becomes the image's LoadOptions; the marker of Ember's own
+ * options is Ember's bookkeeping, not an argument: a loader that reads LoadOptions as its
+ * command line (systemd-stub, the kernel's stub) must find none. */
 static void pass_optional_data(EFI_HANDLE image, const struct load_option *lo)
 {
 	EFI_LOADED_IMAGE_PROTOCOL *li;
 	void *copy;
 
-	if (!lo->optional_size || EFI_ERROR(protocol_get(image, &loaded_image_guid, (void **)&li)))
+	if (!lo->optional_size || bds_is_auto_option(lo) ||
+	    EFI_ERROR(protocol_get(image, &loaded_image_guid, (void **)&li)))
 		return;
 	copy = pool_alloc_typed(EfiLoaderData, lo->optional_size);
 	if (!copy)
@@ -76,9 +79,9 @@ EFI_STATUS bds_boot(struct bds_option *option)
 		return status;
 	}
 	pass_optional_data(image, &option->lo);
-	variable_set(u"BootCurrent", &bds_global_guid,
-		     EFI_VARIABLE_BOOTSERVICE_ACCESS | EFI_VARIABLE_RUNTIME_ACCESS, sizeof(current),
-		     &current);
+	variable_set_firmware(u"BootCurrent", &bds_global_guid,
+			      EFI_VARIABLE_BOOTSERVICE_ACCESS | EFI_VARIABLE_RUNTIME_ACCESS,
+			      sizeof(current), &current);
 	event_signal_group(&ready_to_boot);
 	event_signal_group(&after_ready_to_boot);
 	return bds_start_image(image, option->lo.description);

@@ -42,7 +42,8 @@ static void set_if_changed(const CHAR16 *name, UINT32 attributes,
 		if (same)
 			return;
 	}
-	variable_set(name, &bds_global_guid, attributes, size, path);
+	/* ConInDev and the like are the firmware's to write (read-only for everyone else). */
+	variable_set_firmware(name, &bds_global_guid, attributes, size, path);
 }
 
 static void publish(const EFI_GUID *protocol, const CHAR16 *in_use, const CHAR16 *all)

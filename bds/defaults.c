@@ -16,7 +16,7 @@ static const EFI_GUID auto_option_guid = {
 static const EFI_GUID sfs_guid = EFI_SIMPLE_FILE_SYSTEM_PROTOCOL_GUID;
 static const EFI_GUID dp_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
 
-static bool is_auto_option(const struct load_option *lo)
+bool bds_is_auto_option(const struct load_option *lo)
 {
 	return lo->optional_size == sizeof(EFI_GUID) &&
 	       mem_cmp(lo->optional_data, &auto_option_guid, sizeof(EFI_GUID)) == 0;
@@ -50,7 +50,7 @@ static bool auto_option_exists(const UINT16 *order, UINTN count,
 		struct bds_option o;
 		if (!bds_option_read(u"Boot", order[i], &o))
 			continue;
-		found = is_auto_option(&o.lo) && dp_size(o.lo.file_path) == dp_size(path) &&
+		found = bds_is_auto_option(&o.lo) && dp_size(o.lo.file_path) == dp_size(path) &&
 			mem_cmp(o.lo.file_path, path, dp_size(path)) == 0;
 		bds_option_free(&o);
 	}
@@ -102,7 +102,7 @@ static void remove_stale(UINT16 *order, UINTN *count)
 		struct bds_option o;
 		bool stale = false;
 		if (bds_option_read(u"Boot", order[i], &o)) {
-			stale = is_auto_option(&o.lo) && !still_bootable(o.lo.file_path);
+			stale = bds_is_auto_option(&o.lo) && !still_bootable(o.lo.file_path);
 			bds_option_free(&o);
 		}
 		if (stale)

@@ -162,6 +162,10 @@ EFI_STATUS EFIAPI efi_query_variable_info(UINT32 attributes, UINT64 *max_storage
 					  UINT64 *remaining, UINT64 *max_size);
 extern EFI_RUNTIME_SERVICES *core_rt;
 EFI_STATUS runtime_init(void);
+/* The memory attributes table (memory_attributes.c): installed at start, filled again from
+ * the final memory map by ExitBootServices. */
+EFI_STATUS memory_attributes_install(void);
+void runtime_memory_attributes_update(void);
 
 /* The boot services table (boot_services.c). */
 extern EFI_BOOT_SERVICES *core_bs;

@@ -54,7 +54,11 @@ static void emit_field(struct out *o, const struct spec *sp, const char *prefix,
 static void format_number(struct out *o, struct spec *sp, uint64_t v, bool negative, int base,
 			  bool upper)
 {
-	const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+	/* One array indexed by case, not a choice of two pointers: the compiler may turn such
+	 * a choice into a table of absolute addresses, which runtime code in virtual mode (the
+	 * log of ResetSystem) cannot follow. */
+	static const char both[] = "0123456789abcdef0123456789ABCDEF";
+	const char *digits = both + (upper ? 16 : 0);
 	char buf[24], prefix[3];
 	size_t n = 0, plen = 0;
 	int zeros = 0;

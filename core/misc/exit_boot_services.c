@@ -26,6 +26,8 @@ EFI_STATUS EFIAPI efi_exit_boot_services(EFI_HANDLE image, UINTN map_key)
 	}
 	if (map_key != memmap_key())
 		return EFI_INVALID_PARAMETER;
+	/* The map is final now: the memory attributes table describes it. */
+	runtime_memory_attributes_update();
 	old = tpl_raise(TPL_HIGH_LEVEL);
 	core_boot_services_exited = true;
 	event_signal_group(&exit_group);

@@ -60,9 +60,30 @@ EFI_STATUS EFIAPI efi_set_wakeup_time(BOOLEAN enable, EFI_TIME *time)
 	return EFI_UNSUPPORTED;
 }
 
-VOID EFIAPI efi_reset_system(EFI_RESET_TYPE type, EFI_STATUS status, UINTN data_size,
-				    VOID *data)
+/* A switch rather than a table of pointers: runtime code keeps no absolute addresses. */
+static const char *reset_type_name(EFI_RESET_TYPE type)
 {
+	switch (type) {
+	case EfiResetCold:
+		return "EfiResetCold";
+	case EfiResetWarm:
+		return "EfiResetWarm";
+	case EfiResetShutdown:
+		return "EfiResetShutdown";
+	case EfiResetPlatformSpecific:
+		return "EfiResetPlatformSpecific";
+	}
+	return "an unknown type";
+}
+
+VOID EFIAPI efi_reset_system(EFI_RESET_TYPE type, EFI_STATUS status, UINTN data_size,
+			     VOID *data)
+{
+	/* Says who reset the machine: an OS's reboot path shows here (tests read it). The
+	 * status goes out as a number: %r looks its name up in a table of pointers, which
+	 * SetVirtualAddressMap does not convert. */
+	log_info("reset: ResetSystem(%s) at %s, status 0x%llx\n", reset_type_name(type),
+		 core_boot_services_exited ? "runtime" : "boot time", (unsigned long long)status);
 	plat_reset(type, status, data_size, data);
 }
 
@@ -130,6 +151,20 @@ EFI_STATUS EFIAPI efi_set_variable(CHAR16 *name, EFI_GUID *guid, UINT32 attribut
 		return EFI_UNSUPPORTED;
 	old = variables_enter();
 	status = var_set(&variables, name, guid, attributes, data_size, data);
+	variables_leave(old);
+	return status;
+}
+
+EFI_STATUS variable_set_firmware(const CHAR16 *name, const EFI_GUID *guid, UINT32 attributes,
+				 UINTN size, const void *data)
+{
+	EFI_STATUS status;
+	EFI_TPL old;
+
+	if (!variables_ready)
+		return EFI_UNSUPPORTED;
+	old = variables_enter();
+	status = var_set_firmware(&variables, name, guid, attributes, size, data);
 	variables_leave(old);
 	return status;
 }
@@ -281,5 +316,7 @@ EFI_STATUS runtime_init(void)
 /* Called after the system table exists. */
 EFI_STATUS runtime_tables_init(void)
 {
-	return rt_properties_install();
+	EFI_STATUS status = rt_properties_install();
+
+	return EFI_ERROR(status) ? status : memory_attributes_install();
 }

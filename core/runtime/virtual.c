@@ -50,6 +50,17 @@ static void convert(void **pointer)
 					       ((UINT64)(uintptr_t)*pointer - d->PhysicalStart));
 }
 
+/* The services' entry points: the OS calls them through the table at their new addresses
+ * (and the table itself moves with core_st->RuntimeServices). */
+static void convert_runtime_services(void)
+{
+	void **first = (void **)&core_rt->GetTime, **last = (void **)&core_rt->QueryVariableInfo;
+
+	for (void **entry = first; entry <= last; entry++)
+		convert(entry);
+	table_update_crc(&core_rt->Hdr);
+}
+
 EFI_STATUS EFIAPI efi_set_virtual_address_map(UINTN map_size, UINTN descriptor_size,
 					      UINT32 descriptor_version,
 					      EFI_MEMORY_DESCRIPTOR *virtual_map)
@@ -68,6 +79,7 @@ EFI_STATUS EFIAPI efi_set_virtual_address_map(UINTN map_size, UINTN descriptor_s
 	}
 	/* Runtime drivers convert their own pointers from these notifications. */
 	event_signal_group(&virtual_address_change_group);
+	convert_runtime_services();
 	convert((void **)&core_st->FirmwareVendor);
 	convert((void **)&core_st->ConfigurationTable);
 	convert((void **)&core_st->RuntimeServices);

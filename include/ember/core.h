@@ -147,6 +147,9 @@ EFI_STATUS variable_get(const CHAR16 *name, const EFI_GUID *guid, UINT32 *attrib
 			UINTN *size, void *data);
 EFI_STATUS variable_set(const CHAR16 *name, const EFI_GUID *guid, UINT32 attributes, UINTN size,
 			const void *data);
+/* SetVariable as the firmware: variables only it may write (BootCurrent, ConOutDev ...). */
+EFI_STATUS variable_set_firmware(const CHAR16 *name, const EFI_GUID *guid, UINT32 attributes,
+				 UINTN size, const void *data);
 EFI_STATUS variable_next_name(UINTN *name_size, CHAR16 *name, EFI_GUID *guid);
 EFI_STATUS variable_read(const CHAR16 *name, const EFI_GUID *guid, void **data, UINTN *size,
 			 UINT32 *attributes);
@@ -156,6 +159,11 @@ EFI_STATUS core_get_time(EFI_TIME *time);
 
 /* Installs or removes (table NULL) a configuration table. */
 EFI_STATUS config_table_install(const EFI_GUID *guid, void *table);
+
+/* Declares the firmware's own runtime image (a platform's core, linked at a fixed place):
+ * [start, code_end) is its code and read-only data, [code_end, end) its data; both page
+ * aligned. The memory attributes table describes it so (RO and XP). */
+void runtime_image_declare(UINT64 start, UINT64 code_end, UINT64 end);
 
 /* ConvertPointer for runtime code, from its EVT_SIGNAL_VIRTUAL_ADDRESS_CHANGE handler. */
 EFI_STATUS runtime_convert_pointer(void **address);

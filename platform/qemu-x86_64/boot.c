@@ -84,6 +84,16 @@ static bool boot_fw_cfg_app(void)
 
 static const UINT8 *embedded_shell(UINTN *size);
 
+/* The time GetTime reports, in the log (tests compare it with what the OS reads). */
+static void log_time(void)
+{
+	EFI_TIME t;
+
+	if (!EFI_ERROR(core_get_time(&t)))
+		log_info("boot: time %04u-%02u-%02u %02u:%02u:%02u (GetTime)\n", t.Year, t.Month,
+			 t.Day, t.Hour, t.Minute, t.Second);
+}
+
 void boot_something(void)
 {
 	EFI_HANDLE kernel;
@@ -92,6 +102,7 @@ void boot_something(void)
 		.menu_wait_ms = fw_cfg_read16(FW_CFG_BOOT_MENU) ? BOOT_MENU_WAIT_MS : 0,
 	};
 
+	log_time();
 	if (boot_fw_cfg_app())
 		return;
 	kernel = kernel_load();
@@ -104,12 +115,11 @@ void boot_something(void)
 	bds_run(&platform);
 }
 
-/* The shell, linked into the firmware image (when the build has it). */
-extern const UINT8 ember_shell_efi[] __attribute__((weak));
-extern const UINT8 ember_shell_efi_end[] __attribute__((weak));
+/* The shell, carried in the firmware image (shell_blob.S). */
+extern const UINT8 ember_shell_efi[], ember_shell_efi_end[];
 
 static const UINT8 *embedded_shell(UINTN *size)
 {
-	*size = ember_shell_efi ? (UINTN)(ember_shell_efi_end - ember_shell_efi) : 0;
+	*size = (UINTN)(ember_shell_efi_end - ember_shell_efi);
 	return *size ? ember_shell_efi : NULL;
 }

@@ -18,7 +18,11 @@ static void start_core(void)
 	size_t count;
 	const struct core_memory_range *ranges = memory_ranges(&count);
 	struct core_config config = {ranges, count, u"Ember", 0x00010000};
-	EFI_STATUS status = core_init(&config);
+	EFI_STATUS status;
+
+	runtime_image_declare((uintptr_t)__core_start, (uintptr_t)__core_data_start,
+			      (uintptr_t)__core_end);
+	status = core_init(&config);
 
 	if (EFI_ERROR(status)) {
 		panic_printf("Ember: the core failed to start: %r\n", status);

@@ -154,12 +154,17 @@ static bool is_flash(volatile UINT8 *base, UINT32 *buffer_size)
 	return found;
 }
 
+/* The pointers the flash devices keep (varstore/ converts its own pointers to them). */
 static VOID EFIAPI pflash_virtual_address_change(EFI_EVENT event, VOID *context)
 {
 	runtime_convert_pointer((void **)&pflash.base);
 	runtime_convert_pointer((void **)&pflash.dev.read);
 	runtime_convert_pointer((void **)&pflash.dev.program);
 	runtime_convert_pointer((void **)&pflash.dev.erase);
+	runtime_convert_pointer((void **)&ram_flash.bytes);
+	runtime_convert_pointer((void **)&ram_flash.dev.read);
+	runtime_convert_pointer((void **)&ram_flash.dev.program);
+	runtime_convert_pointer((void **)&ram_flash.dev.erase);
 }
 
 /* Where the VARS region is: directly below the code, in both -bios and pflash layouts. */
@@ -175,12 +180,13 @@ bool pflash_variables_start(void)
 	volatile UINT8 *base = (volatile UINT8 *)(uintptr_t)pflash_vars_base();
 	void *copy;
 
+	/* Unused devices hold NULL pointers, which ConvertPointer leaves alone. */
+	event_create(EVT_SIGNAL_VIRTUAL_ADDRESS_CHANGE, TPL_NOTIFY, pflash_virtual_address_change,
+		     NULL, NULL, &address_change);
 	if (is_flash(base, &pflash.buffer_size)) {
 		pflash.dev = (struct flash_device){VARSTORE_REGION_SIZE, VARSTORE_BLOCK_SIZE,
 						   pflash_read, pflash_program, pflash_erase};
 		pflash.base = base;
-		event_create(EVT_SIGNAL_VIRTUAL_ADDRESS_CHANGE, TPL_NOTIFY,
-			     pflash_virtual_address_change, NULL, NULL, &address_change);
 		if (!EFI_ERROR(variables_start(&pflash.dev)))
 			return true;
 		log_warn("variables: the VARS flash does not work; using RAM\n");

@@ -51,6 +51,6 @@ void boot_something(void);
 EFI_HANDLE kernel_load(void);
 
 /* Linker symbols of the core image (core.ld). */
-extern char __core_start[], __core_file_end[], __core_end[];
+extern char __core_start[], __core_data_start[], __core_file_end[], __core_end[];
 
 #endif

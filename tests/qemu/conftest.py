@@ -27,15 +27,17 @@ ESCAPES = re.compile(rb"\x1b(\[[0-9;?=>]*[ -/]*[@-~]|[()][0-9A-Za-z]|[=>78cDEHM]
 
 class Machine:
     def __init__(self, machine="q35", firmware="bios", app=None, args=None, disks=(),
-                 memory=256, extra=(), vars_file=None, timeout=60, vga="std"):
+                 memory=256, extra=(), vars_file=None, timeout=60, vga="std", no_reboot=True):
         self.work = Path(tempfile.mkdtemp(prefix="ember-qemu-"))
         self.timeout = timeout
         cmd = ["qemu-system-x86_64", "-machine", f"{machine},accel=tcg", "-m", str(memory),
-               "-display", "none", "-vga", vga, "-net", "none", "-no-reboot",
+               "-display", "none", "-vga", vga, "-net", "none",
                "-serial", "stdio", "-monitor", "none",
                "-qmp", f"unix:{self.work}/qmp.sock,server=on,wait=off",
                "-debugcon", f"file:{self.work}/debug.log",
                "-global", "isa-debugcon.iobase=0x402"]
+        if no_reboot:  # a reset ends QEMU (a guest that resets on purpose needs False)
+            cmd.append("-no-reboot")
         if firmware == "bios":
             cmd += ["-bios", str(FW / "ember.fd")]
         else:

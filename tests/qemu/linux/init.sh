@@ -1,0 +1,98 @@
+#!/bin/sh
+# /init of the Linux tests' initramfs (tests/qemu/linux_payloads.py builds it from Debian's
+# busybox-static, efibootmgr and the kernel's modules). It reports what Linux found on
+# Ember (lines "EMBER-<WHAT>: ..." on the console), does what its stage asks (the kernel
+# command line's ember_stage=NAME) and powers off or reboots. The first line carries the
+# kernel's uptime and the time-stamp counter (virtual nanoseconds since reset under
+# -icount shift=0): scripts/bench-linux reads them.
+tsc=$(/bin/rdtsc)
+/bin/busybox mount -t proc proc /proc
+read -r up idle </proc/uptime
+echo "EMBER-INIT: start uptime=$up tsc=$tsc"
+/bin/busybox --install -s /bin
+export PATH=/bin:/usr/bin
+
+GLOBAL=8be4df61-93ca-11d2-aa0d-00e098032b8c
+TEST_GUID=3d9e4c5a-0f7b-4b8e-9a61-52c3e7d1f0a4
+EV=/sys/firmware/efi/efivars
+BASE="console=ttyS0 loglevel=3 initrd=\\EFI\\ember\\initrd.gz"
+
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+for m in efivarfs virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev virtio_pci \
+	virtio_blk; do
+	insmod /lib/modules/$m.ko || echo "EMBER-INIT: insmod $m failed"
+done
+stage=$(sed -n 's/.*ember_stage=\([a-z0-9_]*\).*/\1/p' /proc/cmdline)
+echo "EMBER-STAGE: ${stage:-none}"
+
+# A UINT16 variable's value as four hex digits (efivarfs: 4 bytes of attributes first).
+u16var() {
+	[ -f "$1" ] || { echo none; return; }
+	printf '%04X' "$(tail -c +5 "$1" | od -An -tu2 -N2 | tr -d ' ')"
+}
+
+report() {
+	[ -d /sys/firmware/efi ] && echo "EMBER-EFI: yes" || echo "EMBER-EFI: no"
+	mount -t efivarfs efivarfs $EV && echo "EMBER-EFIVARFS: mounted"
+	for f in $EV/*; do echo "EMBER-VAR: ${f##*/}"; done
+	echo "EMBER-BOOTCURRENT: $(u16var $EV/BootCurrent-$GLOBAL)"
+	echo "EMBER-BOOTNEXT: $(u16var $EV/BootNext-$GLOBAL)"
+	if [ -f $EV/EmberTest-$TEST_GUID ]; then
+		echo "EMBER-TESTVAR: $(tail -c +5 $EV/EmberTest-$TEST_GUID)"
+	else
+		echo "EMBER-TESTVAR: none"
+	fi
+	echo "EMBER-RTC: $(cat /sys/class/rtc/rtc0/date) $(cat /sys/class/rtc/rtc0/time)"
+	echo "EMBER-HWCLOCK: $(hwclock -r -u 2>&1)"
+	dmesg | grep -E 'efi: |EFI stub|random: |Memory attributes' | sed 's/^/EMBER-DMESG: /'
+	efibootmgr -v 2>&1 | sed 's/^/EMBER-EFIBOOTMGR: /'
+}
+
+# efibootmgr entry number of a label (from its "BootXXXX* label" line).
+entry() {
+	efibootmgr | sed -n "s/^Boot\\([0-9A-F]\\{4\\}\\)\\*\\{0,1\\} $1\$/\\1/p"
+}
+
+report
+case "$stage" in
+install)
+	# Run 1 of the boot-entry test: a variable and two boot entries, then power off.
+	printf '\007\000\000\000from-linux' >$EV/EmberTest-$TEST_GUID
+	efibootmgr -q -c -d /dev/vda -p 1 -L "Ember next" -l '\EFI\ember\vmlinuz.efi' \
+		-u "$BASE ember_stage=next"
+	efibootmgr -q -c -d /dev/vda -p 1 -L "Ember second" -l '\EFI\ember\vmlinuz.efi' \
+		-u "$BASE ember_stage=second reboot=efi"
+	efibootmgr -v 2>&1 | sed 's/^/EMBER-CREATED: /'
+	echo "EMBER-DONE: install"
+	poweroff -f
+	;;
+second)
+	# Booted from "Ember second" (first in BootOrder). The first time, BootNext names
+	# "Ember next" and Linux reboots through ResetSystem (reboot=efi); the second time
+	# BootNext has been used once, and this stage powers off.
+	if [ -f $EV/EmberCount-$TEST_GUID ]; then
+		echo "EMBER-DONE: second again"
+		poweroff -f
+	fi
+	printf '\007\000\000\0001' >$EV/EmberCount-$TEST_GUID
+	efibootmgr -q -n "$(entry 'Ember next')"
+	echo "EMBER-BOOTNEXT-SET: $(u16var $EV/BootNext-$GLOBAL)"
+	echo "EMBER-DONE: second, rebooting through EFI ResetSystem"
+	reboot -f
+	;;
+next)
+	echo "EMBER-DONE: next, rebooting through ACPI"
+	reboot -f
+	;;
+reboot_efi)
+	echo "EMBER-DONE: rebooting"
+	reboot -f
+	;;
+*)
+	echo "EMBER-DONE: report"
+	poweroff -f
+	;;
+esac
+sleep 5
+echo "EMBER-INIT: still running after $stage"
