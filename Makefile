@@ -55,6 +55,7 @@ obj = $(patsubst %.S,$(BUILD)/$(1)/%.o,$(patsubst %.c,$(BUILD)/$(1)/%.o,$(2)))
 
 EMBER_RUN := $(BUILD)/ember-run
 FW_DIR := $(BUILD)/qemu-x86_64
+FW_IMAGES := $(FW_DIR)/ember.fd $(FW_DIR)/ember-code.fd $(FW_DIR)/ember-vars.fd
 EMBER_VARSTORE := $(BUILD)/ember-varstore
 UNIT_TESTS := $(BUILD)/unit-tests
 UNIT_TESTS_ASAN := $(BUILD)/unit-tests-asan
@@ -120,7 +121,6 @@ $(BUILD)/fuzz/%: $(call obj,fuzzobj,$(FIRMWARE_SRC) $(FUZZ_SUPPORT_SRC) $(APP_PU
 # ---- QEMU x86-64 firmware (build/qemu-x86_64/ember.fd, ember-code.fd, ember-vars.fd) ----
 FW_CODE_SIZE := $(shell sed -n 's/^\#define FW_CODE_SIZE //p' platform/qemu-x86_64/reset/layout.h)
 FW_VARS_SIZE := $(shell sed -n 's/^\#define FW_VARS_SIZE //p' platform/qemu-x86_64/reset/layout.h)
-FW_IMAGES := $(FW_DIR)/ember.fd $(FW_DIR)/ember-code.fd $(FW_DIR)/ember-vars.fd
 $(BUILD)/fw/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(FW_CFLAGS) -MMD -MP -c $< -o $@
