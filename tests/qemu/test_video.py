@@ -2,13 +2,13 @@
 list, SetMode in every mode, every Blt operation, and the picture as QEMU itself shows it
 (QMP screendump), pixel for pixel. The test program is apps/console-test's gop-screen
 command (apps/console-test/screen.c), whose last picture is replayed here."""
-import glob
 import os
 import re
 import time
 
 import pytest
 
+import linux_payloads
 from conftest import BUILD, read_ppm
 
 APP = BUILD / "apps" / "console-test.efi"
@@ -185,17 +185,20 @@ def test_ramfb(machine, tmp_path, machine_type):
 
 
 def linux_kernel():
-    """A Linux bzImage to boot: $EMBER_LINUX_KERNEL, else the newest /boot/vmlinuz-*."""
-    found = os.environ.get("EMBER_LINUX_KERNEL") or max(glob.glob("/boot/vmlinuz-*"), default="")
-    return found if found and os.path.exists(found) else None
+    """Debian's kernel, fetched into the build directory as for the Linux tests
+    (tests/qemu/linux_payloads.py); $EMBER_LINUX_KERNEL overrides it."""
+    if os.environ.get("EMBER_LINUX_KERNEL"):
+        return os.environ["EMBER_LINUX_KERNEL"]
+    try:
+        return str(linux_payloads.kernel())
+    except linux_payloads.PayloadError as e:
+        pytest.fail(f"cannot fetch Debian's kernel: {e}")
 
 
 def test_linux_efifb_takes_the_mode_over(machine):
     """Linux's EFI stub copies GOP's mode into screen_info and efifb shows it (no root file
     system: the kernel panics after the frame buffer is up)."""
     kernel = linux_kernel()
-    if not kernel:
-        pytest.skip("no Linux kernel (set EMBER_LINUX_KERNEL or install linux-image-amd64)")
     m = machine(machine="q35", memory=512, timeout=120,
                 extra=["-kernel", kernel, "-append", "console=ttyS0 panic=-1"])
     m.expect(r"efifb: mode is 1024x768x32, linelength=4096")
