@@ -265,18 +265,24 @@ static void set_load_options(EFI_HANDLE image)
 	image_set_name(image, base ? base + 1 : hosted_options.app);
 }
 
+static void console_start_failed(EFI_STATUS status)
+{
+	fprintf(stderr, "ember-run: cannot start the console: %s\n", efi_status_name(status));
+	exit(2);
+}
+
 static void start_devices(EFI_DEVICE_PATH_PROTOCOL **esp_path)
 {
 	EFI_HANDLE esp_handle = NULL;
 	EFI_STATUS status = hosted_console_init();
 
-	if (!EFI_ERROR(status))
+	/* Without --screen the framebuffer appears after drivers bind, so the graphics console
+	 * does not take it: clearing a screen nobody reads costs more than the rest of the
+	 * start-up (a page fault per 4 KiB of it). */
+	if (!EFI_ERROR(status) && screen_console)
 		status = hosted_gop_init(opt.gop_width, opt.gop_height);
-	if (EFI_ERROR(status)) {
-		fprintf(stderr, "ember-run: cannot start the console: %s\n",
-			efi_status_name(status));
-		exit(2);
-	}
+	if (EFI_ERROR(status))
+		console_start_failed(status);
 	*esp_path = NULL;
 	if (opt.esp) {
 		status = hosted_fs_mount(opt.esp, &esp_handle, esp_path);
@@ -288,6 +294,8 @@ static void start_devices(EFI_DEVICE_PATH_PROTOCOL **esp_path)
 	init_run_all();
 	driver_install_builtin();
 	driver_connect_all();
+	if (!screen_console && EFI_ERROR(status = hosted_gop_init(opt.gop_width, opt.gop_height)))
+		console_start_failed(status);
 	hosted_map_build(*esp_path, opt.esp_position);
 	/* Not by default: ConOut's device path and modes are stdout's, as programs expect. */
 	if (screen_console && EFI_ERROR(console_splitter_start(CONSOLE_SPLITTER_CON_OUT))) {
