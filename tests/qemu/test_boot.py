@@ -15,3 +15,14 @@ def test_faulting_program_gets_a_report(machine, machine_type, firmware):
     m.expect(r"at app\.efi\+0x[0-9a-f]+")
     m.expect(r"fault address \(CR2\) 0xdead0000000")
     m.expect(r"system halted")
+
+
+@pytest.mark.parametrize("firmware", ["bios", "pflash"])
+def test_bios_says_once_that_variables_live_in_ram(machine, firmware):
+    """With -bios the flash is read-only: the console says once that variables are kept
+    in RAM; with the pflash pair it says nothing."""
+    m = machine(firmware=firmware, app=PROGRAMS / "hello.efi")
+    m.expect(r"Hello World!")
+    m.expect_log(r"opt/ember/app returned EFI_SUCCESS")
+    notice = "Ember: variables are kept in RAM and lost at power-off"
+    assert m.text.count(notice) == (1 if firmware == "bios" else 0), m.text
