@@ -88,6 +88,12 @@ EFI_DEVICE_PATH_PROTOCOL *dp_from_text(const CHAR16 *text);
  * is a single node without an End node. */
 EFI_DEVICE_PATH_PROTOCOL *dp_node_from_text(const CHAR16 *text);
 
+/* The device path prefix an OpenFirmware path of QEMU's fw_cfg "bootorder" stands for
+ * ("/pci@i0cf8/pci8086,2922@1f,2/drive@1/disk@0" gives PciRoot(0x0)/Pci(0x1F,0x2)/
+ * Sata(0x1,0xFFFF,0x0)); text from line up to end, no terminator needed. NULL for devices
+ * Ember does not boot from (network, option ROMs) and for malformed text. */
+EFI_DEVICE_PATH_PROTOCOL *dp_from_ofw(const char *line, const char *end);
+
 /* Installs EFI_DEVICE_PATH_UTILITIES_PROTOCOL, _TO_TEXT_ and _FROM_TEXT_ on one new handle. */
 EFI_STATUS devpath_install_protocols(void);
 

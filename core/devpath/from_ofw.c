@@ -1,0 +1,100 @@
+/* OpenFirmware device paths as QEMU writes them in fw_cfg "bootorder" (`bootindex=` on
+ * devices, -boot order=): "/pci@i0cf8/scsi@4/disk@0,0",
+ * "/pci@i0cf8/pci8086,2922@1f,2/drive@1/disk@0". Each becomes the prefix of the UEFI
+ * device paths it stands for: PciRoot(0x0)/Pci(0x4,0x0), .../Pci(0x1F,0x2)/Sata(0x1,
+ * 0xFFFF,0x0). Outside data: fuzzed (tests/fuzz/fuzz_ofw_path.c). */
+#include <ember/core.h>
+#include <ember/devpath.h>
+#include <ember/str.h>
+
+#define MAX_NODES 8
+
+static bool parse_hex(const char **p, const char *end, UINT32 *value)
+{
+	const char *start = *p;
+	UINT32 v = 0;
+
+	while (*p < end) {
+		char c = **p;
+		UINT32 d = c >= '0' && c <= '9' ? (UINT32)(c - '0')
+			   : c >= 'a' && c <= 'f' ? (UINT32)(c - 'a' + 10)
+						   : 16;
+		if (d == 16 || v > 0x0fffffff)
+			break;
+		v = v * 16 + d;
+		(*p)++;
+	}
+	*value = v;
+	return *p > start;
+}
+
+/* One OFW node "name@unit[,sub]" between p and end: its name and numbers. */
+static bool parse_node(const char *p, const char *end, const char **name, size_t *name_len,
+		       UINT32 *unit, UINT32 *sub)
+{
+	const char *at = p;
+
+	while (at < end && *at != '@')
+		at++;
+	if (at == end)
+		return false;
+	*name = p;
+	*name_len = (size_t)(at - p);
+	at++;
+	*sub = 0;
+	if (!parse_hex(&at, end, unit))
+		return false;
+	if (at < end && *at == ',') {
+		at++;
+		parse_hex(&at, end, sub);
+	}
+	return true;
+}
+
+static bool name_is(const char *name, size_t len, const char *want)
+{
+	return len == str8_len(want) && str8_ncmp(name, want, len) == 0;
+}
+
+EFI_DEVICE_PATH_PROTOCOL *dp_from_ofw(const char *line, const char *end)
+{
+	static const char root[] = "/pci@i0cf8";
+	EFI_DEVICE_PATH_PROTOCOL *path = dp_from_text(u"PciRoot(0x0)"), *next;
+	const char *p = line + sizeof(root) - 1;
+	bool after_pci = false;
+
+	if ((size_t)(end - line) < sizeof(root) - 1 || str8_ncmp(line, root, sizeof(root) - 1))
+		goto none;
+	for (int n = 0; n < MAX_NODES && p < end && *p == '/' && path; n++) {
+		const char *node = ++p, *name;
+		size_t name_len;
+		UINT32 unit, sub;
+		while (p < end && *p != '/')
+			p++;
+		if (!parse_node(node, p, &name, &name_len, &unit, &sub))
+			break;
+		if (name_is(name, name_len, "disk") || name_is(name, name_len, "cdrom"))
+			break; /* the medium: the device above it is what counts */
+		if (name_is(name, name_len, "drive") && after_pci) {
+			SATA_DEVICE_PATH sata = {{MESSAGING_DEVICE_PATH, MSG_SATA_DP,
+						  {sizeof(SATA_DEVICE_PATH), 0}},
+						 (UINT16)unit, 0xffff, 0};
+			next = dp_append_node(path, &sata.Header);
+		} else if (unit < 32 && sub < 8) {
+			PCI_DEVICE_PATH pci = {{HARDWARE_DEVICE_PATH, HW_PCI_DP,
+						{sizeof(PCI_DEVICE_PATH), 0}},
+					       (UINT8)sub, (UINT8)unit};
+			next = dp_append_node(path, &pci.Header);
+			after_pci = true;
+		} else {
+			break;
+		}
+		pool_free(path);
+		path = next;
+	}
+	if (path && after_pci)
+		return path;
+none:
+	pool_free(path);
+	return NULL;
+}

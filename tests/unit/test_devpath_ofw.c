@@ -1,0 +1,41 @@
+/* OpenFirmware paths of QEMU's fw_cfg "bootorder" to device path prefixes (dp_from_ofw). */
+#include <string.h>
+
+#include "support/test.h"
+#include <ember/core.h>
+#include <ember/devpath.h>
+#include <ember/str.h>
+
+static bool ofw_gives(const char *ofw, const CHAR16 *expected)
+{
+	EFI_DEVICE_PATH_PROTOCOL *path = dp_from_ofw(ofw, ofw + strlen(ofw));
+	CHAR16 *text;
+	bool same;
+
+	if (!path || !expected)
+		return !path && !expected;
+	text = dp_to_text(path, false, false);
+	same = text && str16_cmp(text, expected) == 0;
+	pool_free(text);
+	pool_free(path);
+	return same;
+}
+
+TEST(ofw_paths_of_qemu_devices)
+{
+	EXPECT(ofw_gives("/pci@i0cf8/scsi@4/disk@0,0", u"PciRoot(0x0)/Pci(0x4,0x0)"));
+	EXPECT(ofw_gives("/pci@i0cf8/pci8086,2922@1f,2/drive@1/disk@0",
+			 u"PciRoot(0x0)/Pci(0x1F,0x2)/Sata(0x1,0xFFFF,0x0)"));
+	EXPECT(ofw_gives("/pci@i0cf8/pci-bridge@1e/scsi@3/disk@0,0",
+			 u"PciRoot(0x0)/Pci(0x1E,0x0)/Pci(0x3,0x0)"));
+}
+
+TEST(ofw_paths_ember_does_not_boot_from)
+{
+	EXPECT(ofw_gives("/rom@genroms/linuxboot_dma.bin", NULL));
+	EXPECT(ofw_gives("/pci@i0cf8", NULL));
+	EXPECT(ofw_gives("/pci@i0cf8/ethernet@3,1f", NULL)); /* function 0x1f > 7 */
+	EXPECT(ofw_gives("/pci@i0cf8/scsi@zz", NULL));
+	EXPECT(ofw_gives("", NULL));
+	EXPECT(ofw_gives("HALT", NULL));
+}
