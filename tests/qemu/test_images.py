@@ -4,8 +4,10 @@ the firmware descriptor (the JSON libvirt reads) names files that exist and desc
 Ember truthfully. And `make run`'s demo boots."""
 import json
 import os
+import struct
 import subprocess
 import time
+import zlib
 
 from conftest import FW, ROOT
 
@@ -20,6 +22,20 @@ def test_image_sizes_and_reset_vector():
     assert len(code) % 4096 == 0 and vars_size % 4096 == 0
     # The last 16 bytes: a near jump (0xE9 rel16) into the reset code.
     assert code[-16] == 0xE9
+
+
+def test_code_flash_holds_the_packed_core():
+    """The reset stage's descriptor points at a raw DEFLATE stream in the code flash that
+    unpacks to the linked core exactly, and the stream is followed by erased flash."""
+    code = (FW / "ember-code.fd").read_bytes()
+    core = (FW / "ember-core.bin").read_bytes()
+    at = code.rindex(b"EMBERCOR")
+    flash, load, file_size, bss_end, entry, packed = struct.unpack_from("<6Q", code, at + 8)
+    assert load == 0x100000 and bss_end >= load + file_size and load <= entry < bss_end
+    start = flash - ((1 << 32) - len(code))
+    stream = code[start:start + packed]
+    assert zlib.decompress(stream, -15) == core[:file_size].ljust(file_size, b"\0")
+    assert set(code[start + packed:len(code) - 8192]) <= {0xFF}
 
 
 def test_firmware_descriptor():

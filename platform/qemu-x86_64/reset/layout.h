@@ -17,20 +17,25 @@
 #define FW_CODE_SIZE 0x200000
 #define FW_VARS_SIZE 0x80000
 
-/* The reset blob: the last 4 KiB below 4 GiB (reset.ld); offset of its start in CS. */
-#define RESET_BLOB_BASE 0xfffff000
-#define RESET_BASE_IN_CS 0xf000
+/* The reset blob: the last 8 KiB below 4 GiB (reset.ld); offset of its start in CS. */
+#define RESET_BLOB_BASE 0xffffe000
+#define RESET_BASE_IN_CS 0xe000
 
 /* Where the core runs (its link address, see core.ld). */
 #define CORE_LOAD_ADDRESS 0x100000
 
 /* core_descriptor fields (byte offsets), written by scripts/mkfd. */
-#define CORE_FLASH 8	  /* flash address of the core's file image */
-#define CORE_LOAD 16	  /* RAM address to copy it to */
-#define CORE_FILE_SIZE 24 /* bytes to copy */
-#define CORE_BSS_END 32	  /* end of the zero-filled area after it */
-#define CORE_ENTRY 40	  /* address to call */
+#define CORE_FLASH 8	    /* flash address of the core's packed image */
+#define CORE_LOAD 16	    /* RAM address to unpack it to */
+#define CORE_FILE_SIZE 24   /* bytes it unpacks to */
+#define CORE_BSS_END 32	    /* end of the zero-filled area after it */
+#define CORE_ENTRY 40	    /* address to call */
+#define CORE_PACKED_SIZE 48 /* bytes of DEFLATE data in flash */
 #define CORE_DESCRIPTOR_SIZE 64
+
+/* Where the reset stage reports a damaged image. */
+#define DEBUGCON_PORT 0x402
+#define SERIAL_PORT 0x3f8
 
 #define GDT_CODE32 0x08
 #define GDT_DATA 0x10

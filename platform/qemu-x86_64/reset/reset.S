@@ -1,9 +1,11 @@
 /* From the reset vector to the core in 64-bit mode.
  *
  * At reset the CPU runs 16-bit code at 0xFFFFFFF0 with CS base 0xFFFF0000; this blob is the
- * last 4 KiB of the firmware image, linked there (near enough for the vector's jump). It loads a flat GDT, enters 32-bit
+ * last 8 KiB of the firmware image, linked there (near enough for the vector's jump). It
+ * loads a flat GDT, enters 32-bit
  * protected mode, identity-maps the first 64 GiB with 2 MiB pages, enters long mode,
- * enables SSE, copies the core from flash to RAM, clears its BSS and calls it.
+ * enables SSE, unpacks the core from flash into RAM (lib/inflate.c), clears its BSS and
+ * calls it.
  * The core's placement is described by `core_descriptor`, which scripts/mkfd fills in. */
 
 #include "layout.h"
@@ -100,10 +102,24 @@ long_mode_entry:
 	orq	$(CR4_OSFXSR | CR4_OSXMMEXCPT), %rax
 	movq	%rax, %cr4
 
-	movq	core_descriptor + CORE_FLASH(%rip), %rsi
-	movq	core_descriptor + CORE_LOAD(%rip), %rdi
+	/* inflate_raw(flash, packed size, load address, file size, &produced): the core is
+	 * stored DEFLATE-compressed, which halves the flash it takes. */
+	subq	$16, %rsp
+	movq	core_descriptor + CORE_FLASH(%rip), %rdi
+	movq	core_descriptor + CORE_PACKED_SIZE(%rip), %rsi
+	movq	core_descriptor + CORE_LOAD(%rip), %rdx
 	movq	core_descriptor + CORE_FILE_SIZE(%rip), %rcx
-	rep movsb
+	movq	%rsp, %r8
+	call	inflate_raw
+	testb	%al, %al
+	jz	unpack_failed
+	movq	(%rsp), %rcx
+	cmpq	core_descriptor + CORE_FILE_SIZE(%rip), %rcx
+	jne	unpack_failed
+	addq	$16, %rsp
+
+	movq	core_descriptor + CORE_LOAD(%rip), %rdi
+	addq	%rcx, %rdi
 	movq	core_descriptor + CORE_BSS_END(%rip), %rcx
 	subq	%rdi, %rcx
 	xorl	%eax, %eax
@@ -114,6 +130,21 @@ long_mode_entry:
 3:	cli
 	hlt
 	jmp	3b
+
+/* A damaged image: say so on the debug console and the serial port, then stop. */
+unpack_failed:
+	leaq	unpack_failed_message(%rip), %rsi
+4:	movb	(%rsi), %al
+	testb	%al, %al
+	jz	3b
+	movw	$DEBUGCON_PORT, %dx
+	outb	%al, %dx
+	movw	$SERIAL_PORT, %dx
+	outb	%al, %dx
+	incq	%rsi
+	jmp	4b
+unpack_failed_message:
+	.asciz	"Ember: the firmware image is damaged (the core does not unpack)\r\n"
 
 /* ---- Data ---- */
 	.balign	16
