@@ -38,6 +38,37 @@ def test_code_flash_holds_the_packed_core():
     assert set(code[start + packed:len(code) - 8192]) <= {0xFF}
 
 
+def test_damaged_core_is_reported_not_run(tmp_path):
+    """A -bios image whose packed core is corrupt stops at reset with a message on the
+    serial port instead of running garbage."""
+    image = bytearray((FW / "ember.fd").read_bytes())
+    at = image.rindex(b"EMBERCOR")
+    flash, _, _, _, _, packed = struct.unpack_from("<6Q", image, at + 8)
+    start = flash - ((1 << 32) - len(image))
+    for i in range(start + packed // 2, start + packed // 2 + 64):
+        image[i] ^= 0x5A
+    damaged = tmp_path / "damaged.fd"
+    damaged.write_bytes(bytes(image))
+    qemu = subprocess.Popen(["qemu-system-x86_64", "-machine", "q35,accel=tcg", "-m", "256",
+                             "-display", "none", "-net", "none", "-no-reboot", "-serial",
+                             "stdio", "-monitor", "none", "-bios", str(damaged)],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            stdin=subprocess.DEVNULL)
+    out = b""
+    deadline = time.monotonic() + 60
+    try:
+        os.set_blocking(qemu.stdout.fileno(), False)
+        while time.monotonic() < deadline and b"does not unpack" not in out:
+            chunk = qemu.stdout.read(4096)
+            out += chunk or b""
+            if not chunk:
+                time.sleep(0.05)
+    finally:
+        qemu.kill()
+        qemu.wait()
+    assert b"Ember: the firmware image is damaged (the core does not unpack)" in out, out
+
+
 def test_firmware_descriptor():
     d = json.loads((FW / "ember-x86_64.json").read_text())
     assert d["interface-types"] == ["uefi"]
