@@ -115,12 +115,20 @@ EFI_STATUS sh_read_key(struct shell *sh, EFI_INPUT_KEY *key)
 	}
 }
 
+const char *sh_status_words(const struct sh_status_words *table, UINTN count, EFI_STATUS status)
+{
+	const char *name;
+
+	for (UINTN i = 0; i < count; i++)
+		if (table[i].status == status)
+			return table[i].text;
+	name = efi_status_name(status);
+	return name ? name : "unknown error";
+}
+
 const char *sh_status_text(EFI_STATUS status)
 {
-	static const struct {
-		EFI_STATUS status;
-		const char *text;
-	} texts[] = {
+	static const struct sh_status_words texts[] = {
 	    {EFI_NOT_FOUND, "no such file or directory"},
 	    {EFI_ACCESS_DENIED, "access denied"},
 	    {EFI_WRITE_PROTECTED, "the volume is write-protected"},
@@ -134,11 +142,6 @@ const char *sh_status_text(EFI_STATUS status)
 	    {EFI_UNSUPPORTED, "not supported"},
 	    {EFI_BUFFER_TOO_SMALL, "a buffer is too small"},
 	};
-	const char *name;
 
-	for (size_t i = 0; i < ARRAY_SIZE(texts); i++)
-		if (texts[i].status == status)
-			return texts[i].text;
-	name = efi_status_name(status);
-	return name ? name : "unknown error";
+	return sh_status_words(texts, ARRAY_SIZE(texts), status);
 }

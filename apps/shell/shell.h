@@ -77,6 +77,12 @@ void sh_write(struct shell *sh, const CHAR16 *text, UINTN len);
 /* A status in words for messages ("no such file or directory" for EFI_NOT_FOUND ...);
  * falls back to the status's name. */
 const char *sh_status_text(EFI_STATUS status);
+/* A status's words from a table of the caller's wording, else its spec name. */
+struct sh_status_words {
+	EFI_STATUS status;
+	const char *text;
+};
+const char *sh_status_words(const struct sh_status_words *table, UINTN count, EFI_STATUS status);
 
 /* Whether standard output is the console (not a file, pipe or variable). */
 bool sh_output_is_console(struct shell *sh);

@@ -3,10 +3,7 @@
 
 const char *sys_status_text(EFI_STATUS status)
 {
-	static const struct {
-		EFI_STATUS status;
-		const char *text;
-	} texts[] = {
+	static const struct sh_status_words texts[] = {
 	    {EFI_SUCCESS, "done"},
 	    {EFI_NOT_FOUND, "not found"},
 	    {EFI_ACCESS_DENIED, "access denied"},
@@ -19,13 +16,8 @@ const char *sys_status_text(EFI_STATUS status)
 	    {EFI_ALREADY_STARTED, "already started"},
 	    {EFI_LOAD_ERROR, "not a loadable image"},
 	};
-	const char *name;
 
-	for (size_t i = 0; i < ARRAY_SIZE(texts); i++)
-		if (texts[i].status == status)
-			return texts[i].text;
-	name = efi_status_name(status);
-	return name ? name : "unknown error";
+	return sh_status_words(texts, ARRAY_SIZE(texts), status);
 }
 
 EFI_HANDLE sys_handle_arg(struct shell *sh, const char *cmd, const CHAR16 *text)
