@@ -45,7 +45,11 @@ FIRMWARE_SRC := $(LIB_SRC) $(wildcard lib/x86_64/*.S) $(CORE_SRC) $(DRIVER_SRC) 
 # Pure logic of applications (apps/NAME/pure/*.c: no UEFI calls, no libc) is compiled for
 # the host too, into the unit tests and the fuzzers.
 APP_PURE_SRC := $(sort $(wildcard apps/*/pure/*.c))
-UNIT_SRC := $(call find_c,tests/unit) $(APP_PURE_SRC)
+# The same for the QEMU platform's logic that touches no hardware (table loader, ACPI entry
+# points, PS/2 decoding): platform/qemu-x86_64/pure.
+QEMU_PURE_SRC := $(call find_c,platform/qemu-x86_64/pure)
+HOST_PURE_SRC := $(APP_PURE_SRC) $(QEMU_PURE_SRC)
+UNIT_SRC := $(call find_c,tests/unit) $(HOST_PURE_SRC)
 FUZZ_SRC := $(wildcard tests/fuzz/*.c)
 FUZZ_SUPPORT_SRC := tests/unit/support/plat_test.c
 QEMU_SRC := $(filter-out platform/qemu-x86_64/reset/%,$(call find_c,platform/qemu-x86_64) $(shell find platform/qemu-x86_64 -name '*.S' 2>/dev/null | sort))
@@ -116,7 +120,7 @@ $(UNIT_TESTS_ASAN): $(call obj,asan,$(FIRMWARE_SRC) $(UNIT_SRC))
 	@echo "  LD      $@"
 	$(Q)$(CC) $(SAN_FLAGS) -o $@ $^ -lm -lz
 
-$(BUILD)/fuzz/%: $(call obj,fuzzobj,$(FIRMWARE_SRC) $(FUZZ_SUPPORT_SRC) $(APP_PURE_SRC)) $(BUILD)/fuzzobj/tests/fuzz/%.o
+$(BUILD)/fuzz/%: $(call obj,fuzzobj,$(FIRMWARE_SRC) $(FUZZ_SUPPORT_SRC) $(HOST_PURE_SRC)) $(BUILD)/fuzzobj/tests/fuzz/%.o
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
 	$(Q)$(CC) -fsanitize=fuzzer,address,undefined -o $@ $^ -lm
@@ -130,8 +134,8 @@ $(BUILD)/fw/%.o: %.c | $(DEPS_STAMP)
 $(BUILD)/fw/%.o: %.S | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(FW_CFLAGS) -MMD -MP -c $< -o $@
-# The shell rides in the firmware image (platform/qemu-x86_64/shell_blob.S).
-$(BUILD)/fw/platform/qemu-x86_64/shell_blob.o: platform/qemu-x86_64/shell_blob.S $(BUILD)/apps/shell.efi
+# The shell rides in the firmware image (platform/qemu-x86_64/boot/shell_blob.S).
+$(BUILD)/fw/platform/qemu-x86_64/boot/shell_blob.o: platform/qemu-x86_64/boot/shell_blob.S $(BUILD)/apps/shell.efi
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(FW_CFLAGS) -DEMBER_SHELL_EFI='"$(BUILD)/apps/shell.efi"' -c $< -o $@
 $(FW_DIR)/ember-core.elf: $(call obj,fw,$(FIRMWARE_SRC) $(FREESTANDING_SRC) $(QEMU_SRC)) platform/qemu-x86_64/core.ld

@@ -2,8 +2,8 @@
  * and system-preparation options, publish the consoles, create default options, then boot:
  * the menu if asked for, BootNext once, BootOrder in turn, and the fallback last. */
 #include "bds.h"
-#include <ember/log.h>
-#include <ember/str.h>
+#include <ember/core/log.h>
+#include <ember/lib/str.h>
 
 #define EFI_OS_INDICATIONS_BOOT_TO_FW_UI 0x1ULL
 

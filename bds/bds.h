@@ -2,9 +2,9 @@
 #ifndef BDS_BDS_H
 #define BDS_BDS_H
 
-#include <ember/bds.h>
-#include <ember/core.h>
-#include <ember/load_option.h>
+#include <ember/core/bds.h>
+#include <ember/core/core.h>
+#include <ember/lib/load_option.h>
 
 extern const EFI_GUID bds_global_guid;
 

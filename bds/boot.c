@@ -2,8 +2,8 @@
  * as LoadOptions, say which option is running (BootCurrent), signal ReadyToBoot, and run
  * it under the five-minute watchdog the specification asks for. */
 #include "bds.h"
-#include <ember/log.h>
-#include <ember/str.h>
+#include <ember/core/log.h>
+#include <ember/lib/str.h>
 
 #define WATCHDOG_SECONDS 300
 

@@ -2,8 +2,8 @@
  * device there is (volatile); ConIn/ConOut/ErrOut the ones in use, kept in flash, and only
  * rewritten when the set of devices changes. Ember uses every device at once. */
 #include "bds.h"
-#include <ember/devpath.h>
-#include <ember/str.h>
+#include <ember/core/devpath.h>
+#include <ember/lib/str.h>
 #include <efi/protocol/simple_text_input.h>
 #include <efi/protocol/simple_text_output.h>
 

@@ -3,10 +3,10 @@
  * that Ember can later remove the ones whose device is gone without ever touching options
  * an OS or a user wrote. Then the platform's preference (QEMU's bootindex) orders them. */
 #include "bds.h"
-#include <ember/devpath.h>
-#include <ember/format.h>
-#include <ember/log.h>
-#include <ember/str.h>
+#include <ember/core/devpath.h>
+#include <ember/lib/format.h>
+#include <ember/core/log.h>
+#include <ember/lib/str.h>
 #include <efi/protocol/simple_file_system.h>
 
 /* OptionalData of the options Ember creates itself. */

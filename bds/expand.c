@@ -4,8 +4,8 @@
  * starts with HD() matched against the partitions there are, one that is only a file path
  * tried on every file system. */
 #include "bds.h"
-#include <ember/devpath.h>
-#include <ember/str.h>
+#include <ember/core/devpath.h>
+#include <ember/lib/str.h>
 #include <efi/protocol/simple_file_system.h>
 
 const CHAR16 bds_removable_path[] = u"\\EFI\\BOOT\\BOOTX64.EFI";

@@ -1,8 +1,8 @@
 /* The boot menu: a key at start (Esc, F2 or F12, on any console) opens a list of the boot
  * options; arrow keys move, Enter boots, Esc leaves. */
 #include "bds.h"
-#include <ember/format.h>
-#include <ember/str.h>
+#include <ember/lib/format.h>
+#include <ember/lib/str.h>
 
 #define POLL_US 10000
 

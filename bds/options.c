@@ -1,7 +1,7 @@
 /* Reading and writing load options and the order variables (UEFI 2.10, 3.1, 3.3). */
 #include "bds.h"
-#include <ember/format.h>
-#include <ember/str.h>
+#include <ember/lib/format.h>
+#include <ember/lib/str.h>
 
 const EFI_GUID bds_global_guid = EFI_GLOBAL_VARIABLE;
 

@@ -1,7 +1,7 @@
 /* The boot services table (UEFI 2.10, section 4.4), filled from the EFIAPI entry points
  * of each module. It lives in boot-services memory: it is gone after ExitBootServices. */
 #include "services.h"
-#include <ember/str.h>
+#include <ember/lib/str.h>
 
 EFI_BOOT_SERVICES *core_bs;
 

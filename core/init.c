@@ -1,6 +1,6 @@
 /* Core start-up: the order in which the core's pieces come to life. */
 #include "services.h"
-#include <ember/devpath.h>
+#include <ember/core/devpath.h>
 
 EFI_STATUS system_table_init(const CHAR16 *vendor, UINT32 revision);
 EFI_STATUS runtime_tables_init(void);

@@ -1,6 +1,6 @@
 /* The debug log, formatted here and written through the platform. */
-#include <ember/log.h>
-#include <ember/platform.h>
+#include <ember/core/log.h>
+#include <ember/core/platform.h>
 
 enum log_level log_threshold = LOG_LEVEL_WARN;
 

@@ -1,10 +1,10 @@
 /* Declarations shared between the core's modules: the EFIAPI entry points that make up
- * the service tables, and internal functions that are not part of include/ember/core.h. */
+ * the service tables, and internal functions that are not part of include/ember/core/core.h. */
 #ifndef CORE_SERVICES_H
 #define CORE_SERVICES_H
 
 #include <stdarg.h>
-#include <ember/core.h>
+#include <ember/core/core.h>
 
 /* Memory (mem/) */
 bool mem_type_is_allocatable(UINT32 type);

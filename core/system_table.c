@@ -1,8 +1,8 @@
 /* The EFI system table (UEFI 2.10, section 4.3). It lives in runtime memory, as the OS
  * keeps using it (runtime services, configuration tables) after ExitBootServices. */
 #include "services.h"
-#include <ember/crc32.h>
-#include <ember/str.h>
+#include <ember/lib/crc32.h>
+#include <ember/lib/str.h>
 
 EFI_SYSTEM_TABLE *core_st;
 

@@ -2,9 +2,9 @@
  * on the log channel. Images get wrapper tables; the core itself never calls through the
  * tables, so only what programs ask for is shown. */
 #include "services.h"
-#include <ember/log.h>
-#include <ember/platform.h>
-#include <ember/str.h>
+#include <ember/core/log.h>
+#include <ember/core/platform.h>
+#include <ember/lib/str.h>
 #include <efi/protocol/device_path_to_text.h>
 #include <efi/protocol/driver_binding.h>
 #include <efi/protocol/graphics_output.h>

@@ -1,5 +1,5 @@
 /* The ChaCha20 block function, written from RFC 8439 section 2.3. */
-#include <ember/chacha20.h>
+#include <ember/lib/chacha20.h>
 
 static UINT32 rotl(UINT32 v, int n)
 {

@@ -1,5 +1,5 @@
 /* CRC-32 (polynomial 0x04C11DB7, reflected as 0xEDB88320), slicing by 8 bytes. */
-#include <ember/crc32.h>
+#include <ember/lib/crc32.h>
 
 static uint32_t table[8][256];
 static int table_ready;

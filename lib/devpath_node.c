@@ -1,7 +1,7 @@
 /* Walking device paths (UEFI 2.10, chapter 10): the node-level functions, which neither
  * allocate nor need the core, so the firmware, applications and host tools share them. */
-#include <ember/devpath.h>
-#include <ember/str.h>
+#include <ember/lib/devpath_node.h>
+#include <ember/lib/str.h>
 
 UINTN dp_node_length(const EFI_DEVICE_PATH_PROTOCOL *node)
 {

@@ -1,6 +1,6 @@
 /* Graphics Output Blt over a linear 32-bit framebuffer (UEFI 2.10, 12.9.2). */
-#include <ember/fb_blt.h>
-#include <ember/str.h>
+#include <ember/lib/fb_blt.h>
+#include <ember/lib/str.h>
 
 #define PIXEL_SIZE sizeof(EFI_GRAPHICS_OUTPUT_BLT_PIXEL)
 

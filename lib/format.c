@@ -1,6 +1,6 @@
 /* A small printf engine for code without libc. */
-#include <ember/format.h>
-#include <ember/str.h>
+#include <ember/lib/format.h>
+#include <ember/lib/str.h>
 #include <efi/status.h>
 
 struct spec {

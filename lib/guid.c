@@ -1,5 +1,5 @@
 /* EFI_GUID comparison and text form (registry format, UEFI 2.10 appendix A). */
-#include <ember/str.h>
+#include <ember/lib/str.h>
 
 bool guid_eq(const EFI_GUID *a, const EFI_GUID *b)
 {

@@ -1,7 +1,7 @@
 /* DEFLATE decompression (RFC 1951). Codes are decoded through a table indexed by the next
  * LOOKUP_BITS input bits, which holds every code up to that length; longer codes (rare)
  * are walked one bit at a time over the canonical code. Everything lives on the stack. */
-#include <ember/inflate.h>
+#include <ember/lib/inflate.h>
 
 #define MAX_CODE_BITS 15
 #define LOOKUP_BITS 10

@@ -1,8 +1,8 @@
 /* EFI_LOAD_OPTION parsing and building. The structure is packed and its description is
  * a UCS-2 string at an odd-friendly offset, so everything is read bytewise. */
-#include <ember/devpath.h>
-#include <ember/load_option.h>
-#include <ember/str.h>
+#include <ember/lib/devpath_node.h>
+#include <ember/lib/load_option.h>
+#include <ember/lib/str.h>
 
 #define HEAD_SIZE sizeof(EFI_LOAD_OPTION_HEAD)
 #define KNOWN_ATTRIBUTES \

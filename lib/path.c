@@ -1,6 +1,6 @@
 /* EFI file path normalisation and FAT-style name comparison (UEFI 2.10, 13.5.2). */
-#include <ember/path.h>
-#include <ember/str.h>
+#include <ember/lib/path.h>
+#include <ember/lib/str.h>
 
 #define SEPARATOR u'\\'
 

@@ -1,6 +1,6 @@
 /* Names of EFI_STATUS codes, for logs, traces and error messages. */
-#include <ember/format.h>
-#include <ember/util.h>
+#include <ember/lib/format.h>
+#include <ember/lib/util.h>
 #include <efi/status.h>
 
 static const char *const error_names[] = {

@@ -1,5 +1,5 @@
 /* Memory and string routines without libc. */
-#include <ember/str.h>
+#include <ember/lib/str.h>
 
 void mem_copy(void *dst, const void *src, size_t n)
 {

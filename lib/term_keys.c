@@ -1,8 +1,8 @@
 /* Terminal input decoding: UTF-8, control characters and the escape sequences that
  * xterm, vt220, rxvt and the Linux console send for special keys (ECMA-48 CSI and SS3
  * syntax), turned into UEFI scan codes and characters (UEFI 2.10, 12.2 and 12.3). */
-#include <ember/util.h>
-#include <ember/term_keys.h>
+#include <ember/lib/util.h>
+#include <ember/lib/term_keys.h>
 
 #define ESC 0x1b
 #define REPLACEMENT_CHARACTER 0xfffd

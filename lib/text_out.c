@@ -1,6 +1,6 @@
 /* Character classes and tab stops shared by the text outputs (see text_out.h). */
-#include <ember/text_out.h>
-#include <ember/util.h>
+#include <ember/lib/text_out.h>
+#include <ember/lib/util.h>
 
 bool text_out_glyph_known(CHAR16 c)
 {

@@ -1,6 +1,6 @@
 /* Days from civil dates and back, with the era arithmetic that keeps it exact for every
  * year EFI_TIME can hold. */
-#include <ember/time.h>
+#include <ember/lib/time.h>
 
 static INT64 days_from_civil(INT64 y, unsigned m, unsigned d)
 {

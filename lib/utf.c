@@ -1,5 +1,5 @@
 /* Conversions between UTF-8 (the host's text) and UCS-2 (UEFI's text). */
-#include <ember/str.h>
+#include <ember/lib/str.h>
 
 #define REPLACEMENT_CHARACTER 0xfffd
 

@@ -1,7 +1,7 @@
 /* VT100/ANSI output encoding (see vt_out.h). */
-#include <ember/str.h>
-#include <ember/text_out.h>
-#include <ember/vt_out.h>
+#include <ember/lib/str.h>
+#include <ember/lib/text_out.h>
+#include <ember/lib/vt_out.h>
 #include <efi/protocol/simple_text_input.h>
 
 void vt_flush(struct vt_sink *s)

@@ -1,8 +1,8 @@
 /* A flash over ordinary memory, with NOR semantics: programming ANDs, erasing sets a
  * block to 0xFF. The volatile variable store and every host-side store use it. */
-#include <ember/flash.h>
-#include <ember/str.h>
-#include <ember/util.h>
+#include <ember/core/flash.h>
+#include <ember/lib/str.h>
+#include <ember/lib/util.h>
 
 static bool in_range(const struct flash_device *f, UINT32 offset, UINT32 size)
 {

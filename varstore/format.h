@@ -3,8 +3,8 @@
 #ifndef VARSTORE_FORMAT_H
 #define VARSTORE_FORMAT_H
 
-#include <ember/varstore.h>
-#include <ember/util.h>
+#include <ember/core/varstore.h>
+#include <ember/lib/util.h>
 
 #define VS_AREA_MAGIC 0x53566d45u   /* "EmVS" */
 #define VS_RECORD_MAGIC 0x52566d45u /* "EmVR" */

@@ -1,8 +1,8 @@
 /* The store's access to its flash: bounds-checked reads and programs, erasing an area
  * block by block, formatting an area, and the record/area header checks. */
 #include "format.h"
-#include <ember/crc32.h>
-#include <ember/str.h>
+#include <ember/lib/crc32.h>
+#include <ember/lib/str.h>
 
 EFI_STATUS vs_read(struct vstore *s, UINT32 at, void *buffer, UINT32 size)
 {

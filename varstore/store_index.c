@@ -2,7 +2,7 @@
  * so finding a variable costs the same however many there are. Names and GUIDs stay on
  * flash; a lookup compares them there only when the hash matches. */
 #include "format.h"
-#include <ember/str.h>
+#include <ember/lib/str.h>
 
 #define FNV_PRIME 0x01000193u
 #define COMPARE_CHUNK 64

@@ -2,8 +2,8 @@
  * tail. Every interrupted state a power loss can leave is recognised here (docs/
  * varstore.md, "Recovery"); nothing is written unless the region must be formatted. */
 #include "format.h"
-#include <ember/crc32.h>
-#include <ember/str.h>
+#include <ember/lib/crc32.h>
+#include <ember/lib/str.h>
 
 #define MIN_LIVE_RECORD_NAME 4 /* one character and the terminator */
 #define MAX_ENTRIES 0xfffeu    /* entry numbers are 16-bit; VSTORE_NONE is taken */

@@ -1,8 +1,8 @@
 /* Appending a variable's new value: the record is programmed header first and state
  * byte last, so until that last byte the variable keeps its old value. */
 #include "format.h"
-#include <ember/crc32.h>
-#include <ember/str.h>
+#include <ember/lib/crc32.h>
+#include <ember/lib/str.h>
 
 EFI_STATUS vs_program_record(struct vstore *s, UINT32 at, const struct vs_pending *p)
 {

@@ -1,9 +1,9 @@
 /* Validation of the values of architecturally defined variables (UEFI 2.10, 3.1 and
  * 3.3): what a boot manager or an OS later parses must be well formed when written. */
 #include "var_internal.h"
-#include <ember/devpath.h>
-#include <ember/load_option.h>
-#include <ember/str.h>
+#include <ember/core/devpath.h>
+#include <ember/lib/load_option.h>
+#include <ember/lib/str.h>
 
 #define LANG_CODES_MAX 256
 

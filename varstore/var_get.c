@@ -1,7 +1,7 @@
 /* GetVariable and GetNextVariableName (UEFI 2.10, 8.2.1 and 8.2.2). Variables are
  * enumerated non-volatile store first, each store in index order. */
 #include "var_internal.h"
-#include <ember/str.h>
+#include <ember/lib/str.h>
 
 /* A visible variable by name; false when there is none. */
 static bool find_visible(struct var_service *svc, const CHAR16 *name, UINT32 name_size,

@@ -2,7 +2,7 @@
  * start, and the defaults of the non-volatile settings when they are missing or invalid.
  * Secure Boot is not implemented yet: SecureBoot is 0 and SetupMode 1 (no PK enrolled). */
 #include "var_internal.h"
-#include <ember/str.h>
+#include <ember/lib/str.h>
 
 #define BR (VAR_BS | VAR_RT)
 

@@ -2,7 +2,7 @@
 #ifndef VARSTORE_VAR_INTERNAL_H
 #define VARSTORE_VAR_INTERNAL_H
 
-#include <ember/varstore.h>
+#include <ember/core/varstore.h>
 #include <efi/global_variable.h>
 
 #define VAR_NV EFI_VARIABLE_NON_VOLATILE

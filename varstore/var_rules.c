@@ -4,7 +4,7 @@
  * "implementations must only permit the creation of variables with a UEFI
  * Specification-defined VendorGuid when these variables are documented"). */
 #include "var_internal.h"
-#include <ember/str.h>
+#include <ember/lib/str.h>
 
 #define BR (VAR_BS | VAR_RT)
 #define NBR VAR_NBR

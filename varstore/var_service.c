@@ -3,7 +3,7 @@
  * either; the space each class of variables may use. */
 #include "var_internal.h"
 #include "format.h"
-#include <ember/str.h>
+#include <ember/lib/str.h>
 
 #define VOLATILE_BLOCK 0x1000u
 /* Hardware error records keep a share of the non-volatile store for themselves, so a

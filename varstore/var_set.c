@@ -1,7 +1,7 @@
 /* SetVariable (UEFI 2.10, 8.2.3): argument and attribute rules, deletion, APPEND_WRITE,
  * the specification's variables, the quota of each class, then the store. */
 #include "var_internal.h"
-#include <ember/str.h>
+#include <ember/lib/str.h>
 
 struct set_request {
 	const CHAR16 *name;

@@ -1,7 +1,7 @@
 /* blk-test crc: CRC-32s of known ranges, for comparison with the disk image; the big range is
  * read in one call and in 64 KiB pieces, which must agree. */
 #include "blk_test.h"
-#include <ember/crc32.h>
+#include <ember/lib/crc32.h>
 
 #define BIG_RANGE (40u << 20) /* more than one AHCI command carries (32 MiB) */
 #define PIECE (64u << 10)

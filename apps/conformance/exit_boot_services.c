@@ -11,7 +11,7 @@
  * through ResetSystem(EfiResetShutdown, status, "<summary>"). */
 #include "conformance.h"
 #include "../lib/memlog.h"
-#include <ember/crc32.h>
+#include <ember/lib/crc32.h>
 
 #define LOG_PAGES 4
 #define MAP_SLACK 32

@@ -3,7 +3,7 @@
  * against a timer in timer.c. */
 #define APP_TEST_SUITE "80_misc"
 #include "conformance.h"
-#include <ember/crc32.h>
+#include <ember/lib/crc32.h>
 
 APP_TEST(crc32_known_vectors)
 {

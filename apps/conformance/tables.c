@@ -2,7 +2,7 @@
  * signatures, revisions, sizes, CRCs and the console handles. */
 #define APP_TEST_SUITE "05_tables"
 #include "conformance.h"
-#include <ember/crc32.h>
+#include <ember/lib/crc32.h>
 
 /* Recomputes a table's CRC: over HeaderSize bytes with the CRC32 field taken as zero. */
 static bool header_crc_ok(const EFI_TABLE_HEADER *hdr)

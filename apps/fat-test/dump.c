@@ -1,7 +1,7 @@
 /* fat-test dump: every directory and file below the root with size and CRC-32, read
  * through EFI_FILE_PROTOCOL, for comparison with what the image was made from. */
 #include "fat_test.h"
-#include <ember/crc32.h>
+#include <ember/lib/crc32.h>
 
 #define MAX_DEPTH 16
 #define PATH_UNITS 1024

@@ -7,8 +7,8 @@
 
 #include <efi/efi.h>
 #include <efi/protocol/simple_file_system.h>
-#include <ember/format.h>
-#include <ember/str.h>
+#include <ember/lib/format.h>
+#include <ember/lib/str.h>
 
 extern EFI_SYSTEM_TABLE *fst_st;
 extern EFI_BOOT_SERVICES *fst_bs;

@@ -7,9 +7,9 @@
 
 #include <stdarg.h>
 #include <efi/efi.h>
-#include <ember/format.h>
-#include <ember/str.h>
-#include <ember/util.h>
+#include <ember/lib/format.h>
+#include <ember/lib/str.h>
+#include <ember/lib/util.h>
 
 /* The image handle and tables handed to efi_main. app_bs is NULL after ExitBootServices
  * once the application calls app_forget_boot_services(). */
@@ -30,7 +30,7 @@ typedef void (*app_output_fn)(void *ctx, const char *text, size_t len);
 /* Redirects all app_print output to fn (NULL restores ConOut). */
 void app_set_output(app_output_fn fn, void *ctx);
 
-/* printf-style output (see ember/format.h: %ls, %pG, %r); '\n' becomes CR LF on ConOut. */
+/* printf-style output (see ember/lib/format.h: %ls, %pG, %r); '\n' becomes CR LF on ConOut. */
 void app_print(const char *fmt, ...);
 void app_vprint(const char *fmt, va_list ap);
 

@@ -5,7 +5,7 @@
 #define APP_LIB_DEVPATH_H
 
 #include "app.h"
-#include <ember/devpath.h> /* walking: dp_node_length, dp_next, dp_size ... */
+#include <ember/lib/devpath_node.h>
 
 /* Whether both paths have identical bytes up to and including their end nodes. */
 bool dp_equal(const EFI_DEVICE_PATH_PROTOCOL *a, const EFI_DEVICE_PATH_PROTOCOL *b);

@@ -6,7 +6,7 @@
  * the converted table: variables, time, the monotonic count, and ResetSystem to end.
  * x86-64 only; it writes to COM1 itself once the consoles are gone. */
 #include "../lib/app.h"
-#include <ember/str.h>
+#include <ember/lib/str.h>
 
 #define VIRTUAL_OFFSET (1ULL << 44) /* 16 TiB: canonical, far from RAM */
 #define TABLE_PAGES 128

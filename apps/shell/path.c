@@ -1,7 +1,7 @@
 /* File names as users type them, resolved to a mapping and a normalised path; current
  * directories. */
 #include "internal.h"
-#include <ember/path.h>
+#include <ember/lib/path.h>
 
 /* Splits "map:rest" (the mapping may be absent); *map gets the mapping's index. */
 static EFI_STATUS split_mapping(struct shell *sh, const CHAR16 *name, UINTN *map,

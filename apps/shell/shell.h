@@ -66,7 +66,7 @@ EFI_STATUS sh_execute(struct shell *sh, const CHAR16 *line);
 
 /* ---- Output ---- */
 
-/* printf-style output (ember/format.h: %ls CHAR16 strings, %pG GUIDs, %r statuses) to
+/* printf-style output (ember/lib/format.h: %ls CHAR16 strings, %pG GUIDs, %r statuses) to
  * standard output; "\n" becomes CR LF. */
 void sh_print(struct shell *sh, const char *fmt, ...);
 void sh_vprint(struct shell *sh, const char *fmt, va_list ap);

@@ -1,7 +1,7 @@
 /* The growable pool buffer behind text output and parsed paths, and unaligned node reads. */
 #include "devpath_internal.h"
-#include <ember/core.h>
-#include <ember/str.h>
+#include <ember/core/core.h>
+#include <ember/lib/str.h>
 
 void dp_buf_put(struct dp_buf *b, const void *p, UINTN n)
 {

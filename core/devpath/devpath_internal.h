@@ -3,7 +3,7 @@
 #ifndef CORE_DEVPATH_INTERNAL_H
 #define CORE_DEVPATH_INTERNAL_H
 
-#include <ember/devpath.h>
+#include <ember/core/devpath.h>
 
 /* ---- Growable byte buffer (pool memory); once an allocation fails it stays failed ---- */
 

@@ -3,9 +3,9 @@
  * "/pci@i0cf8/pci8086,2922@1f,2/drive@1/disk@0". Each becomes the prefix of the UEFI
  * device paths it stands for: PciRoot(0x0)/Pci(0x4,0x0), .../Pci(0x1F,0x2)/Sata(0x1,
  * 0xFFFF,0x0). Outside data: fuzzed (tests/fuzz/fuzz_ofw_path.c). */
-#include <ember/core.h>
-#include <ember/devpath.h>
-#include <ember/str.h>
+#include <ember/core/core.h>
+#include <ember/core/devpath.h>
+#include <ember/lib/str.h>
 
 #define MAX_NODES 8
 

@@ -2,8 +2,8 @@
  * dispatching each node to its parser (from_text_*.c). The text is outside data (boot options,
  * shell input): every read is bounded by the slice being parsed. */
 #include "devpath_internal.h"
-#include <ember/core.h>
-#include <ember/str.h>
+#include <ember/core/core.h>
+#include <ember/lib/str.h>
 
 static const struct dp_parser_entry *const parser_tables[] = {dp_parsers_hw, dp_parsers_msg,
 							      dp_parsers_net, dp_parsers_media};

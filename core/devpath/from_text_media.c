@@ -1,6 +1,6 @@
 /* Parsers for media (10.6.1.7) and BIOS boot specification (10.6.1.8) text device nodes. */
 #include "devpath_internal.h"
-#include <ember/str.h>
+#include <ember/lib/str.h>
 
 #define MEDIA MEDIA_DEVICE_PATH
 

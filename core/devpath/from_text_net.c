@@ -1,6 +1,6 @@
 /* Parsers for network and wireless messaging text device nodes (UEFI 2.10, 10.6.1.5-6). */
 #include "devpath_internal.h"
-#include <ember/str.h>
+#include <ember/lib/str.h>
 
 #define MSG MESSAGING_DEVICE_PATH
 

@@ -2,7 +2,7 @@
  * keywords, GUIDs, hex dumps, EISA IDs, IP addresses. Every function reads only s.n
  * characters and refuses trailing garbage and overflow. */
 #include "devpath_internal.h"
-#include <ember/str.h>
+#include <ember/lib/str.h>
 
 static int hex_digit(CHAR16 c)
 {

@@ -1,8 +1,8 @@
 /* EFI_DEVICE_PATH_UTILITIES_PROTOCOL, EFI_DEVICE_PATH_TO_TEXT_PROTOCOL and
  * EFI_DEVICE_PATH_FROM_TEXT_PROTOCOL (UEFI 2.10, 10.5 and 10.6): thin EFIAPI entries over
  * the dp_* functions. */
-#include <ember/devpath.h>
-#include <ember/core.h>
+#include <ember/core/devpath.h>
+#include <ember/core/core.h>
 #include <efi/protocol/device_path_utilities.h>
 #include <efi/protocol/device_path_to_text.h>
 #include <efi/protocol/device_path_from_text.h>

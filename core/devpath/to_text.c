@@ -2,9 +2,9 @@
  * output helpers shared by the node printers in to_text_*.c. */
 #include <stdarg.h>
 #include "devpath_internal.h"
-#include <ember/core.h>
-#include <ember/format.h>
-#include <ember/str.h>
+#include <ember/core/core.h>
+#include <ember/lib/format.h>
+#include <ember/lib/str.h>
 
 static void out_sink(void *ctx, const char *s, size_t n)
 {

@@ -1,6 +1,6 @@
 /* Text of media (10.6.1.7) and BIOS boot specification (10.6.1.8) device nodes. */
 #include "devpath_internal.h"
-#include <ember/str.h>
+#include <ember/lib/str.h>
 
 #define AT(T, f) (n + offsetof(T, f))
 

@@ -1,6 +1,6 @@
 /* Text of messaging device nodes (UEFI 2.10, 10.6.1.4 - 10.6.1.6). */
 #include "devpath_internal.h"
-#include <ember/str.h>
+#include <ember/lib/str.h>
 
 #define AT(T, f) (n + offsetof(T, f))
 

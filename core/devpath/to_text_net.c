@@ -1,6 +1,6 @@
 /* Text of network and wireless messaging nodes (UEFI 2.10, 10.6.1.5 - 10.6.1.6). */
 #include "devpath_internal.h"
-#include <ember/str.h>
+#include <ember/lib/str.h>
 
 #define AT(T, f) (n + offsetof(T, f))
 

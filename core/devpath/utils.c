@@ -1,7 +1,7 @@
 /* Device path node walking and the device path utilities (UEFI 2.10, 10.2, 10.5). */
-#include <ember/devpath.h>
-#include <ember/core.h>
-#include <ember/str.h>
+#include <ember/core/devpath.h>
+#include <ember/core/core.h>
+#include <ember/lib/str.h>
 
 static const EFI_DEVICE_PATH_PROTOCOL end_entire = {
     END_DEVICE_PATH_TYPE, END_ENTIRE_DEVICE_PATH_SUBTYPE, {DP_END_SIZE, 0}};

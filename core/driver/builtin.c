@@ -1,11 +1,11 @@
 /* Installs the drivers linked into the firmware (registered with EMBER_DRIVER). */
 #include "../services.h"
-#include <ember/driver.h>
-#include <ember/log.h>
-#include <ember/str.h>
+#include <ember/core/driver.h>
+#include <ember/core/log.h>
+#include <ember/lib/str.h>
 
-extern const struct ember_driver *const __start_ember_drivers[] __attribute__((weak));
-extern const struct ember_driver *const __stop_ember_drivers[] __attribute__((weak));
+extern const struct ember_driver_entry __start_ember_drivers[] __attribute__((weak));
+extern const struct ember_driver_entry __stop_ember_drivers[] __attribute__((weak));
 
 CHAR8 ember_driver_languages[] = "en";
 
@@ -78,15 +78,32 @@ fail:
 	return status;
 }
 
+/* The driver of level after `done` in name order (NULL: none left); as for init steps. */
+static const struct ember_driver *next_driver(enum init_level level, const struct ember_driver *done)
+{
+	const struct ember_driver *best = NULL;
+
+	for (const struct ember_driver_entry *e = __start_ember_drivers;
+	     e && e < __stop_ember_drivers; e++) {
+		if (e->level != level || (done && str16_cmp(e->driver->name, done->name) <= 0))
+			continue;
+		if (!best || str16_cmp(e->driver->name, best->name) < 0)
+			best = e->driver;
+	}
+	return best;
+}
+
 EFI_STATUS driver_install_builtin(void)
 {
 	EFI_STATUS first_error = EFI_SUCCESS;
 
-	for (const struct ember_driver *const *d = __start_ember_drivers;
-	     d && d < __stop_ember_drivers; d++) {
-		EFI_STATUS status = install_one(*d);
-		if (EFI_ERROR(status) && !EFI_ERROR(first_error))
-			first_error = status;
+	for (int level = 0; level < INIT_LEVELS; level++) {
+		for (const struct ember_driver *d = next_driver(level, NULL); d;
+		     d = next_driver(level, d)) {
+			EFI_STATUS status = install_one(d);
+			if (EFI_ERROR(status) && !EFI_ERROR(first_error))
+				first_error = status;
+		}
 	}
 	return first_error;
 }

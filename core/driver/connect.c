@@ -3,7 +3,7 @@
  * bus override, then everyone else by Version) until none wants it any more. */
 #include "../handle/handle.h"
 #include "../services.h"
-#include <ember/devpath.h>
+#include <ember/core/devpath.h>
 #include <efi/protocol/driver_binding.h>
 #include <efi/protocol/driver_override.h>
 

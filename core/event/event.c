@@ -1,8 +1,8 @@
 /* Event services (UEFI 2.10, section 7.1): create, signal, check, wait, close, groups. */
 #include "event.h"
 #include "../services.h"
-#include <ember/platform.h>
-#include <ember/str.h>
+#include <ember/core/platform.h>
+#include <ember/lib/str.h>
 
 static struct list all_events = LIST_INIT(all_events);
 

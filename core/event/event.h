@@ -2,8 +2,8 @@
 #ifndef CORE_EVENT_EVENT_H
 #define CORE_EVENT_EVENT_H
 
-#include <ember/core.h>
-#include <ember/list.h>
+#include <ember/core/core.h>
+#include <ember/lib/list.h>
 
 #define EVENT_SIGNATURE SIGNATURE_32('e', 'v', 'n', 't')
 

@@ -3,7 +3,7 @@
  * interrupt calls core_timer_tick, which signals every timer that has come due. */
 #include "event.h"
 #include "../services.h"
-#include <ember/platform.h>
+#include <ember/core/platform.h>
 
 static struct list timers = LIST_INIT(timers); /* armed timers by trigger time */
 static UINT64 boot_ns;

@@ -3,7 +3,7 @@
  * above the new level, highest first, each at its own TPL with interrupts on. */
 #include "event.h"
 #include "../services.h"
-#include <ember/platform.h>
+#include <ember/core/platform.h>
 
 static EFI_TPL current_tpl = TPL_APPLICATION;
 static UINT32 pending; /* bit n: the queue for TPL n is not empty */

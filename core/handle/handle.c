@@ -1,7 +1,7 @@
 /* Handles and protocol interfaces: install, uninstall, reinstall (UEFI 2.10, 7.3). */
 #include "handle.h"
 #include "../services.h"
-#include <ember/str.h>
+#include <ember/lib/str.h>
 
 struct list handle_list = LIST_INIT(handle_list);
 static struct list protocol_list = LIST_INIT(protocol_list);

@@ -4,8 +4,8 @@
 #ifndef CORE_HANDLE_HANDLE_H
 #define CORE_HANDLE_HANDLE_H
 
-#include <ember/core.h>
-#include <ember/list.h>
+#include <ember/core/core.h>
+#include <ember/lib/list.h>
 
 #define HANDLE_SIGNATURE SIGNATURE_32('h', 'n', 'd', 'l')
 #define INTERFACE_SIGNATURE SIGNATURE_32('p', 'i', 'f', 'c')

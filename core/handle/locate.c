@@ -3,8 +3,8 @@
 #include "handle.h"
 #include "../event/event.h"
 #include "../services.h"
-#include <ember/devpath.h>
-#include <ember/str.h>
+#include <ember/core/devpath.h>
+#include <ember/lib/str.h>
 
 struct protocol_notify *protocol_notify_lookup(void *registration)
 {

@@ -2,8 +2,8 @@
 #include <stdarg.h>
 #include "handle.h"
 #include "../services.h"
-#include <ember/devpath.h>
-#include <ember/str.h>
+#include <ember/core/devpath.h>
+#include <ember/lib/str.h>
 
 
 

@@ -2,7 +2,7 @@
  * who holds which interface, and how (by handle, by driver, exclusively ...). */
 #include "handle.h"
 #include "../services.h"
-#include <ember/str.h>
+#include <ember/lib/str.h>
 
 UINTN open_list_remove(struct protocol_interface *pif, UINT32 attribute_mask)
 {

@@ -2,7 +2,7 @@
  * agent for the core's own protocol opens (as HandleProtocol records them). */
 #include "image.h"
 #include "../services.h"
-#include <ember/str.h>
+#include <ember/lib/str.h>
 
 EFI_HANDLE core_image_handle;
 

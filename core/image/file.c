@@ -3,8 +3,8 @@
  * LoadFile. */
 #include "image.h"
 #include "../services.h"
-#include <ember/devpath.h>
-#include <ember/str.h>
+#include <ember/core/devpath.h>
+#include <ember/lib/str.h>
 #include <efi/protocol/load_file.h>
 #include <efi/protocol/simple_file_system.h>
 

@@ -2,9 +2,9 @@
 #ifndef CORE_IMAGE_IMAGE_H
 #define CORE_IMAGE_IMAGE_H
 
-#include <ember/core.h>
-#include <ember/list.h>
-#include <ember/pe.h>
+#include <ember/core/core.h>
+#include <ember/lib/list.h>
+#include <ember/core/pe.h>
 
 #define IMAGE_SIGNATURE SIGNATURE_32('i', 'm', 'a', 'g')
 

@@ -3,10 +3,10 @@
  * EFI_LOADED_IMAGE_PROTOCOL and EFI_LOADED_IMAGE_DEVICE_PATH_PROTOCOL. */
 #include "image.h"
 #include "../services.h"
-#include <ember/devpath.h>
-#include <ember/format.h>
-#include <ember/log.h>
-#include <ember/str.h>
+#include <ember/core/devpath.h>
+#include <ember/lib/format.h>
+#include <ember/core/log.h>
+#include <ember/lib/str.h>
 #include <efi/protocol/load_file.h>
 #include <efi/protocol/simple_file_system.h>
 

@@ -5,8 +5,8 @@
 #define EMBER_PE_FORMAT_H
 
 #include <stddef.h>
-#include <ember/pe.h>
-#include <ember/str.h>
+#include <ember/core/pe.h>
+#include <ember/lib/str.h>
 
 _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "PE fields are read in place");
 

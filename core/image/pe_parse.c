@@ -2,7 +2,7 @@
  * loader later relies on is checked here, with 64-bit arithmetic so that no sum of
  * 32-bit fields can wrap. */
 #include "pe_format.h"
-#include <ember/format.h>
+#include <ember/lib/format.h>
 
 static const char not_pe[] = "not a PE32+ image";
 

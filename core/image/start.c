@@ -2,8 +2,8 @@
  * inside the image, to the StartImage that started it. */
 #include "image.h"
 #include "../services.h"
-#include <ember/log.h>
-#include <ember/str.h>
+#include <ember/core/log.h>
+#include <ember/lib/str.h>
 
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer)

@@ -3,7 +3,7 @@
  * always keeps spare slots, so a retype (which adds at most two ranges) never fails for
  * lack of room and never has to allocate in the middle of a change. */
 #include "memmap.h"
-#include <ember/str.h>
+#include <ember/lib/str.h>
 
 #define INITIAL_CAPACITY 128
 #define SPARE_SLOTS 8 /* a retype needs 2; growing needs a retype of its own, plus freeing */

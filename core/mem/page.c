@@ -1,8 +1,8 @@
 /* Page allocation and the memory map services (UEFI 2.10, section 7.2). */
 #include "memmap.h"
 #include "../services.h"
-#include <ember/core.h>
-#include <ember/str.h>
+#include <ember/core/core.h>
+#include <ember/lib/str.h>
 
 #define MEMORY_LOCK_TPL TPL_NOTIFY
 #define BELOW_4G 0xffffffffULL

@@ -5,9 +5,9 @@
  * header just before it, so FreePool can check what it is given. */
 #include "memmap.h"
 #include "../services.h"
-#include <ember/core.h>
-#include <ember/list.h>
-#include <ember/str.h>
+#include <ember/core/core.h>
+#include <ember/lib/list.h>
+#include <ember/lib/str.h>
 
 /* Under AddressSanitizer (host tests, fuzzers) the unused parts of blocks are poisoned, so
  * a driver that overruns a pool block or uses it after FreePool is caught on the spot. */

@@ -1,7 +1,7 @@
 /* InstallConfigurationTable (UEFI 2.10, section 7.5): the system table's list of GUID ->
  * table pointers. The array lives in runtime memory, since the OS reads it later. */
 #include "../services.h"
-#include <ember/str.h>
+#include <ember/lib/str.h>
 
 #define GROWTH 8
 

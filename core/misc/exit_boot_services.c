@@ -3,9 +3,9 @@
  * timer and devices, and takes the boot services away. */
 #include "../services.h"
 #include "../mem/memmap.h"
-#include <ember/log.h>
-#include <ember/platform.h>
-#include <ember/str.h>
+#include <ember/core/log.h>
+#include <ember/core/platform.h>
+#include <ember/lib/str.h>
 
 bool core_boot_services_exited;
 

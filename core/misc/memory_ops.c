@@ -1,7 +1,7 @@
 /* CalculateCrc32, CopyMem and SetMem (UEFI 2.10, section 7.5). */
 #include "../services.h"
-#include <ember/crc32.h>
-#include <ember/str.h>
+#include <ember/lib/crc32.h>
+#include <ember/lib/str.h>
 
 EFI_STATUS EFIAPI efi_calculate_crc32(VOID *data, UINTN size, UINT32 *crc)
 {

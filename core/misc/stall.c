@@ -1,6 +1,6 @@
 /* Stall (UEFI 2.10, section 7.5): a busy wait that lets timer interrupts run. */
 #include "../services.h"
-#include <ember/platform.h>
+#include <ember/core/platform.h>
 
 /* Waits longer than this idle the CPU between interrupts instead of spinning. */
 #define IDLE_THRESHOLD_NS 2000000ULL

@@ -1,8 +1,8 @@
 /* SetWatchdogTimer (UEFI 2.10, section 7.5): if the timeout passes, the platform resets,
  * as a hung boot option would otherwise hang the machine for good. */
 #include "../services.h"
-#include <ember/log.h>
-#include <ember/platform.h>
+#include <ember/core/log.h>
+#include <ember/core/platform.h>
 
 static EFI_EVENT watchdog;
 

@@ -5,8 +5,8 @@
  * allocated at start and filled again when ExitBootServices succeeds, from the final map. */
 #include "../services.h"
 #include "../mem/memmap.h"
-#include <ember/log.h>
-#include <ember/str.h>
+#include <ember/core/log.h>
+#include <ember/lib/str.h>
 #include <efi/memory_attributes_table.h>
 
 #define MAT_DESCRIPTOR_SIZE (sizeof(EFI_MEMORY_DESCRIPTOR) + sizeof(UINT64))

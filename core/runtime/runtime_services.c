@@ -3,10 +3,10 @@
  * its flash (variables_start); until then they report EFI_UNSUPPORTED, and the
  * EFI_RT_PROPERTIES_TABLE says so. */
 #include "../services.h"
-#include <ember/log.h>
-#include <ember/platform.h>
-#include <ember/str.h>
-#include <ember/varstore.h>
+#include <ember/core/log.h>
+#include <ember/core/platform.h>
+#include <ember/lib/str.h>
+#include <ember/core/varstore.h>
 
 EFI_RUNTIME_SERVICES *core_rt;
 

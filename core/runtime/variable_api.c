@@ -1,4 +1,4 @@
-/* The variable services for firmware code (include/ember/core.h). */
+/* The variable services for firmware code (include/ember/core/core.h). */
 #include "../services.h"
 
 EFI_STATUS variable_get(const CHAR16 *name, const EFI_GUID *guid, UINT32 *attributes,

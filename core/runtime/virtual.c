@@ -2,7 +2,7 @@
  * mapped the runtime ranges; runtime code converts its pointers while the call lasts. */
 #include "../services.h"
 #include "../mem/memmap.h"
-#include <ember/str.h>
+#include <ember/lib/str.h>
 
 static const EFI_GUID virtual_address_change_group = EFI_EVENT_GROUP_VIRTUAL_ADDRESS_CHANGE;
 

@@ -6,7 +6,7 @@
 #define DRIVERS_AHCI_H
 
 #include <efi/protocol/pci_io.h>
-#include <ember/blkdev.h>
+#include <ember/drivers/blkdev.h>
 #include "ahci_regs.h"
 #include "ata.h"
 

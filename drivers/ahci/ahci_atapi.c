@@ -3,9 +3,9 @@
  * CHECK CONDITION is explained by REQUEST SENSE, and a medium that came, went or changed
  * gives the media a new MediaId and reinstalls BlockIo (blkdev_media_changed). */
 #include "ahci.h"
-#include <ember/util.h>
-#include <ember/core.h>
-#include <ember/log.h>
+#include <ember/lib/util.h>
+#include <ember/core/core.h>
+#include <ember/core/log.h>
 
 #define COMMAND_TIMEOUT_MS 3000
 #define READ_TIMEOUT_MS 10000

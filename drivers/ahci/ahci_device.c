@@ -2,10 +2,10 @@
  * <controller>/Sata(port,0xFFFF,0), the controller's PciIo opened BY_CHILD_CONTROLLER, and
  * the chunking of transfers into mapped, command-sized pieces. */
 #include "ahci.h"
-#include <ember/util.h>
-#include <ember/core.h>
-#include <ember/devpath.h>
-#include <ember/log.h>
+#include <ember/lib/util.h>
+#include <ember/core/core.h>
+#include <ember/core/devpath.h>
+#include <ember/core/log.h>
 
 #define NO_PORT_MULTIPLIER 0xffff
 

@@ -1,8 +1,8 @@
 /* ATA disks on AHCI ports: IDENTIFY DEVICE for the geometry, READ/WRITE DMA (EXT) for data,
  * FLUSH CACHE (EXT) for FlushBlocks. */
 #include "ahci.h"
-#include <ember/util.h>
-#include <ember/log.h>
+#include <ember/lib/util.h>
+#include <ember/core/log.h>
 
 #define IDENTIFY_TIMEOUT_MS 3000
 #define IO_TIMEOUT_MS 10000

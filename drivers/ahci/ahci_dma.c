@@ -1,6 +1,6 @@
 /* Mapping callers' buffers for AHCI transfers through PciIo (UEFI 2.10, 14.4.2 Map). */
 #include "ahci.h"
-#include <ember/util.h>
+#include <ember/lib/util.h>
 
 EFI_STATUS ahci_map(struct ahci_hba *hba, bool device_reads, void *host, UINTN *bytes,
 		    UINT64 *dev_addr, void **mapping)

@@ -2,12 +2,12 @@
  * HBA, starts every port with a device and gives each ATA or ATAPI device a child handle.
  * The HBA's DMA is stopped when the driver stops and at ExitBootServices. */
 #include "ahci.h"
-#include <ember/util.h>
-#include <ember/core.h>
-#include <ember/devpath.h>
-#include <ember/driver.h>
-#include <ember/list.h>
-#include <ember/log.h>
+#include <ember/lib/util.h>
+#include <ember/core/core.h>
+#include <ember/core/devpath.h>
+#include <ember/core/driver.h>
+#include <ember/lib/list.h>
+#include <ember/core/log.h>
 
 #define AHCI_HBA_SIGNATURE SIGNATURE_32('a', 'h', 'c', 'i')
 #define PCI_CLASS_CODE 0x09 /* programming interface, subclass, class */
@@ -232,4 +232,4 @@ static const struct ember_driver ahci_driver = {
     .binding = &ahci_binding,
     .controller_name = ahci_controller_name,
 };
-EMBER_DRIVER(ahci_driver);
+EMBER_DRIVER(INIT_NORMAL, ahci_driver);

@@ -1,10 +1,10 @@
 /* Issuing one command on an AHCI port (AHCI 1.3.1, 5.5 and 5.6): command header and table
  * in slot 0, the PRDT over the data, then polling PxCI and PxIS until it is done. */
 #include "ahci.h"
-#include <ember/util.h>
-#include <ember/core.h>
-#include <ember/log.h>
-#include <ember/str.h>
+#include <ember/lib/util.h>
+#include <ember/core/core.h>
+#include <ember/core/log.h>
+#include <ember/lib/str.h>
 
 #define POLL_US 5
 #define FIS_DWORDS (ATA_FIS_BYTES / 4)

@@ -1,9 +1,9 @@
 /* The AHCI HBA: register access through PciIo, reset and AHCI enable (AHCI 1.3.1, 10.4.3),
  * and quiescing it at ExitBootServices. */
 #include "ahci.h"
-#include <ember/util.h>
-#include <ember/core.h>
-#include <ember/log.h>
+#include <ember/lib/util.h>
+#include <ember/core/core.h>
+#include <ember/core/log.h>
 
 #define POLL_US 10
 #define HBA_RESET_TIMEOUT_US 1000000

@@ -1,10 +1,10 @@
 /* AHCI ports: giving a port its command list and FIS area, starting it and finding out
  * what is attached (AHCI 1.3.1, 10.1.2 and 10.3), and recovering after errors (6.2.2). */
 #include "ahci.h"
-#include <ember/util.h>
-#include <ember/core.h>
-#include <ember/log.h>
-#include <ember/str.h>
+#include <ember/lib/util.h>
+#include <ember/core/core.h>
+#include <ember/core/log.h>
+#include <ember/lib/str.h>
 
 #define ENGINE_TIMEOUT_US 500000 /* CR and FR must clear within 500 ms (10.3.2) */
 #define LINK_TIMEOUT_US 10000	 /* a present device establishes its link in ~10 ms */

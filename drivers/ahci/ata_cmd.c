@@ -1,6 +1,6 @@
 /* ATA command selection and Register H2D FIS encoding (SATA 3.x, 10.5.5; ACS-3). */
 #include "ata.h"
-#include <ember/str.h>
+#include <ember/lib/str.h>
 
 #define LBA28_LIMIT (1ULL << 28)
 #define LBA48_LIMIT (1ULL << 48)

@@ -1,7 +1,7 @@
 /* Reading IDENTIFY DEVICE data (ACS-3, 7.12.7): capacity, sector geometry, the 48-bit
  * feature set, the write cache and the model name. */
 #include "ata.h"
-#include <ember/str.h>
+#include <ember/lib/str.h>
 
 #define W0_NOT_ATA (1u << 15)
 #define W0_REMOVABLE (1u << 7)

@@ -1,6 +1,6 @@
 /* SCSI commands for ATAPI devices (SPC-4, MMC-6) and what their answers mean. */
 #include "ata.h"
-#include <ember/str.h>
+#include <ember/lib/str.h>
 
 #define SENSE_FIXED_CURRENT 0x70
 #define SENSE_FIXED_DEFERRED 0x71

@@ -1,6 +1,6 @@
 /* Helpers for the EFI_DRIVER_BINDING_PROTOCOL functions of Ember's drivers (UEFI 2.10, 11.1). */
-#include <ember/core.h>
-#include <ember/driver.h>
+#include <ember/core/core.h>
+#include <ember/core/driver.h>
 
 EFI_STATUS driver_can_open(EFI_HANDLE driver, EFI_HANDLE controller, const EFI_GUID *protocol,
 			   bool (*accept)(void *interface))

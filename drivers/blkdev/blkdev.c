@@ -1,9 +1,9 @@
 /* EFI_BLOCK_IO_PROTOCOL and EFI_BLOCK_IO2_PROTOCOL entry points over a driver's blkdev_ops.
  * Requests run at TPL_CALLBACK so that a token's notification, or another request from an
  * event, cannot interleave with the device access. */
-#include <ember/blkdev.h>
-#include <ember/core.h>
-#include <ember/str.h>
+#include <ember/drivers/blkdev.h>
+#include <ember/core/core.h>
+#include <ember/lib/str.h>
 
 static const EFI_GUID block_io_guid = EFI_BLOCK_IO_PROTOCOL_GUID;
 static const EFI_GUID block_io2_guid = EFI_BLOCK_IO2_PROTOCOL_GUID;

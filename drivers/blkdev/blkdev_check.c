@@ -1,6 +1,6 @@
 /* The argument checks every BlockIo read and write goes through (UEFI 2.10, 13.9). */
-#include <ember/blkdev.h>
-#include <ember/util.h>
+#include <ember/drivers/blkdev.h>
+#include <ember/lib/util.h>
 
 EFI_STATUS blkdev_check_request(const EFI_BLOCK_IO_MEDIA *media, UINT32 media_id, EFI_LBA lba,
 				UINTN size, const void *buffer, bool write)

@@ -3,10 +3,10 @@
  * SimpleTextOut, SimpleTextIn and SimpleTextInEx) and when drivers are connected (the
  * driver binding below); the splitter opens their protocols BY_DRIVER, so a device that
  * goes away is taken out first (the core calls Stop when its protocols are uninstalled). */
-#include <ember/console_splitter.h>
-#include <ember/core.h>
-#include <ember/driver.h>
-#include <ember/log.h>
+#include <ember/drivers/console_splitter.h>
+#include <ember/core/core.h>
+#include <ember/core/driver.h>
+#include <ember/core/log.h>
 #include "splitter.h"
 
 static const EFI_GUID text_out_guid = EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL_GUID;
@@ -252,4 +252,4 @@ static const struct ember_driver splitter_driver = {
     .name = u"Console Splitter",
     .binding = &splitter_binding,
 };
-EMBER_DRIVER(splitter_driver);
+EMBER_DRIVER(INIT_CONSOLE, splitter_driver);

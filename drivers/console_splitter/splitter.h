@@ -4,8 +4,8 @@
 #ifndef DRIVERS_CONSOLE_SPLITTER_H
 #define DRIVERS_CONSOLE_SPLITTER_H
 
-#include <ember/util.h>
-#include <ember/text_input.h>
+#include <ember/lib/util.h>
+#include <ember/drivers/text_input.h>
 #include <efi/protocol/simple_text_output.h>
 #include "splitter_modes.h"
 

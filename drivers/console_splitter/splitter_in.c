@@ -1,8 +1,8 @@
 /* The virtual text input: SimpleTextIn and SimpleTextInEx (UEFI 2.10, 12.2 and 12.3) that
  * take keys from every text input device into one queue, so WaitForKey, ReadKeyStroke and
  * key notifications registered here see keys from any device. */
-#include <ember/core.h>
-#include <ember/str.h>
+#include <ember/core/core.h>
+#include <ember/lib/str.h>
 #include "splitter.h"
 
 static struct splitter_in *splitter_from_input(struct text_input *ti)

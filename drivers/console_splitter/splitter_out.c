@@ -1,9 +1,9 @@
 /* A virtual EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL (UEFI 2.10, 12.4) over every text output
  * device: the calls go to each device, the modes are those all of them can show
  * (splitter_modes.c), and the cursor is the first device's. */
-#include <ember/core.h>
-#include <ember/str.h>
-#include <ember/text_out.h>
+#include <ember/core/core.h>
+#include <ember/lib/str.h>
+#include <ember/lib/text_out.h>
 #include "splitter.h"
 
 #define SPLITTER_OUT_SIGNATURE SIGNATURE_32('s', 'p', 'o', 'u')

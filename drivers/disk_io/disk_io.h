@@ -5,7 +5,7 @@
 #include <efi/protocol/block_io.h>
 #include <efi/protocol/disk_io.h>
 #include <efi/protocol/disk_io2.h>
-#include <ember/util.h>
+#include <ember/lib/util.h>
 
 #define DISK_IO_SIGNATURE SIGNATURE_32('d', 'k', 'i', 'o')
 

@@ -1,8 +1,8 @@
 /* The Disk I/O driver (UEFI driver model): binds to every handle with a BlockIo and installs
  * EFI_DISK_IO_PROTOCOL and EFI_DISK_IO2_PROTOCOL beside it. */
 #include "disk_io.h"
-#include <ember/core.h>
-#include <ember/driver.h>
+#include <ember/core/core.h>
+#include <ember/core/driver.h>
 
 static const EFI_GUID block_io_guid = EFI_BLOCK_IO_PROTOCOL_GUID;
 static const EFI_GUID disk_io_guid = EFI_DISK_IO_PROTOCOL_GUID;
@@ -76,4 +76,4 @@ static const struct ember_driver disk_io_driver = {
     .name = u"Disk I/O Driver",
     .binding = &disk_io_binding,
 };
-EMBER_DRIVER(disk_io_driver);
+EMBER_DRIVER(INIT_NORMAL, disk_io_driver);

@@ -5,8 +5,8 @@
  * the caller's buffer lacks it). The Ex calls complete before they return and then signal
  * the token's event. */
 #include "disk_io.h"
-#include <ember/core.h>
-#include <ember/str.h>
+#include <ember/core/core.h>
+#include <ember/lib/str.h>
 
 #define STACK_BLOCK 4096 /* partial blocks up to this size use the stack */
 #define STACK_ALIGN 64

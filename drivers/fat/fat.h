@@ -11,7 +11,7 @@
 #define EMBER_FAT_H
 
 #include "fat_format.h"
-#include <ember/list.h>
+#include <ember/lib/list.h>
 
 /* The device a volume lives on. Errors: EFI_NO_MEDIA and EFI_MEDIA_CHANGED end the
  * mount; anything else is passed to the caller. */

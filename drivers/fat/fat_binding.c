@@ -3,12 +3,11 @@
  * EFI_SIMPLE_FILE_SYSTEM_PROTOCOL on it. Case-insensitive names go through the
  * EFI_UNICODE_COLLATION_PROTOCOL2 Ember publishes. */
 #include "fat_efi.h"
-#include "../unicode_collation/collation.h"
 #include <efi/protocol/block_io.h>
 #include <efi/protocol/disk_io.h>
-#include <ember/core.h>
-#include <ember/driver.h>
-#include <ember/log.h>
+#include <ember/core/core.h>
+#include <ember/core/driver.h>
+#include <ember/core/log.h>
 
 static const EFI_GUID disk_io_guid = EFI_DISK_IO_PROTOCOL_GUID;
 static const EFI_GUID block_io_guid = EFI_BLOCK_IO_PROTOCOL_GUID;
@@ -73,12 +72,13 @@ static EFI_STATUS device_check(struct fat_disk *disk)
 	return EFI_MEDIA_CHANGED;
 }
 
+/* Published at INIT_EARLY, before any driver is installed (core/init.h). */
 static EFI_UNICODE_COLLATION_PROTOCOL *collation(void)
 {
 	void *uc;
 
 	if (EFI_ERROR(protocol_locate(&collation2_guid, &uc)))
-		return &collation_english2; /* not published (yet): the same code directly */
+		return NULL;
 	return uc;
 }
 
@@ -97,6 +97,7 @@ static EFI_STATUS EFIAPI fat_start(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE
 {
 	EFI_HANDLE driver = this->DriverBindingHandle;
 	struct fat_device *d = pool_alloc(sizeof(*d));
+	EFI_UNICODE_COLLATION_PROTOCOL *collation_protocol;
 	EFI_STATUS status;
 
 	if (!d)
@@ -111,7 +112,13 @@ static EFI_STATUS EFIAPI fat_start(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE
 		goto err_close;
 	d->disk = (struct fat_disk){device_read, device_write, device_flush, device_check};
 	take_media(d);
-	status = d->disk.size ? fat_sfs_create(&d->disk, collation(), &d->sfs) : EFI_NO_MEDIA;
+	collation_protocol = collation();
+	if (!collation_protocol) {
+		log_warn("fat: no Unicode collation protocol\n");
+		status = EFI_NOT_READY;
+		goto err_close;
+	}
+	status = d->disk.size ? fat_sfs_create(&d->disk, collation_protocol, &d->sfs) : EFI_NO_MEDIA;
 	if (EFI_ERROR(status))
 		goto err_close;
 	status = protocol_install(&controller, &sfs_guid, &d->sfs->sfs);
@@ -165,4 +172,4 @@ static const struct ember_driver fat_driver = {
     .name = u"FAT File System Driver",
     .binding = &fat_binding,
 };
-EMBER_DRIVER(fat_driver);
+EMBER_DRIVER(INIT_NORMAL, fat_driver);

@@ -2,7 +2,7 @@
  * FSInfo sector. The FAT type follows what Linux and fsck.fat decide: FAT32 when the
  * 16-bit FAT size is zero, else FAT12 below 4085 clusters and FAT16 above. */
 #include "fat_format.h"
-#include <ember/util.h>
+#include <ember/lib/util.h>
 
 #define FAT12_CLUSTERS_MAX 4084
 #define FAT16_CLUSTERS_MAX 65524      /* 0xfff5 is the highest cluster number */

@@ -2,8 +2,8 @@
  * clusters (one disk request per run), a per-handle cursor so that the chain is walked
  * from where the last request ended, growing files with zero-filled gaps, truncating. */
 #include "fat.h"
-#include <ember/core.h>
-#include <ember/str.h>
+#include <ember/core/core.h>
+#include <ember/lib/str.h>
 
 /* The cluster holding chain position index (0-based), from the cursor when it can. */
 static EFI_STATUS seek(struct fat_node *node, struct fat_cursor *cur, UINT32 index, UINT32 *cluster)

@@ -2,8 +2,8 @@
  * long names (order, checksum and sequence checked; a broken sequence falls back to the
  * 8.3 name), and the one-time scan that builds a directory's index and free-slot map. */
 #include "fat.h"
-#include <ember/core.h>
-#include <ember/str.h>
+#include <ember/core/core.h>
+#include <ember/lib/str.h>
 
 #define SLOTS_PER(vol) ((vol)->geo.cluster_size / FAT_DIRENT_SIZE)
 

@@ -2,8 +2,8 @@
  * else growing the directory by zeroed clusters), choosing a unique 8.3 alias, writing
  * long-name and 8.3 entries, and removing them. */
 #include "fat.h"
-#include <ember/core.h>
-#include <ember/str.h>
+#include <ember/core/core.h>
+#include <ember/lib/str.h>
 
 #define SEQUENTIAL_TAILS 4 /* "~1".."~4", then hashed aliases, as Windows does */
 #define HASHED_TRIES 64

@@ -5,7 +5,7 @@
 #define EMBER_FAT_EFI_H
 
 #include "fat.h"
-#include <ember/file_front.h>
+#include <ember/drivers/file_front.h>
 #include <efi/protocol/simple_file_system.h>
 
 #define FAT_SFS_SIGNATURE SIGNATURE_32('f', 'a', 't', 'V')

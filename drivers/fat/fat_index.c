@@ -3,8 +3,8 @@
  * lookup reads only the entries whose hash matches, so opening a file in a directory of
  * thousands of entries costs a hash and a short read. */
 #include "fat.h"
-#include <ember/core.h>
-#include <ember/str.h>
+#include <ember/core/core.h>
+#include <ember/lib/str.h>
 
 #define NONE 0xffffffffu
 #define FIRST_CAP 64

@@ -1,8 +1,8 @@
 /* FAT's part of EFI_FILE_PROTOCOL.GetInfo() (UEFI 2.10, 13.5.13): EFI_FILE_INFO from a
  * directory entry, EFI_FILE_SYSTEM_INFO and EFI_FILE_SYSTEM_VOLUME_LABEL (13.5.16 - 13.5.18). */
 #include "fat_efi.h"
-#include <ember/core.h>
-#include <ember/str.h>
+#include <ember/core/core.h>
+#include <ember/lib/str.h>
 
 #define LABEL_UNITS 12
 

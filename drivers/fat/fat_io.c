@@ -2,8 +2,8 @@
  * ...Ex forms (UEFI 2.10, 13.5.5 - 13.5.15). A directory reads as one EFI_FILE_INFO per
  * call. */
 #include "fat_efi.h"
-#include <ember/core.h>
-#include <ember/str.h>
+#include <ember/core/core.h>
+#include <ember/lib/str.h>
 
 #define END_OF_FILE 0xffffffffffffffffULL
 

@@ -2,7 +2,7 @@
  * show) and the boot sector's copy (on FAT32 also in the backup boot sector), kept the
  * same. A label has up to 11 OEM characters, upper case. */
 #include "fat.h"
-#include <ember/str.h>
+#include <ember/lib/str.h>
 
 /* Characters Windows refuses in labels, besides control characters. */
 static const CHAR16 label_forbidden[] = u"\"*+,./:;<=>?[\\]|";

@@ -3,8 +3,8 @@
  * part (as Windows and mtools do); any other name gets long-name entries and a short
  * alias made by the collation protocol's StrToFat. */
 #include "fat_format.h"
-#include <ember/path.h>
-#include <ember/str.h>
+#include <ember/lib/path.h>
+#include <ember/lib/str.h>
 
 /* Punctuation allowed in 8.3 names (besides letters and digits). */
 static const CHAR16 short_punct[] = u"!#$%&'()-@^_`{}~";

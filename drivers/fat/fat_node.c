@@ -1,9 +1,9 @@
 /* Nodes: one per open file or directory, shared by its handles; finding them by path,
  * creating, renaming (moving between directories too) and deleting. */
 #include "fat.h"
-#include <ember/core.h>
-#include <ember/path.h>
-#include <ember/str.h>
+#include <ember/core/core.h>
+#include <ember/lib/path.h>
+#include <ember/lib/str.h>
 
 UINT32 fat_node_first_cluster(const struct fat_node *node)
 {

@@ -2,9 +2,9 @@
  * 13.5.4, 13.5.7). Names are resolved with the shared EFI path rules (lib/path.c) against the
  * handle's own path, then looked up from the root one component at a time. */
 #include "fat_efi.h"
-#include <ember/core.h>
-#include <ember/path.h>
-#include <ember/str.h>
+#include <ember/core/core.h>
+#include <ember/lib/path.h>
+#include <ember/lib/str.h>
 
 /* The normalised absolute path name names, seen from the handle. */
 static EFI_STATUS absolute_path(struct fat_file *from, const CHAR16 *name, CHAR16 **path)

@@ -1,9 +1,9 @@
 /* FAT's part of EFI_FILE_PROTOCOL.SetInfo() (UEFI 2.10, 13.5.14, 13.5.16 - 13.5.18): rename
  * and move, size, attributes and times of a file, and the volume label. */
 #include "fat_efi.h"
-#include <ember/core.h>
-#include <ember/path.h>
-#include <ember/str.h>
+#include <ember/core/core.h>
+#include <ember/lib/path.h>
+#include <ember/lib/str.h>
 
 /* The attributes SetInfo may change (not EFI_FILE_DIRECTORY). */
 #define SETTABLE_ATTR (FAT_ATTR_READ_ONLY | FAT_ATTR_HIDDEN | FAT_ATTR_SYSTEM | FAT_ATTR_ARCHIVE)

@@ -1,8 +1,8 @@
 /* A FAT file system instance: EFI_SIMPLE_FILE_SYSTEM_PROTOCOL.OpenVolume() (UEFI 2.10,
  * 13.4.1), remounting after a change of medium, and the life of file handles. */
 #include "fat_efi.h"
-#include <ember/core.h>
-#include <ember/log.h>
+#include <ember/core/core.h>
+#include <ember/core/log.h>
 
 /* TPL_CALLBACK, not higher: the disk below may wait on events of its own. */
 #define FAT_TPL TPL_CALLBACK

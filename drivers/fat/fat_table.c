@@ -2,8 +2,8 @@
  * back to every copy when mirrored), entry access for 12-, 16- and 32-bit FATs, chains,
  * allocation (next-fit from the FSInfo hint, so files stay contiguous) and freeing. */
 #include "fat.h"
-#include <ember/core.h>
-#include <ember/str.h>
+#include <ember/core/core.h>
+#include <ember/lib/str.h>
 
 UINT32 fat_eoc_mark(const struct fat_volume *vol)
 {

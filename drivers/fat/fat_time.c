@@ -1,7 +1,7 @@
 /* FAT dates and times (local time, 2-second resolution plus a 10 ms field for creation;
  * 1980-01-01 to 2107-12-31) and EFI_TIME. */
 #include "fat_format.h"
-#include <ember/str.h>
+#include <ember/lib/str.h>
 
 static UINT8 days_in_month(UINT32 year, UINT32 month)
 {

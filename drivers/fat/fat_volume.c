@@ -1,9 +1,9 @@
 /* Mounting a FAT volume, its disk access, the per-operation write-back with the dirty
  * flag, FSInfo and free space. */
 #include "fat.h"
-#include <ember/core.h>
-#include <ember/log.h>
-#include <ember/str.h>
+#include <ember/core/core.h>
+#include <ember/core/log.h>
+#include <ember/lib/str.h>
 
 #define READER_SIZE 16384
 

@@ -1,8 +1,8 @@
 /* EFI_FILE_PROTOCOL entry points over a file system's file_front_ops (UEFI 2.10, 13.5.2 -
  * 13.5.15; GetInfo and SetInfo are in file_front_info.c). The ...Ex requests complete
  * before the call returns: their outcome goes to the token and its event is signalled. */
-#include <ember/core.h>
-#include <ember/util.h>
+#include <ember/core/core.h>
+#include <ember/lib/util.h>
 #include "file_front_internal.h"
 
 #define FILE_FRONT_SIGNATURE SIGNATURE_32('f', 'i', 'l', 'e')

@@ -1,8 +1,8 @@
 /* EFI_FILE_PROTOCOL.GetInfo() and SetInfo() (UEFI 2.10, 13.5.13, 13.5.14) over a file
  * system's file_front_ops: the information types, and the checks of SetInfo's buffers
  * (13.5.16 - 13.5.18), which may be unaligned. */
-#include <ember/core.h>
-#include <ember/str.h>
+#include <ember/core/core.h>
+#include <ember/lib/str.h>
 #include "file_front_internal.h"
 
 static const EFI_GUID file_info_guid = EFI_FILE_INFO_ID;

@@ -2,7 +2,7 @@
 #ifndef DRIVERS_FILE_FRONT_INTERNAL_H
 #define DRIVERS_FILE_FRONT_INTERNAL_H
 
-#include <ember/file_front.h>
+#include <ember/drivers/file_front.h>
 
 /* Raises to the handle's TPL; *status is then what ops->usable says of the handle. */
 EFI_TPL file_front_enter(struct file_front *f, EFI_STATUS *status);

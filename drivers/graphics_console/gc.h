@@ -5,7 +5,7 @@
 #define DRIVERS_GRAPHICS_CONSOLE_GC_H
 
 #include <stdbool.h>
-#include <ember/util.h>
+#include <ember/lib/util.h>
 #include <efi/protocol/graphics_output.h>
 #include <efi/protocol/simple_text_output.h>
 

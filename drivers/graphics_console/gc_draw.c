@@ -1,6 +1,6 @@
 /* Drawing the graphics console with the GOP's Blt: glyph runs, scrolling, clearing and
  * the cursor. The framebuffer is never touched directly, so a Blt-only GOP works too. */
-#include <ember/font.h>
+#include <ember/drivers/font.h>
 #include "gc.h"
 
 #define CURSOR_HEIGHT 2

@@ -1,7 +1,7 @@
 /* The graphics console driver (UEFI driver model): binds to handles with a Graphics Output
  * Protocol and installs SimpleTextOut beside it, text drawn in the built-in font. */
-#include <ember/core.h>
-#include <ember/driver.h>
+#include <ember/core/core.h>
+#include <ember/core/driver.h>
 #include "gc.h"
 
 static const EFI_GUID gop_guid = EFI_GRAPHICS_OUTPUT_PROTOCOL_GUID;
@@ -86,4 +86,4 @@ static const struct ember_driver gc_driver = {
     .name = u"Graphics Console Driver",
     .binding = &gc_binding,
 };
-EMBER_DRIVER(gc_driver);
+EMBER_DRIVER(INIT_CONSOLE, gc_driver);

@@ -1,5 +1,5 @@
 /* The graphics console's text modes for a screen size (see gc.h). */
-#include <ember/font.h>
+#include <ember/drivers/font.h>
 #include "gc.h"
 
 static struct gc_mode centred(UINT32 cols, UINT32 rows, UINT32 width, UINT32 height)

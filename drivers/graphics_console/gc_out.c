@@ -1,10 +1,10 @@
 /* EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL (UEFI 2.10, 12.4) drawn on a GOP. When the GOP changes
  * mode behind our back, the text modes are made anew for its resolution, mode 0 is taken
  * and the screen is cleared (checked at every call). */
-#include <ember/core.h>
-#include <ember/font.h>
-#include <ember/str.h>
-#include <ember/text_out.h>
+#include <ember/core/core.h>
+#include <ember/drivers/font.h>
+#include <ember/lib/str.h>
+#include <ember/lib/text_out.h>
 #include "gc.h"
 
 static const CHAR16 spaces[TEXT_OUT_TAB_STOP] = {' ', ' ', ' ', ' ', ' ', ' ', ' ', ' '};

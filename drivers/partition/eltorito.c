@@ -3,9 +3,9 @@
  * and in the catalogue the bootable entries for the EFI platform (0xEF). Each such boot
  * image becomes a partition with a CDROM() node; entries are numbered in catalogue order,
  * the initial/default entry being 0. Only 2048-byte-block media are CDs. Pure logic. */
-#include <ember/partition.h>
-#include <ember/str.h>
-#include <ember/util.h>
+#include <ember/drivers/partition.h>
+#include <ember/lib/str.h>
+#include <ember/lib/util.h>
 
 #define SECTOR PART_CD_BLOCK_SIZE
 #define FIRST_DESCRIPTOR 16

@@ -2,10 +2,10 @@
  * header and its entry array checked by CRC32 and for sane geometry, the backup header at
  * the disk's last block used when the primary is damaged, and entries kept only when they
  * lie in the usable area without overlapping. Pure logic. */
-#include <ember/crc32.h>
-#include <ember/partition.h>
-#include <ember/str.h>
-#include <ember/util.h>
+#include <ember/lib/crc32.h>
+#include <ember/drivers/partition.h>
+#include <ember/lib/str.h>
+#include <ember/lib/util.h>
 
 static const EFI_GUID esp_guid = EFI_PART_TYPE_EFI_SYSTEM_PART_GUID;
 

@@ -2,10 +2,10 @@
  * array is copied first and the header written last, so that an interrupted repair leaves
  * a copy whose header still fails its checks rather than one that points at half an array.
  * Pure logic over the part_disk callbacks. */
-#include <ember/crc32.h>
-#include <ember/partition.h>
-#include <ember/str.h>
-#include <ember/util.h>
+#include <ember/lib/crc32.h>
+#include <ember/drivers/partition.h>
+#include <ember/lib/str.h>
+#include <ember/lib/util.h>
 
 static UINT64 array_blocks(const struct part_disk *disk, const EFI_PARTITION_TABLE_HEADER *h)
 {

@@ -3,9 +3,9 @@
  * from 5. A record is used only when it lies inside the disk (logical ones inside their
  * extended partition) and overlaps nothing found before it; the chain is followed for at
  * most PART_MAX links and never revisits a block. Pure logic. */
-#include <ember/partition.h>
-#include <ember/str.h>
-#include <ember/util.h>
+#include <ember/drivers/partition.h>
+#include <ember/lib/str.h>
+#include <ember/lib/util.h>
 
 #define FIRST_LOGICAL_NUMBER 5
 

@@ -5,8 +5,8 @@
 
 #include <efi/protocol/block_io2.h>
 #include <efi/protocol/disk_io.h>
-#include <ember/partition.h>
-#include <ember/util.h>
+#include <ember/drivers/partition.h>
+#include <ember/lib/util.h>
 
 #define PART_CHILD_SIGNATURE SIGNATURE_32('p', 'a', 'r', 't')
 

@@ -2,7 +2,7 @@
  * and 13.10): the parent's, limited to the partition's blocks and shifted by its start.
  * Partitions always use the parent's block size, so every request maps to one parent call. */
 #include "partition.h"
-#include <ember/core.h>
+#include <ember/core/core.h>
 
 /* The checks of ReadBlocks/WriteBlocks against the partition's own bounds. */
 static EFI_STATUS check_request(struct part_child *c, UINT32 media_id, EFI_LBA lba, UINTN size,

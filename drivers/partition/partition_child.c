@@ -1,9 +1,9 @@
 /* Child handles for partitions: creation with every protocol a partition carries, and
  * teardown that gives way (leaving the child whole) when a user refuses to stop. */
 #include "partition.h"
-#include <ember/core.h>
-#include <ember/devpath.h>
-#include <ember/str.h>
+#include <ember/core/core.h>
+#include <ember/core/devpath.h>
+#include <ember/lib/str.h>
 
 static const EFI_GUID block_io_guid = EFI_BLOCK_IO_PROTOCOL_GUID;
 static const EFI_GUID block_io2_guid = EFI_BLOCK_IO2_PROTOCOL_GUID;

@@ -3,10 +3,10 @@
  * handle per partition. A disk without a table is left alone, so that a file system driver
  * can take the whole disk. */
 #include "partition.h"
-#include <ember/core.h>
-#include <ember/devpath.h>
-#include <ember/driver.h>
-#include <ember/log.h>
+#include <ember/core/core.h>
+#include <ember/core/devpath.h>
+#include <ember/core/driver.h>
+#include <ember/core/log.h>
 
 static const EFI_GUID block_io_guid = EFI_BLOCK_IO_PROTOCOL_GUID;
 static const EFI_GUID block_io2_guid = EFI_BLOCK_IO2_PROTOCOL_GUID;
@@ -205,4 +205,4 @@ static const struct ember_driver part_driver = {
     .name = u"Partition Driver (GPT, MBR, El Torito)",
     .binding = &part_binding,
 };
-EMBER_DRIVER(part_driver);
+EMBER_DRIVER(INIT_NORMAL, part_driver);

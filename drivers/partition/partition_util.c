@@ -1,6 +1,6 @@
 /* Table bookkeeping shared by the partition parsers (pure logic). */
-#include <ember/partition.h>
-#include <ember/str.h>
+#include <ember/drivers/partition.h>
+#include <ember/lib/str.h>
 
 void part_table_reset(struct part_table *table)
 {

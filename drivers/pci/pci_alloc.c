@@ -2,7 +2,7 @@
  * Requests are placed in order of decreasing alignment (then size), so that a window
  * packed from an aligned base wastes little; a request that does not fit is skipped and
  * the smaller ones after it still get their chance. */
-#include <ember/util.h>
+#include <ember/lib/util.h>
 #include "pci_alloc.h"
 
 static uint64_t window_granularity(uint8_t type)

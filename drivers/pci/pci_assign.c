@@ -2,8 +2,8 @@
  * then writes the results: BARs, bridge windows and the command registers. Decoding is
  * enabled on every function whose BARs of that kind all got addresses, because QEMU
  * builds its ACPI tables (the _CRS windows, MCFG) from the BARs that decode. */
-#include <ember/core.h>
-#include <ember/log.h>
+#include <ember/core/core.h>
+#include <ember/core/log.h>
 #include "pci_bus.h"
 
 static struct pci_bus_res *bus_of(struct pci_scan *scan, struct pci_function *f)

@@ -5,8 +5,8 @@
 #ifndef PCI_BUS_H
 #define PCI_BUS_H
 
-#include <ember/list.h>
-#include <ember/util.h>
+#include <ember/lib/list.h>
+#include <ember/lib/util.h>
 #include <efi/pci.h>
 #include <efi/protocol/device_path.h>
 #include <efi/protocol/pci_io.h>

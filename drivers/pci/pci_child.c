@@ -1,8 +1,8 @@
 /* Child handles: one per PCI function, carrying EFI_PCI_IO_PROTOCOL and the device path
  * of the root bridge followed by one Pci(dev,fn) node per bridge on the way and one for
  * the function. Each opens the root bridge protocol BY_CHILD_CONTROLLER. */
-#include <ember/core.h>
-#include <ember/devpath.h>
+#include <ember/core/core.h>
+#include <ember/core/devpath.h>
 #include "pci_bus.h"
 
 static const EFI_GUID pci_io_guid = EFI_PCI_IO_PROTOCOL_GUID;

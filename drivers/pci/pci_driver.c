@@ -1,9 +1,9 @@
 /* The PCI bus driver (UEFI driver model, a bus driver): binds to a root bridge, enumerates
  * and configures everything behind it, and creates a child handle per function. Stop with
  * children removes them; Stop without children releases the root bridge. */
-#include <ember/core.h>
-#include <ember/driver.h>
-#include <ember/log.h>
+#include <ember/core/core.h>
+#include <ember/core/driver.h>
+#include <ember/core/log.h>
 #include "pci_bus.h"
 
 static const EFI_GUID root_bridge_guid = EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_GUID;
@@ -141,4 +141,4 @@ static const struct ember_driver pci_driver = {
     .name = u"PCI Bus Driver",
     .binding = &pci_binding,
 };
-EMBER_DRIVER(pci_driver);
+EMBER_DRIVER(INIT_EARLY, pci_driver);

@@ -3,7 +3,7 @@
  * command register's bits; legacy VGA/IDE/ISA decoding is offered to root-bus functions of
  * those classes (QEMU's root bridge always forwards those ranges). No BAR attribute (cache
  * type) can be changed, as on EDK2. */
-#include <ember/core.h>
+#include <ember/core/core.h>
 #include "pci_bus.h"
 
 #define COMMAND_ATTRIBUTES                                                                         \

@@ -1,9 +1,9 @@
 /* Enumeration: every function on every bus below the root bridge. Bridges get bus numbers
  * depth-first (devices behind them, PCIe root ports included, are invisible until then);
  * every BAR is sized with decoding off, both halves of a 64-bit BAR. */
-#include <ember/core.h>
-#include <ember/log.h>
-#include <ember/str.h>
+#include <ember/core/core.h>
+#include <ember/core/log.h>
+#include <ember/lib/str.h>
 #include "pci_bus.h"
 
 #define ALL_ONES_32 0xffffffffu

@@ -1,8 +1,8 @@
 /* The child handle that carries the GOP: the controller's device path followed by
  * AcpiAdr(display output), the form OVMF and consoles look for. */
 #include "qemu_video.h"
-#include <ember/core.h>
-#include <ember/devpath.h>
+#include <ember/core/core.h>
+#include <ember/core/devpath.h>
 
 /* ACPI _DOD display ID (ACPI 6.5, table B.2): bit 31 says the ID follows ACPI's scheme,
  * bit 16 that firmware can detect the display, bits 11:8 = 1 a VGA/CRT output. */

@@ -2,9 +2,9 @@
  * and bochs-display, Start programs mode 0 and publishes the GOP on a child handle, Stop
  * takes it down again. */
 #include "qemu_video.h"
-#include <ember/core.h>
-#include <ember/devpath.h>
-#include <ember/driver.h>
+#include <ember/core/core.h>
+#include <ember/core/devpath.h>
+#include <ember/core/driver.h>
 
 static const EFI_GUID pci_io_guid = EFI_PCI_IO_PROTOCOL_GUID;
 
@@ -177,4 +177,4 @@ static const struct ember_driver qv_driver = {
     .binding = &qv_binding,
     .controller_name = qv_controller_name,
 };
-EMBER_DRIVER(qv_driver);
+EMBER_DRIVER(INIT_CONSOLE, qv_driver);

@@ -1,8 +1,8 @@
 /* EFI_GRAPHICS_OUTPUT_PROTOCOL (UEFI 2.10, 12.9) on a QEMU display: QueryMode, SetMode and
  * Blt, drawing straight into the framebuffer (BAR0). */
 #include "qemu_video.h"
-#include <ember/core.h>
-#include <ember/fb_blt.h>
+#include <ember/core/core.h>
+#include <ember/lib/fb_blt.h>
 
 /* The device behind a caller's GOP pointer; NULL for anything else. */
 static struct qemu_video *qv_from_gop(EFI_GRAPHICS_OUTPUT_PROTOCOL *this)

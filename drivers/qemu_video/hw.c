@@ -9,8 +9,8 @@
  *    (palette address source) is clear, which it is at reset; bochs-display has no VGA. */
 #include "qemu_video.h"
 #include <efi/pci.h>
-#include <ember/core.h>
-#include <ember/log.h>
+#include <ember/core/core.h>
+#include <ember/core/log.h>
 
 #define QV_DEVICE_ID 0x1111
 

@@ -8,7 +8,7 @@
 #include <efi/protocol/device_path.h>
 #include <efi/protocol/graphics_output.h>
 #include <efi/protocol/pci_io.h>
-#include <ember/list.h>
+#include <ember/lib/list.h>
 
 #define QV_SIGNATURE SIGNATURE_32('q', 'v', 'i', 'd')
 #define QV_MAX_MODES 24

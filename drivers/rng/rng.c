@@ -1,12 +1,12 @@
 /* EFI_RNG_PROTOCOL (UEFI 2.10, 37.5) over the entropy sources platforms and drivers add
- * (include/ember/rng.h says what each algorithm is). */
-#include <ember/chacha20.h>
-#include <ember/core.h>
-#include <ember/log.h>
-#include <ember/platform.h>
-#include <ember/rng.h>
-#include <ember/str.h>
-#include <ember/util.h>
+ * (include/ember/drivers/rng.h says what each algorithm is). */
+#include <ember/lib/chacha20.h>
+#include <ember/core/core.h>
+#include <ember/core/log.h>
+#include <ember/core/platform.h>
+#include <ember/drivers/rng.h>
+#include <ember/lib/str.h>
+#include <ember/lib/util.h>
 
 #define SEED_BYTES 64
 

@@ -4,9 +4,9 @@
 #ifndef DRIVERS_TERMINAL_H
 #define DRIVERS_TERMINAL_H
 
-#include <ember/util.h>
-#include <ember/term_keys.h>
-#include <ember/text_input.h>
+#include <ember/lib/util.h>
+#include <ember/lib/term_keys.h>
+#include <ember/drivers/text_input.h>
 #include <efi/protocol/device_path.h>
 #include <efi/protocol/serial_io.h>
 #include <efi/protocol/simple_text_output.h>

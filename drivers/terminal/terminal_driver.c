@@ -1,11 +1,11 @@
 /* The serial terminal driver (UEFI driver model): binds to SerialIo devices and gives each
  * a child handle, .../Uart(baud,data,parity,stop)/VenUtf8(), with SimpleTextOut,
  * SimpleTextIn and SimpleTextInEx, for the console splitter to use. */
-#include <ember/core.h>
-#include <ember/devpath.h>
-#include <ember/driver.h>
-#include <ember/log.h>
-#include <ember/str.h>
+#include <ember/core/core.h>
+#include <ember/core/devpath.h>
+#include <ember/core/driver.h>
+#include <ember/core/log.h>
+#include <ember/lib/str.h>
 #include "terminal.h"
 
 static const EFI_GUID serial_guid = EFI_SERIAL_IO_PROTOCOL_GUID;
@@ -209,4 +209,4 @@ static const struct ember_driver terminal_driver = {
     .binding = &terminal_binding,
     .controller_name = terminal_controller_name,
 };
-EMBER_DRIVER(terminal_driver);
+EMBER_DRIVER(INIT_CONSOLE, terminal_driver);

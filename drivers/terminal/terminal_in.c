@@ -1,8 +1,8 @@
 /* Keys from a serial terminal: bytes read through SerialIo, decoded by lib/term_keys.c
  * (UTF-8, control characters, escape sequences) into SimpleTextIn/InEx keys. */
-#include <ember/core.h>
-#include <ember/platform.h>
-#include <ember/util.h>
+#include <ember/core/core.h>
+#include <ember/core/platform.h>
+#include <ember/lib/util.h>
 #include "terminal.h"
 
 static struct terminal *terminal_from_input(struct text_input *ti)

@@ -1,9 +1,9 @@
 /* EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL (UEFI 2.10, 12.4) on a serial terminal: VT100/ANSI
  * control sequences and UTF-8 text written through SerialIo (encoding in lib/vt_out.c). */
-#include <ember/core.h>
-#include <ember/str.h>
-#include <ember/text_out.h>
-#include <ember/vt_out.h>
+#include <ember/core/core.h>
+#include <ember/lib/str.h>
+#include <ember/lib/text_out.h>
+#include <ember/lib/vt_out.h>
 #include "terminal.h"
 
 const UINT32 terminal_modes[TERMINAL_MODE_COUNT][2] = {{80, 25}, {80, 50}, {100, 31}};

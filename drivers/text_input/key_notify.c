@@ -1,8 +1,8 @@
 /* Key notifications of a text input device (UEFI 2.10, 12.2.5 RegisterKeyNotify and
  * 12.2.6 UnregisterKeyNotify): registrations, matching, and the calls at TPL_CALLBACK. */
-#include <ember/core.h>
-#include <ember/str.h>
-#include <ember/text_input.h>
+#include <ember/core/core.h>
+#include <ember/lib/str.h>
+#include <ember/drivers/text_input.h>
 #include "text_input_internal.h"
 
 #define NOTIFY_SIGNATURE SIGNATURE_32('t', 'i', 'n', 'f')

@@ -2,10 +2,10 @@
  * text input device: the device only turns its input into keys (ops->poll). Input is
  * polled when someone asks (ReadKeyStroke, the WaitForKey events) and by a timer while
  * key notifications are registered, or all the time for devices that need it. */
-#include <ember/core.h>
-#include <ember/str.h>
-#include <ember/term_keys.h>
-#include <ember/text_input.h>
+#include <ember/core/core.h>
+#include <ember/lib/str.h>
+#include <ember/lib/term_keys.h>
+#include <ember/drivers/text_input.h>
 #include "text_input_internal.h"
 
 #define TEXT_INPUT_SIGNATURE SIGNATURE_32('t', 'x', 'i', 'n')

@@ -2,7 +2,7 @@
 #ifndef DRIVERS_TEXT_INPUT_INTERNAL_H
 #define DRIVERS_TEXT_INPUT_INTERNAL_H
 
-#include <ember/text_input.h>
+#include <ember/drivers/text_input.h>
 
 /* Schedules the notifications a newly queued key matches (caller at TPL_NOTIFY). */
 void key_notify_queue(struct text_input *ti, const EFI_KEY_DATA *key);

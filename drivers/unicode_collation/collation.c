@@ -1,7 +1,7 @@
 /* Case folding, comparison and wildcard matching for EFI_UNICODE_COLLATION_PROTOCOL2
  * (UEFI 2.10, 19.1.1 - 19.1.4). */
 #include "collation.h"
-#include <ember/path.h>
+#include <ember/lib/path.h>
 
 CHAR16 collation_upper(CHAR16 c)
 {

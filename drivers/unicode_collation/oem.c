@@ -1,7 +1,7 @@
 /* FAT 8.3 names and the OEM character set, code page 437 (UEFI 2.10, 19.1.5 FatToStr and
  * 19.1.6 StrToFat). */
 #include "collation.h"
-#include <ember/str.h>
+#include <ember/lib/str.h>
 
 /* Code page 437, bytes 0x80 - 0xff. */
 static const CHAR16 cp437_high[128] = {

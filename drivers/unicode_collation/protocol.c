@@ -1,8 +1,8 @@
 /* EFI_UNICODE_COLLATION_PROTOCOL2 ("en") and the EFI 1.10 EFI_UNICODE_COLLATION_PROTOCOL
  * ("eng"), published once at start-up on a handle of their own (UEFI 2.10, 19.1). */
 #include "collation.h"
-#include <ember/core.h>
-#include <ember/init.h>
+#include <ember/core/core.h>
+#include <ember/core/init.h>
 
 static INTN EFIAPI stri_coll(EFI_UNICODE_COLLATION_PROTOCOL *This, CHAR16 *s1, CHAR16 *s2)
 {
@@ -59,4 +59,4 @@ EFI_STATUS collation_publish(void)
 	return protocol_install_multiple(&handle, &guid2, &collation_english2, &guid,
 					 &collation_english, NULL);
 }
-EMBER_INIT(collation_publish);
+EMBER_INIT(INIT_EARLY, collation_publish);

@@ -1,8 +1,8 @@
 /* Device initialization (virtio 1.x, 3.1.1) and queue set-up over any transport. */
 #include "virtio.h"
-#include <ember/core.h>
-#include <ember/log.h>
-#include <ember/str.h>
+#include <ember/core/core.h>
+#include <ember/core/log.h>
+#include <ember/lib/str.h>
 
 #define RESET_POLL_US 10
 #define RESET_TIMEOUT_US 1000000

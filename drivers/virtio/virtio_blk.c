@@ -1,8 +1,8 @@
 /* virtio-blk bring-up (virtio 1.x, 5.2.5): features, the request queue, and the media
  * description from the device configuration. */
 #include "virtio_blk.h"
-#include <ember/log.h>
-#include <ember/str.h>
+#include <ember/core/log.h>
+#include <ember/lib/str.h>
 
 #define REQUEST_QUEUE 0
 

@@ -3,7 +3,7 @@
 #ifndef DRIVERS_VIRTIO_BLK_H
 #define DRIVERS_VIRTIO_BLK_H
 
-#include <ember/blkdev.h>
+#include <ember/drivers/blkdev.h>
 #include "virtio.h"
 
 /* Data descriptors per request, at most (the chain lives in an array on the stack). */

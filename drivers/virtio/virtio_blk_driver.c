@@ -4,11 +4,11 @@
  * stops and at ExitBootServices, so that it never writes into the OS's memory. */
 #include "virtio_blk.h"
 #include "virtio_pci.h"
-#include <ember/core.h>
-#include <ember/driver.h>
-#include <ember/list.h>
-#include <ember/log.h>
-#include <ember/util.h>
+#include <ember/core/core.h>
+#include <ember/core/driver.h>
+#include <ember/lib/list.h>
+#include <ember/core/log.h>
+#include <ember/lib/util.h>
 
 #define VIRTIO_BLK_PCI_SIGNATURE SIGNATURE_32('v', 'b', 'l', 'k')
 #define WANTED_ATTRIBUTES                                                                          \
@@ -192,4 +192,4 @@ static const struct ember_driver vblk_driver = {
     .binding = &vblk_binding,
     .controller_name = vblk_controller_name,
 };
-EMBER_DRIVER(vblk_driver);
+EMBER_DRIVER(INIT_NORMAL, vblk_driver);

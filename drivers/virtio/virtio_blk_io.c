@@ -1,7 +1,7 @@
 /* virtio-blk's block operations: transfers are cut into requests no larger than the device
  * takes in one chain, each mapped for DMA only while it runs. */
 #include "virtio_blk.h"
-#include <ember/util.h>
+#include <ember/lib/util.h>
 
 static struct virtio_blk *to_vb(struct blkdev *dev)
 {

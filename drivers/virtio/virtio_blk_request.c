@@ -2,9 +2,9 @@
  * segments no longer than the device allows, and a writable status byte; the driver polls
  * the used ring for its completion. */
 #include "virtio_blk.h"
-#include <ember/core.h>
-#include <ember/log.h>
-#include <ember/util.h>
+#include <ember/core/core.h>
+#include <ember/core/log.h>
+#include <ember/lib/util.h>
 
 #define HEADER_OFFSET 0
 #define STATUS_OFFSET 16

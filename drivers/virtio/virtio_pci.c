@@ -1,6 +1,6 @@
 /* virtio-pci: identifying a virtio function and choosing its interface (virtio 1.x, 4.1.2). */
 #include "virtio_pci.h"
-#include <ember/str.h>
+#include <ember/lib/str.h>
 
 #define PCI_VENDOR_ID 0x00
 #define PCI_DEVICE_ID 0x02

@@ -1,7 +1,7 @@
 /* DMA for virtio-pci devices through EFI_PCI_IO_PROTOCOL (UEFI 2.10, 14.4: AllocateBuffer,
  * Map, Unmap): shared rings are common buffers, request data is mapped per transfer. */
 #include "virtio_pci.h"
-#include <ember/util.h>
+#include <ember/lib/util.h>
 
 #define PAGE_SIZE 4096
 

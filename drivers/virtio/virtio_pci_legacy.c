@@ -1,7 +1,7 @@
 /* The legacy virtio-pci interface (virtio 1.x, 4.1.4.8): registers in BAR 0's I/O space,
  * 32 feature bits, queues of a size the device fixes, located by page frame number. */
 #include "virtio_pci.h"
-#include <ember/util.h>
+#include <ember/lib/util.h>
 
 #define LEGACY_BAR 0
 

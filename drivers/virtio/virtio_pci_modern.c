@@ -1,7 +1,7 @@
 /* The modern virtio-pci interface (virtio 1.x, 4.1.4): the common configuration block, the
  * notification area and the device-specific block, each where its capability says. */
 #include "virtio_pci.h"
-#include <ember/util.h>
+#include <ember/lib/util.h>
 
 static EFI_PCI_IO_PROTOCOL_WIDTH width_of(UINT32 size)
 {

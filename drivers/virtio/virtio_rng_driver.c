@@ -1,15 +1,15 @@
 /* The virtio entropy device (virtio 1.x, 5.4) as a hardware source of Ember's RNG
- * (include/ember/rng.h): binds to PciIo handles of 0x1AF4:0x1005 (transitional) and
+ * (include/ember/drivers/rng.h): binds to PciIo handles of 0x1AF4:0x1005 (transitional) and
  * 0x1AF4:0x1044 (modern); each read hands the device a page to fill through its one queue
  * and polls for the answer. The device is reset at ExitBootServices. */
 #include "virtio_pci.h"
-#include <ember/core.h>
-#include <ember/driver.h>
-#include <ember/list.h>
-#include <ember/log.h>
-#include <ember/rng.h>
-#include <ember/str.h>
-#include <ember/util.h>
+#include <ember/core/core.h>
+#include <ember/core/driver.h>
+#include <ember/lib/list.h>
+#include <ember/core/log.h>
+#include <ember/drivers/rng.h>
+#include <ember/lib/str.h>
+#include <ember/lib/util.h>
 
 #define VIRTIO_ID_ENTROPY 4
 #define VIRTIO_PCI_LEGACY_ENTROPY 0x1005
@@ -269,4 +269,4 @@ static const struct ember_driver vrng_driver = {
 	.binding = &vrng_binding,
 	.controller_name = vrng_controller_name,
 };
-EMBER_DRIVER(vrng_driver);
+EMBER_DRIVER(INIT_NORMAL, vrng_driver);

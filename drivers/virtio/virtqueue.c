@@ -1,8 +1,8 @@
 /* Split virtqueue bookkeeping (virtio 1.x, 2.7). */
 #include "virtqueue.h"
-#include <ember/core.h>
-#include <ember/str.h>
-#include <ember/util.h>
+#include <ember/core/core.h>
+#include <ember/lib/str.h>
+#include <ember/lib/util.h>
 
 static UINTN avail_bytes(UINT16 size)
 {

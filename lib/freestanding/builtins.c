@@ -1,6 +1,6 @@
 /* The four functions compilers may emit calls to even in freestanding code.
  * Linked only into images without libc (firmware, PE32+ applications). */
-#include <ember/str.h>
+#include <ember/lib/str.h>
 
 void *memcpy(void *dst, const void *src, size_t n)
 {

@@ -11,10 +11,10 @@
 #include <termios.h>
 #include <unistd.h>
 
-#include <ember/core.h>
-#include <ember/platform.h>
-#include <ember/term_keys.h>
-#include <ember/text_input.h>
+#include <ember/core/core.h>
+#include <ember/core/platform.h>
+#include <ember/lib/term_keys.h>
+#include <ember/drivers/text_input.h>
 #include "console.h"
 
 struct con_in {

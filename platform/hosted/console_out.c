@@ -5,10 +5,10 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include <ember/core.h>
-#include <ember/str.h>
-#include <ember/text_out.h>
-#include <ember/vt_out.h>
+#include <ember/core/core.h>
+#include <ember/lib/str.h>
+#include <ember/lib/text_out.h>
+#include <ember/lib/vt_out.h>
 #include "console.h"
 
 #define CON_OUT_SIGNATURE SIGNATURE_32('h', 'c', 'o', 'u')

@@ -7,10 +7,10 @@
 #include <unistd.h>
 
 #include "hosted.h"
-#include <ember/core.h>
-#include <ember/format.h>
-#include <ember/platform.h>
-#include <ember/util.h>
+#include <ember/core/core.h>
+#include <ember/lib/format.h>
+#include <ember/core/platform.h>
+#include <ember/lib/util.h>
 
 #define MAX_FRAMES 16
 

@@ -15,9 +15,9 @@
 #include <sys/stat.h>
 
 #include "hosted.h"
-#include <ember/core.h>
-#include <ember/devpath.h>
-#include <ember/util.h>
+#include <ember/core/core.h>
+#include <ember/core/devpath.h>
+#include <ember/lib/util.h>
 #include <efi/protocol/block_io2.h>
 
 #define MAX_DISKS 64

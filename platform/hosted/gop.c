@@ -4,10 +4,10 @@
 #include <sys/mman.h>
 #include <string.h>
 
-#include <ember/core.h>
-#include <ember/devpath.h>
-#include <ember/fb_blt.h>
-#include <ember/str.h>
+#include <ember/core/core.h>
+#include <ember/core/devpath.h>
+#include <ember/lib/fb_blt.h>
+#include <ember/lib/str.h>
 #include "gop.h"
 #include "hosted.h"
 

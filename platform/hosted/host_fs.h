@@ -11,8 +11,8 @@
 #include <sys/stat.h>
 #include <efi/protocol/device_path.h>
 #include <efi/protocol/simple_file_system.h>
-#include <ember/file_front.h>
-#include <ember/util.h>
+#include <ember/drivers/file_front.h>
+#include <ember/lib/util.h>
 #include "hosted.h"
 
 #define HOST_VOLUME_SIGNATURE SIGNATURE_32('h', 'v', 'o', 'l')

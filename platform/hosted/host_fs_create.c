@@ -5,9 +5,9 @@
 #include <unistd.h>
 
 #include "host_fs.h"
-#include <ember/core.h>
-#include <ember/path.h>
-#include <ember/str.h>
+#include <ember/core/core.h>
+#include <ember/lib/path.h>
+#include <ember/lib/str.h>
 
 /* Makes the file or directory, writable: EFI_FILE_READ_ONLY is applied once the creating
  * handle is open (host_fs_apply_read_only), so an unprivileged host user can open it too. */

@@ -7,8 +7,8 @@
 #include <unistd.h>
 
 #include "host_fs.h"
-#include <ember/path.h>
-#include <ember/str.h>
+#include <ember/lib/path.h>
+#include <ember/lib/str.h>
 
 /* A stream of its own, so the handle's fd keeps its offset and stays usable. */
 static EFI_STATUS open_stream(struct host_file *f)

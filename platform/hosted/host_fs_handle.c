@@ -3,7 +3,7 @@
 #include <errno.h>
 
 #include "host_fs.h"
-#include <ember/core.h>
+#include <ember/core/core.h>
 
 const struct file_front_ops host_file_ops = {
     .tpl = HOST_FS_TPL,

@@ -5,8 +5,8 @@
 #include <time.h>
 
 #include "host_fs.h"
-#include <ember/path.h>
-#include <ember/str.h>
+#include <ember/lib/path.h>
+#include <ember/lib/str.h>
 
 void host_fs_time_to_efi(const struct timespec *ts, EFI_TIME *time)
 {

@@ -4,7 +4,7 @@
 #include <unistd.h>
 
 #include "host_fs.h"
-#include <ember/core.h>
+#include <ember/core/core.h>
 
 #define END_OF_FILE 0xFFFFFFFFFFFFFFFFULL
 /* The most one host call moves, so sizes stay within ssize_t. */

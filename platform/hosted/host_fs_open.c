@@ -5,9 +5,9 @@
 #include <unistd.h>
 
 #include "host_fs.h"
-#include <ember/core.h>
-#include <ember/path.h>
-#include <ember/str.h>
+#include <ember/core/core.h>
+#include <ember/lib/path.h>
+#include <ember/lib/str.h>
 
 /* Opens the host file for the handle; refuses what is neither a file nor a directory. */
 static EFI_STATUS open_fd(struct host_volume *vol, const char *host_path, bool writable,

@@ -7,9 +7,9 @@
 #include <sys/stat.h>
 
 #include "host_fs.h"
-#include <ember/core.h>
-#include <ember/path.h>
-#include <ember/str.h>
+#include <ember/core/core.h>
+#include <ember/lib/path.h>
+#include <ember/lib/str.h>
 
 EFI_STATUS host_fs_rename_target(struct host_file *f, const CHAR16 *new_name, CHAR16 **target)
 {

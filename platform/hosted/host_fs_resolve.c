@@ -6,9 +6,9 @@
 #include <unistd.h>
 
 #include "host_fs.h"
-#include <ember/core.h>
-#include <ember/path.h>
-#include <ember/str.h>
+#include <ember/core/core.h>
+#include <ember/lib/path.h>
+#include <ember/lib/str.h>
 
 /* UTF-8 bytes for one UCS-2 unit, at most. */
 #define UTF8_PER_UNIT 3

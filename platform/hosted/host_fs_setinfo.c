@@ -6,8 +6,8 @@
 #include <unistd.h>
 
 #include "host_fs.h"
-#include <ember/core.h>
-#include <ember/str.h>
+#include <ember/core/core.h>
+#include <ember/lib/str.h>
 
 /* What a SetInfo(EFI_FILE_INFO) asks for, compared with the file as it is. */
 struct file_change {

@@ -10,8 +10,8 @@
 
 #include "host_fs.h"
 #include "hosted.h"
-#include <ember/core.h>
-#include <ember/str.h>
+#include <ember/core/core.h>
+#include <ember/lib/str.h>
 
 static UINT32 volume_count;
 

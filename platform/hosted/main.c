@@ -13,13 +13,13 @@
 #include <sys/stat.h>
 
 #include "hosted.h"
-#include <ember/console_splitter.h>
-#include <ember/core.h>
-#include <ember/devpath.h>
-#include <ember/driver.h>
-#include <ember/init.h>
-#include <ember/log.h>
-#include <ember/str.h>
+#include <ember/drivers/console_splitter.h>
+#include <ember/core/core.h>
+#include <ember/core/devpath.h>
+#include <ember/core/driver.h>
+#include <ember/core/init.h>
+#include <ember/core/log.h>
+#include <ember/lib/str.h>
 
 #define RAM_BASE 0x100000ULL /* 1 MiB up: page 0 stays unmapped to catch NULL */
 #define DEFAULT_RAM_MIB 1024

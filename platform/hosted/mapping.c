@@ -8,10 +8,10 @@
 #include <string.h>
 
 #include "hosted.h"
-#include <ember/core.h>
-#include <ember/devpath.h>
-#include <ember/log.h>
-#include <ember/str.h>
+#include <ember/core/core.h>
+#include <ember/core/devpath.h>
+#include <ember/core/log.h>
+#include <ember/lib/str.h>
 #include <efi/protocol/simple_file_system.h>
 
 #define MAX_VOLUMES 256

@@ -9,11 +9,11 @@
 #include <sys/time.h>
 
 #include "hosted.h"
-#include <ember/core.h>
-#include <ember/format.h>
-#include <ember/platform.h>
-#include <ember/str.h>
-#include <ember/time.h>
+#include <ember/core/core.h>
+#include <ember/lib/format.h>
+#include <ember/core/platform.h>
+#include <ember/lib/str.h>
+#include <ember/lib/time.h>
 
 #define TICK_US 1000 /* a 1 ms timer interrupt */
 

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include <ember/core.h>
+#include <ember/core/core.h>
 #include "gop.h"
 #include "hosted.h"
 

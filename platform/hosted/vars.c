@@ -11,8 +11,8 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 
-#include <ember/format.h>
-#include <ember/varstore.h>
+#include <ember/lib/format.h>
+#include <ember/core/varstore.h>
 
 static struct flash_ram vars_flash;
 

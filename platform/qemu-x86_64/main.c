@@ -1,13 +1,13 @@
 /* The QEMU platform's start-up, step by step. */
-#include <ember/core.h>
-#include <ember/driver.h>
-#include <ember/init.h>
-#include <ember/log.h>
-#include <ember/platform.h>
-#include <ember/util.h>
-#include "fw_cfg.h"
-#include "interrupts.h"
-#include "pci_host.h"
+#include <ember/core/core.h>
+#include <ember/core/driver.h>
+#include <ember/core/init.h>
+#include <ember/core/log.h>
+#include <ember/core/platform.h>
+#include <ember/lib/util.h>
+#include "tables/fw_cfg.h"
+#include "cpu/interrupts.h"
+#include "chipset/pci_host.h"
 #include "qemu.h"
 
 #define FIRMWARE_STACK_SIZE (1024 * 1024)

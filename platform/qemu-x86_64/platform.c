@@ -1,7 +1,7 @@
 /* The platform API on QEMU x86-64: interrupts are the IF flag, idling is hlt, ExitBootServices
  * stops the timer. (Clock in clock.c, RTC in rtc.c, reset in reset.c, log in debug_log.c.) */
-#include <ember/platform.h>
-#include "io.h"
+#include <ember/core/platform.h>
+#include "cpu/io.h"
 #include "qemu.h"
 
 bool plat_interrupts_disable(void)

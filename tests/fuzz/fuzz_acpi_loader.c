@@ -1,5 +1,5 @@
-/* Fuzzes QEMU's table-loader interpreter (lib/qemu_loader.c) and the ACPI entry-point
- * builder (lib/acpi_tables.c) on any script and blobs. Input: a little-endian u16 script
+/* Fuzzes QEMU's table-loader interpreter (platform/qemu-x86_64/pure/qemu_loader.c) and the ACPI entry-point
+ * builder (platform/qemu-x86_64/pure/acpi_tables.c) on any script and blobs. Input: a little-endian u16 script
  * length, the script, then the blobs' contents: each ALLOCATE takes a u16 size and that
  * many bytes (fewer if the input ends). Blobs get fake addresses below 4 GiB, 1 MiB apart.
  * Whatever the input, a built XSDT and RSDP must have valid checksums. */
@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <ember/acpi_tables.h>
-#include <ember/qemu_loader.h>
+#include "../../platform/qemu-x86_64/pure/acpi_tables.h"
+#include "../../platform/qemu-x86_64/pure/qemu_loader.h"
 
 struct feed {
 	const uint8_t *data;

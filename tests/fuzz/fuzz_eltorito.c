@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <ember/partition.h>
+#include <ember/drivers/partition.h>
 
 #define SECTOR 2048
 #define SKIPPED (16 * SECTOR)

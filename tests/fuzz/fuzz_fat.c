@@ -10,8 +10,8 @@
 
 #include "../../drivers/fat/fat_efi.h"
 #include "../../drivers/unicode_collation/collation.h"
-#include <ember/core.h>
-#include <ember/str.h>
+#include <ember/core/core.h>
+#include <ember/lib/str.h>
 
 #define MAX_IMAGE (4u << 20)
 #define MAX_DEPTH 6

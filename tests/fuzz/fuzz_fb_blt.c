@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <ember/fb_blt.h>
+#include <ember/lib/fb_blt.h>
 
 #define PX 4
 

@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include <ember/inflate.h>
+#include <ember/lib/inflate.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

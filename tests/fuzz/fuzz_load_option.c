@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <ember/devpath.h>
-#include <ember/load_option.h>
+#include <ember/core/devpath.h>
+#include <ember/lib/load_option.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <ember/core.h>
-#include <ember/devpath.h>
+#include <ember/core/core.h>
+#include <ember/core/devpath.h>
 
 void test_platform_init(void);
 

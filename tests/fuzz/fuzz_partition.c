@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <ember/partition.h>
+#include <ember/drivers/partition.h>
 
 struct fuzz_disk {
 	const uint8_t *data;

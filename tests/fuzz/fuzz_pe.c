@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include <ember/pe.h>
+#include <ember/core/pe.h>
 
 #define MAX_IMAGE_SIZE (64u << 20)
 

@@ -1,10 +1,10 @@
-/* Fuzzes the PS/2 scan code decoder (lib/ps2_keys.c, pure logic): any byte stream from a
+/* Fuzzes the PS/2 scan code decoder (platform/qemu-x86_64/pure/ps2_keys.c, pure logic): any byte stream from a
  * keyboard gives only well-formed keys (a scan code or a character, with valid states),
  * at most one per byte, and the lights byte stays within the three lock bits. */
 #include <stdint.h>
 #include <stdlib.h>
 
-#include <ember/ps2_keys.h>
+#include "../../platform/qemu-x86_64/pure/ps2_keys.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

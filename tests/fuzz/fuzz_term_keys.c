@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include <ember/term_keys.h>
+#include <ember/lib/term_keys.h>
 
 #define MS 1000000ULL
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <ember/varstore.h>
+#include <ember/core/varstore.h>
 
 #define FLASH_SIZE (2 * 8192)
 #define FLASH_BLOCK 1024

@@ -3,9 +3,10 @@
 #include <string.h>
 
 #include "block_dev.h"
-#include <ember/core.h>
-#include <ember/driver.h>
-#include <ember/util.h>
+#include <ember/core/core.h>
+#include <ember/core/driver.h>
+#include <ember/core/init.h>
+#include <ember/lib/util.h>
 
 #define TEST_BLOCK_DEV_GUID                                                                        \
 	{                                                                                          \
@@ -118,7 +119,9 @@ void test_install_builtin_drivers(void)
 {
 	static bool installed;
 
-	if (!installed)
+	if (!installed) {
+		init_run_all(); /* the protocols drivers look up, such as Unicode collation */
 		driver_install_builtin();
+	}
 	installed = true;
 }

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "disk_builder.h"
-#include <ember/crc32.h>
+#include <ember/lib/crc32.h>
 
 static EFI_STATUS mem_read(void *ctx, UINT64 offset, UINTN size, void *buffer)
 {

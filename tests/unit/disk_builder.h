@@ -5,7 +5,7 @@
 #ifndef EMBER_TEST_DISK_BUILDER_H
 #define EMBER_TEST_DISK_BUILDER_H
 
-#include <ember/partition.h>
+#include <ember/drivers/partition.h>
 
 struct mem_disk {
 	UINT8 *data;

@@ -4,8 +4,8 @@
 
 #include "fake_display.h"
 #include <efi/pci.h>
-#include <ember/core.h>
-#include <ember/util.h>
+#include <ember/core/core.h>
+#include <ember/lib/util.h>
 
 #define MMIO_BAR_BASE 0xFEB00000ULL /* reported only: never dereferenced */
 #define DISPI_ID5 0xB0C5

@@ -7,8 +7,8 @@
 
 #include "fat_image.h"
 #include "../../drivers/unicode_collation/collation.h"
-#include <ember/core.h>
-#include <ember/str.h>
+#include <ember/core/core.h>
+#include <ember/lib/str.h>
 
 static const EFI_GUID file_info_guid = EFI_FILE_INFO_ID;
 

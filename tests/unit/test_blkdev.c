@@ -3,9 +3,9 @@
 #include <string.h>
 
 #include "support/test.h"
-#include <ember/blkdev.h>
-#include <ember/core.h>
-#include <ember/util.h>
+#include <ember/drivers/blkdev.h>
+#include <ember/core/core.h>
+#include <ember/lib/util.h>
 
 struct mem_dev {
 	struct blkdev blk;

@@ -2,8 +2,8 @@
  * MetaiMatch, FatToStr and StrToFat, through the protocol as programs call it. */
 #include "support/test.h"
 #include "../../drivers/unicode_collation/collation.h"
-#include <ember/core.h>
-#include <ember/str.h>
+#include <ember/core/core.h>
+#include <ember/lib/str.h>
 
 static EFI_UNICODE_COLLATION_PROTOCOL *uc = &collation_english2;
 

@@ -5,9 +5,9 @@
 #include <string.h>
 
 #include "support/test.h"
-#include <ember/console_splitter.h>
-#include <ember/core.h>
-#include <ember/text_input.h>
+#include <ember/drivers/console_splitter.h>
+#include <ember/core/core.h>
+#include <ember/drivers/text_input.h>
 
 void test_install_builtin_drivers(void);
 

@@ -3,8 +3,8 @@
 #include <string.h>
 
 #include "support/test.h"
-#include <ember/core.h>
-#include <ember/devpath.h>
+#include <ember/core/core.h>
+#include <ember/core/devpath.h>
 #include <efi/protocol/device_path_utilities.h>
 #include <efi/protocol/device_path_to_text.h>
 #include <efi/protocol/device_path_from_text.h>

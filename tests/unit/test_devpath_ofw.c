@@ -2,9 +2,9 @@
 #include <string.h>
 
 #include "support/test.h"
-#include <ember/core.h>
-#include <ember/devpath.h>
-#include <ember/str.h>
+#include <ember/core/core.h>
+#include <ember/core/devpath.h>
+#include <ember/lib/str.h>
 
 static bool ofw_gives(const char *ofw, const CHAR16 *expected)
 {

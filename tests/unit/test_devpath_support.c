@@ -3,9 +3,9 @@
 #include <string.h>
 
 #include "support/test.h"
-#include <ember/core.h>
-#include <ember/devpath.h>
-#include <ember/str.h>
+#include <ember/core/core.h>
+#include <ember/core/devpath.h>
+#include <ember/lib/str.h>
 
 bool dpt_str16_eq(const CHAR16 *a, const CHAR16 *b)
 {

@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "support/test.h"
-#include <ember/core.h>
-#include <ember/devpath.h>
+#include <ember/core/core.h>
+#include <ember/core/devpath.h>
 
 /* Helpers from test_devpath_support.c */
 bool dpt_str16_eq(const CHAR16 *a, const CHAR16 *b);

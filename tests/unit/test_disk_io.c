@@ -5,8 +5,8 @@
 
 #include "support/test.h"
 #include "block_dev.h"
-#include <ember/util.h>
-#include <ember/core.h>
+#include <ember/lib/util.h>
+#include <ember/core/core.h>
 #include <efi/protocol/disk_io.h>
 #include <efi/protocol/disk_io2.h>
 

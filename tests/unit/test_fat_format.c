@@ -7,7 +7,7 @@
 #include "support/test.h"
 #include "fat_image.h"
 #include "../../drivers/unicode_collation/collation.h"
-#include <ember/str.h>
+#include <ember/lib/str.h>
 
 static EFI_UNICODE_COLLATION_PROTOCOL *uc = &collation_english2;
 

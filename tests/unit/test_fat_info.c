@@ -5,8 +5,8 @@
 
 #include "support/test.h"
 #include "fat_image.h"
-#include <ember/core.h>
-#include <ember/str.h>
+#include <ember/core/core.h>
+#include <ember/lib/str.h>
 
 #define RW (EFI_FILE_MODE_READ | EFI_FILE_MODE_WRITE)
 #define CREATE (RW | EFI_FILE_MODE_CREATE)

@@ -1,8 +1,8 @@
 /* lib/fb_blt.c: the GOP Blt engine, checked against a pixel-by-pixel model. */
 #include <string.h>
 
-#include <ember/fb_blt.h>
-#include <ember/util.h>
+#include <ember/lib/fb_blt.h>
+#include <ember/lib/util.h>
 #include "support/test.h"
 
 typedef EFI_GRAPHICS_OUTPUT_BLT_PIXEL pixel;

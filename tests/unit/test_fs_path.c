@@ -1,7 +1,7 @@
 /* EFI file path normalisation and name comparison (lib/path.c). */
 #include "support/test.h"
-#include <ember/path.h>
-#include <ember/str.h>
+#include <ember/lib/path.h>
+#include <ember/lib/str.h>
 
 static CHAR16 out[64];
 

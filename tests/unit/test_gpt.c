@@ -3,7 +3,7 @@
 
 #include "support/test.h"
 #include "disk_builder.h"
-#include <ember/util.h>
+#include <ember/lib/util.h>
 
 #define BLOCKS 4096 /* 2 MiB of 512-byte blocks */
 

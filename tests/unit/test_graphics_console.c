@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "support/test.h"
-#include <ember/core.h>
-#include <ember/font.h>
+#include <ember/core/core.h>
+#include <ember/drivers/font.h>
 #include <efi/protocol/graphics_output.h>
 #include <efi/protocol/simple_text_output.h>
 

@@ -1,7 +1,7 @@
 /* The protocol database: install/uninstall/reinstall, open rules, locate, notify. */
 #include "support/test.h"
 #include "../../core/services.h"
-#include <ember/str.h>
+#include <ember/lib/str.h>
 #include <efi/protocol/driver_binding.h>
 
 static EFI_GUID proto_a = {0xa0a0a0a0, 0x1, 0x2, {1, 1, 1, 1, 1, 1, 1, 1}};

@@ -5,7 +5,7 @@
 #include <zlib.h>
 
 #include "support/test.h"
-#include <ember/inflate.h>
+#include <ember/lib/inflate.h>
 
 /* Raw DEFLATE (no zlib header) of data, at a level and strategy; the length in *size. */
 static uint8_t *deflate_with_zlib(const uint8_t *data, size_t length, int level, int strategy,

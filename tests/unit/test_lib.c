@@ -3,10 +3,10 @@
 #include <string.h>
 #include <time.h>
 #include "support/test.h"
-#include <ember/crc32.h>
-#include <ember/format.h>
-#include <ember/str.h>
-#include <ember/time.h>
+#include <ember/lib/crc32.h>
+#include <ember/lib/format.h>
+#include <ember/lib/str.h>
+#include <ember/lib/time.h>
 
 TEST(crc32_known_vectors)
 {

@@ -2,7 +2,7 @@
 #include "support/test.h"
 #include "../../core/services.h"
 #include "../../core/mem/memmap.h"
-#include <ember/str.h>
+#include <ember/lib/str.h>
 
 #define DESCRIPTOR_AT(map, i, dsize) ((EFI_MEMORY_DESCRIPTOR *)((UINT8 *)(map) + (i) * (dsize)))
 

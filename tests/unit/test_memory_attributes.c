@@ -3,7 +3,7 @@
 #include <string.h>
 #include "support/test.h"
 #include "../../core/services.h"
-#include <ember/str.h>
+#include <ember/lib/str.h>
 #include <efi/memory_attributes_table.h>
 
 static EFI_MEMORY_ATTRIBUTES_TABLE *find_table(void)

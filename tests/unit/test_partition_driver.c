@@ -7,8 +7,8 @@
 #include "support/test.h"
 #include "block_dev.h"
 #include "disk_builder.h"
-#include <ember/core.h>
-#include <ember/devpath.h>
+#include <ember/core/core.h>
+#include <ember/core/devpath.h>
 #include <efi/protocol/disk_io.h>
 
 #define BLOCKS 4096

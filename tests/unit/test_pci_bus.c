@@ -7,9 +7,9 @@
 
 #include "support/test.h"
 #include "block_dev.h"
-#include <ember/core.h>
-#include <ember/devpath.h>
-#include <ember/str.h>
+#include <ember/core/core.h>
+#include <ember/core/devpath.h>
+#include <ember/lib/str.h>
 #include <efi/pci.h>
 #include <efi/protocol/pci_io.h>
 #include <efi/protocol/pci_root_bridge_io.h>

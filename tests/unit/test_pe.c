@@ -10,8 +10,8 @@
 #include "support/test.h"
 #include "pe_builder.h"
 #include "pe_sample_lld.h"
-#include <ember/pe.h>
-#include <ember/util.h>
+#include <ember/core/pe.h>
+#include <ember/lib/util.h>
 
 static uint8_t *dup_bytes(const uint8_t *bytes, size_t size)
 {

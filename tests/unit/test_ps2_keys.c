@@ -1,7 +1,7 @@
-/* The PS/2 scan code set 1 decoder (lib/ps2_keys.c). */
+/* The PS/2 scan code set 1 decoder (platform/qemu-x86_64/pure/ps2_keys.c). */
 #include "support/test.h"
-#include <ember/ps2_keys.h>
-#include <ember/util.h>
+#include "../../platform/qemu-x86_64/pure/ps2_keys.h"
+#include <ember/lib/util.h>
 
 struct result {
 	EFI_KEY_DATA key[16];

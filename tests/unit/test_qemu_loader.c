@@ -1,10 +1,10 @@
-/* lib/qemu_loader.c and lib/acpi_tables.c: QEMU's table-loader script and the ACPI 2.0
+/* platform/qemu-x86_64/pure/qemu_loader.c and platform/qemu-x86_64/pure/acpi_tables.c: QEMU's table-loader script and the ACPI 2.0
  * entry points built from its RSDT. Blobs live in host memory at fake guest addresses. */
 #include <stdlib.h>
 #include <string.h>
 #include "support/test.h"
-#include <ember/acpi_tables.h>
-#include <ember/qemu_loader.h>
+#include "../../platform/qemu-x86_64/pure/acpi_tables.h"
+#include "../../platform/qemu-x86_64/pure/qemu_loader.h"
 
 #define MAX_SCRIPT 16
 

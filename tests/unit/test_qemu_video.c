@@ -7,9 +7,9 @@
 #include "block_dev.h"
 #include "fake_display.h"
 #include <efi/protocol/graphics_output.h>
-#include <ember/core.h>
-#include <ember/devpath.h>
-#include <ember/str.h>
+#include <ember/core/core.h>
+#include <ember/core/devpath.h>
+#include <ember/lib/str.h>
 
 #define MIB (1024 * 1024)
 

@@ -1,9 +1,9 @@
 /* ChaCha20 (RFC 8439's test vector) and Ember's EFI_RNG_PROTOCOL over fake sources. */
 #include <string.h>
 #include "support/test.h"
-#include <ember/chacha20.h>
-#include <ember/core.h>
-#include <ember/rng.h>
+#include <ember/lib/chacha20.h>
+#include <ember/core/core.h>
+#include <ember/drivers/rng.h>
 
 TEST(chacha20_rfc8439_block)
 {

@@ -3,8 +3,8 @@
 #include <string.h>
 
 #include "support/test.h"
-#include <ember/term_keys.h>
-#include <ember/util.h>
+#include <ember/lib/term_keys.h>
+#include <ember/lib/util.h>
 
 #define MS (1000 * 1000ULL)
 

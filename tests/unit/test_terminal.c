@@ -5,9 +5,9 @@
 #include <string.h>
 
 #include "support/test.h"
-#include <ember/core.h>
-#include <ember/devpath.h>
-#include <ember/str.h>
+#include <ember/core/core.h>
+#include <ember/core/devpath.h>
+#include <ember/lib/str.h>
 #include <efi/protocol/serial_io.h>
 #include <efi/protocol/simple_text_input.h>
 #include <efi/protocol/simple_text_output.h>

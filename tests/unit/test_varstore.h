@@ -4,7 +4,7 @@
 #ifndef TEST_VARSTORE_H
 #define TEST_VARSTORE_H
 
-#include <ember/varstore.h>
+#include <ember/core/varstore.h>
 
 enum nor_op { NOR_PROGRAM, NOR_ERASE };
 

@@ -8,7 +8,7 @@
 #include "test_varstore.h"
 #include <efi/global_variable.h>
 #include "../../varstore/var_internal.h"
-#include <ember/str.h>
+#include <ember/lib/str.h>
 
 #define NBR                                                                                        \
 	(EFI_VARIABLE_NON_VOLATILE | EFI_VARIABLE_BOOTSERVICE_ACCESS | EFI_VARIABLE_RUNTIME_ACCESS)

@@ -6,8 +6,8 @@
 
 #include "support/test.h"
 #include "test_varstore.h"
-#include <ember/core.h>
-#include <ember/str.h>
+#include <ember/core/core.h>
+#include <ember/lib/str.h>
 
 static EFI_RT_PROPERTIES_TABLE *rt_properties(void)
 {

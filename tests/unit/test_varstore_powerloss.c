@@ -13,7 +13,7 @@
 
 #include "support/test.h"
 #include "test_varstore.h"
-#include <ember/str.h>
+#include <ember/lib/str.h>
 
 #define FLASH_SIZE (2 * 16384)
 #define FLASH_BLOCK 2048

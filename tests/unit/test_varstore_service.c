@@ -6,7 +6,7 @@
 
 #include "support/test.h"
 #include "test_varstore.h"
-#include <ember/str.h>
+#include <ember/lib/str.h>
 
 #define NBR                                                                                        \
 	(EFI_VARIABLE_NON_VOLATILE | EFI_VARIABLE_BOOTSERVICE_ACCESS | EFI_VARIABLE_RUNTIME_ACCESS)

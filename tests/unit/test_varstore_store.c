@@ -6,7 +6,7 @@
 
 #include "support/test.h"
 #include "test_varstore.h"
-#include <ember/str.h>
+#include <ember/lib/str.h>
 
 #define SIZE (2 * 8192)
 #define BLOCK 1024

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "support/test.h"
-#include <ember/util.h>
+#include <ember/lib/util.h>
 #include "../../drivers/virtio/virtio_blk.h"
 
 #define DISK_SECTORS 2048

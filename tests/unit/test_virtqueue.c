@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "support/test.h"
-#include <ember/util.h>
+#include <ember/lib/util.h>
 #include "../../drivers/virtio/virtqueue.h"
 
 struct ring {

@@ -3,8 +3,8 @@
 #include <string.h>
 
 #include "support/test.h"
-#include <ember/text_out.h>
-#include <ember/vt_out.h>
+#include <ember/lib/text_out.h>
+#include <ember/lib/vt_out.h>
 
 struct capture {
 	char bytes[4096];

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "tool.h"
-#include <ember/str.h>
+#include <ember/lib/str.h>
 
 #define DEFAULT_ATTRIBUTES                                                                         \
 	(EFI_VARIABLE_NON_VOLATILE | EFI_VARIABLE_BOOTSERVICE_ACCESS | EFI_VARIABLE_RUNTIME_ACCESS)

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "tool.h"
-#include <ember/format.h>
+#include <ember/lib/format.h>
 
 static const char usage_text[] =
     "usage: ember-varstore FILE COMMAND [ARGUMENTS]\n"

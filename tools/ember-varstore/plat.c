@@ -5,7 +5,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <ember/platform.h>
+#include <ember/core/platform.h>
 
 void plat_log_write(const char *s, size_t n)
 {

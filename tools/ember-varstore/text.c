@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "tool.h"
-#include <ember/str.h>
+#include <ember/lib/str.h>
 
 bool parse_guid(const char *text, EFI_GUID *guid)
 {

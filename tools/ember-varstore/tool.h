@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <ember/varstore.h>
+#include <ember/core/varstore.h>
 
 /* The store file, loaded into memory and mounted (store.c). */
 struct tool_store {

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "tool.h"
-#include <ember/str.h>
+#include <ember/lib/str.h>
 
 #define HEADER "# ember-varstore export 1: GUID ATTRIBUTES NAME DATA\n"
 

@@ -6,7 +6,7 @@
 #define SHELL_PURE_MEM_H
 
 #include <efi/status.h>
-#include <ember/str.h>
+#include <ember/lib/str.h>
 
 typedef void *(*sh_alloc_fn)(size_t size);
 typedef void (*sh_free_fn)(void *p);

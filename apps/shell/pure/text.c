@@ -1,5 +1,5 @@
 /* Character classes, comparisons, numbers and text decoding for the pure shell code. */
-#include <ember/path.h>
+#include <ember/lib/path.h>
 
 #include "text.h"
 

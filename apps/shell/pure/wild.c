@@ -1,5 +1,5 @@
 /* Case-insensitive wildcard matching with one backtracking point per '*'. */
-#include <ember/path.h>
+#include <ember/lib/path.h>
 
 #include "wild.h"
 

@@ -3,7 +3,7 @@
 #define SHELL_SYSTEM_BCFG_H
 
 #include "sys.h"
-#include <ember/load_option.h>
+#include <ember/lib/load_option.h>
 
 /* Which list bcfg works on. */
 struct bcfg_kind {

@@ -6,7 +6,7 @@
  *   UINT32 Crc32 (CRC-32 of all the record's bytes before it),
  * little-endian and unaligned. */
 #include "sys.h"
-#include <ember/crc32.h>
+#include <ember/lib/crc32.h>
 
 static const EFI_GUID global_guid = EFI_GLOBAL_VARIABLE;
 

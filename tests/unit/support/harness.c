@@ -5,7 +5,7 @@
 #include <inttypes.h>
 
 #include "test.h"
-#include <ember/format.h>
+#include <ember/lib/format.h>
 
 extern const struct unit_test __start_unit_tests[], __stop_unit_tests[];
 void test_platform_init(void);

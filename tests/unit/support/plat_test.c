@@ -6,9 +6,9 @@
 #include <sys/mman.h>
 
 #include "test.h"
-#include <ember/core.h>
-#include <ember/platform.h>
-#include <ember/log.h>
+#include <ember/core/core.h>
+#include <ember/core/platform.h>
+#include <ember/core/log.h>
 
 #define TEST_RAM_BASE 0x40000000ULL /* 1 GiB: low memory, which ASan leaves to programs */
 #define TEST_RAM_PAGES (64 * 1024)   /* 256 MiB */

@@ -1,0 +1,125 @@
+/* What to boot, in order.
+ *  1. A program handed in through fw_cfg as "opt/ember/app" (with "opt/ember/args" as its
+ *     command line), for tests and development: -fw_cfg name=opt/ember/app,file=x.efi
+ *  2. QEMU's -kernel (kernel.c).
+ *  3. The boot manager (bds/): BootNext, BootOrder, removable media, then the shell. */
+#include <ember/core/core.h>
+#include <ember/core/devpath.h>
+#include <ember/core/log.h>
+#include <ember/lib/str.h>
+#include <efi/protocol/simple_file_system.h>
+#include <ember/core/bds.h>
+#include "tables/fw_cfg.h"
+#include "qemu.h"
+
+#define WATCHDOG_SECONDS 300 /* the spec's five minutes for a boot option */
+#define BOOT_MENU_WAIT_MS 2500 /* -boot menu=on: time to press Esc/F2/F12 */
+
+static const EFI_GUID loaded_image_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
+
+/* Gives an image its command line (UCS-2 LoadOptions) from UTF-8 text. */
+static void set_load_options(EFI_HANDLE image, const char *text, size_t len)
+{
+	EFI_LOADED_IMAGE_PROTOCOL *li;
+	CHAR16 *units;
+
+	if (EFI_ERROR(protocol_get(image, &loaded_image_guid, (void **)&li)))
+		return;
+	units = pool_alloc_typed(EfiLoaderData, (len + 1) * sizeof(CHAR16));
+	if (!units)
+		return;
+	li->LoadOptionsSize = (UINT32)((utf8_to_ucs2(units, len + 1, text, len) + 1) * 2);
+	li->LoadOptions = units;
+}
+
+static EFI_STATUS start(EFI_HANDLE image, const char *what)
+{
+	EFI_STATUS status;
+
+	log_info("starting %s\n", what);
+	core_watchdog_set(WATCHDOG_SECONDS);
+	status = image_start(image, NULL, NULL);
+	core_watchdog_set(0);
+	log_info("%s returned %r\n", what, status);
+	return status;
+}
+
+static bool boot_fw_cfg_app(void)
+{
+	uint16_t select, args_select;
+	uint32_t size, args_size = 0;
+	char args[1024];
+	void *file;
+	EFI_HANDLE image;
+	const char *reason = NULL;
+	EFI_STATUS status;
+
+	if (!fw_cfg_find("opt/ember/app", &select, &size))
+		return false;
+	file = pool_alloc_typed(EfiBootServicesData, size);
+	if (!file)
+		return false;
+	fw_cfg_read(select, file, size);
+	status = image_load(false, core_image_handle, NULL, file, size, &image, &reason);
+	pool_free(file);
+	if (EFI_ERROR(status)) {
+		panic_printf("Ember: opt/ember/app: %s\n", reason ? reason : "cannot load it");
+		return true;
+	}
+	image_set_name(image, "app.efi");
+	if (fw_cfg_find("opt/ember/args", &args_select, &args_size)) {
+		args_size = MIN(args_size, (uint32_t)sizeof(args));
+		fw_cfg_read(args_select, args, args_size);
+		while (args_size && (args[args_size - 1] == '\n' || !args[args_size - 1]))
+			args_size--;
+	}
+	if (!args_size) {
+		mem_copy(args, "app.efi", 7);
+		args_size = 7;
+	}
+	set_load_options(image, args, args_size);
+	start(image, "opt/ember/app");
+	return true;
+}
+
+static const UINT8 *embedded_shell(UINTN *size);
+
+/* The time GetTime reports, in the log (tests compare it with what the OS reads). */
+static void log_time(void)
+{
+	EFI_TIME t;
+
+	if (!EFI_ERROR(core_get_time(&t)))
+		log_info("boot: time %04u-%02u-%02u %02u:%02u:%02u (GetTime)\n", t.Year, t.Month,
+			 t.Day, t.Hour, t.Minute, t.Second);
+}
+
+void boot_something(void)
+{
+	EFI_HANDLE kernel;
+	struct bds_platform platform = {
+		.boot_rank = qemu_boot_rank,
+		.menu_wait_ms = fw_cfg_read16(FW_CFG_BOOT_MENU) ? BOOT_MENU_WAIT_MS : 0,
+	};
+
+	log_time();
+	if (boot_fw_cfg_app())
+		return;
+	kernel = kernel_load();
+	if (kernel) {
+		start(kernel, "-kernel");
+		return;
+	}
+	platform.fallback_image = embedded_shell(&platform.fallback_size);
+	platform.fallback_name = u"Ember shell";
+	bds_run(&platform);
+}
+
+/* The shell, carried in the firmware image (shell_blob.S). */
+extern const UINT8 ember_shell_efi[], ember_shell_efi_end[];
+
+static const UINT8 *embedded_shell(UINTN *size)
+{
+	*size = (UINTN)(ember_shell_efi_end - ember_shell_efi);
+	return *size ? ember_shell_efi : NULL;
+}

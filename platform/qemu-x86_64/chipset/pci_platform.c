@@ -1,0 +1,28 @@
+/* The order QEMU needs: its ACPI tables are generated when the firmware first reads them,
+ * from the BARs, windows and chipset registers programmed at that moment. So the root
+ * bridge is connected first (the PCI bus driver assigns and enables every resource), then
+ * interrupt lines are set, and only then are the ACPI and SMBIOS tables fetched. */
+#include <ember/core/core.h>
+#include <ember/core/log.h>
+#include "chipset/pci_host.h"
+
+void pci_platform_init(void)
+{
+	EFI_HANDLE root;
+	EFI_STATUS status = pci_root_bridge_install(&root);
+
+	if (EFI_ERROR(status)) {
+		log_error("pci: cannot install the root bridge: %r\n", status);
+	} else {
+		status = driver_connect(root, NULL, NULL, false);
+		if (EFI_ERROR(status))
+			log_error("pci: no driver for the root bridge: %r\n", status);
+		pci_irq_route();
+	}
+	status = acpi_install();
+	if (EFI_ERROR(status))
+		log_error("acpi: no ACPI tables: %r\n", status);
+	status = smbios_install();
+	if (EFI_ERROR(status))
+		log_warn("smbios: no SMBIOS tables: %r\n", status);
+}

@@ -1,0 +1,188 @@
+/* The PS/2 keyboard behind QEMU's i8042 as SimpleTextIn and SimpleTextInEx, on a handle
+ * with OVMF's device path for it (PciRoot(0x0)/Pci(LPC)/Acpi(PNP0303,0)). The controller
+ * translates to scan code set 1 (platform/qemu-x86_64/pure/ps2_keys.c decodes it); no interrupt: a timer polls. */
+#include <ember/core/core.h>
+#include <ember/core/devpath.h>
+#include <ember/core/init.h>
+#include <ember/core/log.h>
+#include <ember/core/platform.h>
+#include "pure/ps2_keys.h"
+#include <ember/drivers/text_input.h>
+#include "cpu/io.h"
+#include "chipset/isa.h"
+
+#define I8042_DATA 0x60
+#define I8042_STATUS 0x64  /* read */
+#define I8042_COMMAND 0x64 /* write */
+#define STATUS_OUTPUT_FULL 0x01
+#define STATUS_INPUT_FULL 0x02
+#define STATUS_AUX_DATA 0x20
+
+#define CMD_READ_CONFIG 0x20
+#define CMD_WRITE_CONFIG 0x60
+#define CMD_DISABLE_AUX 0xa7
+#define CMD_DISABLE_KBD 0xad
+#define CMD_ENABLE_KBD 0xae
+#define CONFIG_KBD_IRQ 0x01
+#define CONFIG_AUX_IRQ 0x02
+#define CONFIG_KBD_CLOCK_OFF 0x10
+#define CONFIG_TRANSLATE 0x40
+
+#define KBD_SET_LEDS 0xed
+#define KBD_ENABLE_SCANNING 0xf4
+#define KBD_RESET 0xff
+#define KBD_ACK 0xfa
+#define KBD_SELF_TEST_PASSED 0xaa
+
+#define PNP_KEYBOARD 0x0303
+#define WAIT_NS (50 * 1000 * 1000ULL)
+
+struct ps2_keyboard {
+	struct text_input input;
+	struct ps2_keys decoder;
+	struct isa_device_path path;
+	EFI_HANDLE handle;
+};
+
+static struct ps2_keyboard keyboard;
+
+/* Waits for the controller's status to have (or lose) bits; false after WAIT_NS. */
+static bool wait_status(UINT8 bits, bool set)
+{
+	UINT64 deadline = plat_monotonic_ns() + WAIT_NS;
+
+	while (((inb(I8042_STATUS) & bits) != 0) != set)
+		if (plat_monotonic_ns() > deadline)
+			return false;
+	return true;
+}
+
+static bool write_port(UINT16 port, UINT8 value)
+{
+	if (!wait_status(STATUS_INPUT_FULL, false))
+		return false;
+	outb(port, value);
+	return true;
+}
+
+static bool read_data(UINT8 *value)
+{
+	if (!wait_status(STATUS_OUTPUT_FULL, true))
+		return false;
+	*value = inb(I8042_DATA);
+	return true;
+}
+
+/* A command to the keyboard itself, acknowledged with 0xfa. */
+static bool keyboard_command(UINT8 command)
+{
+	UINT8 reply;
+
+	return write_port(I8042_DATA, command) && read_data(&reply) && reply == KBD_ACK;
+}
+
+static void flush_output(void)
+{
+	for (int i = 0; i < 32 && (inb(I8042_STATUS) & STATUS_OUTPUT_FULL); i++)
+		inb(I8042_DATA);
+}
+
+/* Ports off, translation on, no interrupts, then a keyboard reset and scanning on. */
+static bool controller_init(void)
+{
+	UINT8 config, reply;
+
+	if (inb(I8042_STATUS) == 0xff)
+		return false; /* no controller */
+	if (!write_port(I8042_COMMAND, CMD_DISABLE_KBD) ||
+	    !write_port(I8042_COMMAND, CMD_DISABLE_AUX))
+		return false;
+	flush_output();
+	if (!write_port(I8042_COMMAND, CMD_READ_CONFIG) || !read_data(&config))
+		return false;
+	config &= (UINT8) ~(CONFIG_KBD_IRQ | CONFIG_AUX_IRQ | CONFIG_KBD_CLOCK_OFF);
+	config |= CONFIG_TRANSLATE;
+	if (!write_port(I8042_COMMAND, CMD_WRITE_CONFIG) || !write_port(I8042_DATA, config) ||
+	    !write_port(I8042_COMMAND, CMD_ENABLE_KBD))
+		return false;
+	if (!keyboard_command(KBD_RESET) || !read_data(&reply) || reply != KBD_SELF_TEST_PASSED)
+		log_warn("ps2: keyboard reset not confirmed\n");
+	return keyboard_command(KBD_ENABLE_SCANNING);
+}
+
+/* The lights follow the lock states; the keyboard's ACKs arrive later with the keys and
+ * are dropped by the decoder. */
+static void set_leds(struct ps2_keyboard *kb)
+{
+	if (write_port(I8042_DATA, KBD_SET_LEDS))
+		write_port(I8042_DATA, ps2_keys_leds(&kb->decoder));
+}
+
+static void ps2_poll(struct text_input *ti)
+{
+	struct ps2_keyboard *kb = container_of(ti, struct ps2_keyboard, input);
+	UINT8 status;
+
+	while (text_input_room(ti) && ((status = inb(I8042_STATUS)) & STATUS_OUTPUT_FULL)) {
+		UINT8 byte = inb(I8042_DATA);
+		EFI_KEY_DATA key;
+		UINT32 what;
+
+		if (status & STATUS_AUX_DATA)
+			continue; /* a mouse byte */
+		what = ps2_keys_feed(&kb->decoder, byte, &key);
+		if (what & PS2_LOCKS_CHANGED) {
+			ti->toggle_state = EFI_TOGGLE_STATE_VALID | kb->decoder.toggle_state;
+			set_leds(kb);
+		}
+		if (what & PS2_KEY)
+			text_input_push(ti, &key);
+	}
+}
+
+static EFI_STATUS ps2_set_state(struct text_input *ti, EFI_KEY_TOGGLE_STATE state)
+{
+	struct ps2_keyboard *kb = container_of(ti, struct ps2_keyboard, input);
+
+	kb->decoder.toggle_state =
+	    state & (EFI_SCROLL_LOCK_ACTIVE | EFI_NUM_LOCK_ACTIVE | EFI_CAPS_LOCK_ACTIVE);
+	set_leds(kb);
+	return EFI_SUCCESS;
+}
+
+static const struct text_input_ops ps2_input_ops = {
+    .poll = ps2_poll,
+    .set_state = ps2_set_state,
+};
+
+/* Finds the keyboard and puts it on a handle; no controller is no error. */
+static EFI_STATUS ps2_keyboard_publish(void)
+{
+	static const EFI_GUID in_guid = EFI_SIMPLE_TEXT_INPUT_PROTOCOL_GUID;
+	static const EFI_GUID in_ex_guid = EFI_SIMPLE_TEXT_INPUT_EX_PROTOCOL_GUID;
+	static const EFI_GUID path_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
+	struct ps2_keyboard *kb = &keyboard;
+	EFI_STATUS status;
+	CHAR16 *text;
+
+	if (!controller_init()) {
+		log_info("ps2: no keyboard\n");
+		return EFI_SUCCESS;
+	}
+	ps2_keys_init(&kb->decoder);
+	status = text_input_init(&kb->input, &ps2_input_ops, true);
+	if (EFI_ERROR(status))
+		return status;
+	isa_device_path_init(&kb->path, PNP_KEYBOARD, 0);
+	status = protocol_install_multiple(&kb->handle, &path_guid, &kb->path, &in_guid,
+					   &kb->input.in, &in_ex_guid, &kb->input.in_ex, NULL);
+	if (EFI_ERROR(status)) {
+		text_input_fini(&kb->input);
+		return status;
+	}
+	text = dp_to_text(&kb->path.root.Header, false, true);
+	log_info("ps2: keyboard ready at %ls\n", text ? text : u"?");
+	pool_free(text);
+	return EFI_SUCCESS;
+}
+EMBER_INIT(INIT_CONSOLE, ps2_keyboard_publish);

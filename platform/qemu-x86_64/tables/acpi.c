@@ -1,0 +1,156 @@
+/* QEMU's ACPI tables (QEMU.md section 2): the table-loader script says which fw_cfg files to
+ * load and how to link them; the blobs go to ACPI NVS below 4 GiB (they hold the FACS, and
+ * QEMU's RSDP asks for memory a 32-bit RSDT can point at). QEMU's own RSDP is revision 0
+ * with an RSDT, so Ember publishes a revision-2 RSDP with an XSDT of the same tables, under
+ * both the ACPI 2.0 and the ACPI 1.0 GUIDs. Called after PCI resources are programmed. */
+#include "pure/acpi_tables.h"
+#include <ember/core/core.h>
+#include <ember/core/log.h>
+#include <ember/lib/str.h>
+#include "tables/fw_cfg.h"
+#include "cpu/io.h"
+#include "chipset/pci_host.h"
+#include "qemu.h"
+
+#define BELOW_4GIB 0xffffffffULL
+#define MAX_TABLES 64
+#define MAX_SCRIPT_SIZE 0x10000
+#define XSDT_OFFSET 64 /* after the RSDP in the same allocation */
+#define PM1_CNT 4
+#define PM1_SCI_EN 1
+
+static const EFI_GUID acpi20_guid = EFI_ACPI_TABLE_GUID;
+static const EFI_GUID acpi10_guid = ACPI_TABLE_GUID;
+
+static EFI_STATUS load_blob(void *ctx, const char *name, UINT32 align, UINT8 zone,
+			    struct qemu_loader_blob *blob)
+{
+	EFI_PHYSICAL_ADDRESS address = BELOW_4GIB;
+	UINT16 select;
+	UINT32 size;
+	EFI_STATUS status;
+
+	if (!fw_cfg_find(name, &select, &size) || !size)
+		return EFI_NOT_FOUND;
+	if (align > EFI_PAGE_SIZE)
+		return EFI_UNSUPPORTED;
+	status = mem_allocate_pages(AllocateMaxAddress, EfiACPIMemoryNVS, EFI_SIZE_TO_PAGES(size),
+				    &address);
+	if (EFI_ERROR(status))
+		return status;
+	blob->data = (UINT8 *)(uintptr_t)address;
+	blob->address = address;
+	blob->size = size;
+	mem_set(blob->data, 0, EFI_PAGES_TO_SIZE(EFI_SIZE_TO_PAGES(size)));
+	fw_cfg_read(select, blob->data, size);
+	return EFI_SUCCESS;
+}
+
+static EFI_STATUS write_pointer(void *ctx, const char *name, UINT32 offset, UINT8 size,
+				UINT64 value)
+{
+	UINT16 select;
+	UINT32 file_size;
+
+	if (!fw_cfg_find(name, &select, &file_size) || offset > file_size ||
+	    size > file_size - offset)
+		return EFI_NOT_FOUND;
+	return fw_cfg_write_at(select, offset, &value, size) ? EFI_SUCCESS : EFI_DEVICE_ERROR;
+}
+
+static void free_blobs(struct qemu_loader *loader)
+{
+	for (UINTN i = 0; i < loader->blob_count; i++)
+		mem_free_pages(loader->blobs[i].address, EFI_SIZE_TO_PAGES(loader->blobs[i].size));
+	loader->blob_count = 0;
+}
+
+/* Fetches the script and runs it; the blobs stay in loader. */
+static EFI_STATUS run_loader(struct qemu_loader *loader)
+{
+	const struct qemu_loader_ops ops = {load_blob, write_pointer, NULL};
+	UINT16 select;
+	UINT32 size;
+	void *script;
+	EFI_STATUS status;
+
+	if (!fw_cfg_find("etc/table-loader", &select, &size) || size > MAX_SCRIPT_SIZE)
+		return EFI_NOT_FOUND;
+	script = pool_alloc(size);
+	if (!script)
+		return EFI_OUT_OF_RESOURCES;
+	fw_cfg_read(select, script, size);
+	status = qemu_loader_run(loader, &ops, script, size);
+	pool_free(script);
+	if (EFI_ERROR(status)) {
+		log_error("acpi: etc/table-loader: %s (%r)\n",
+			  loader->error ? loader->error : "failed", status);
+		free_blobs(loader);
+	}
+	return status;
+}
+
+/* The RSDP and XSDT, in ACPI reclaim memory below 4 GiB like the tables they point at. */
+static EFI_STATUS publish(struct qemu_loader *loader, const UINT64 *tables, UINTN count,
+			  UINT64 rsdt_address, const EFI_ACPI_DESCRIPTION_HEADER *rsdt)
+{
+	struct qemu_loader_blob *qemu_rsdp = qemu_loader_blob(loader, "etc/acpi/rsdp");
+	EFI_PHYSICAL_ADDRESS address = BELOW_4GIB;
+	UINTN size = XSDT_OFFSET + ACPI_XSDT_SIZE(count);
+	EFI_ACPI_ROOT_SYSTEM_DESCRIPTION_POINTER *rsdp;
+	EFI_STATUS status;
+
+	status = mem_allocate_pages(AllocateMaxAddress, EfiACPIReclaimMemory,
+				    EFI_SIZE_TO_PAGES(size), &address);
+	if (EFI_ERROR(status))
+		return status;
+	rsdp = (void *)(uintptr_t)address;
+	acpi_build_xsdt((UINT8 *)rsdp + XSDT_OFFSET, rsdt, tables, count);
+	acpi_build_rsdp(rsdp,
+			qemu_rsdp->data + offsetof(EFI_ACPI_ROOT_SYSTEM_DESCRIPTION_POINTER, OemId),
+			(UINT32)rsdt_address, address + XSDT_OFFSET);
+	status = config_table_install(&acpi20_guid, rsdp);
+	if (!EFI_ERROR(status))
+		status = config_table_install(&acpi10_guid, rsdp);
+	return status;
+}
+
+/* The OS finds ACPI enabled (SCI_EN), as OVMF leaves it. */
+static void enable_sci(void)
+{
+	UINT16 pm = chipset_pm_base();
+
+	if (pm)
+		outw(pm + PM1_CNT, inw(pm + PM1_CNT) | PM1_SCI_EN);
+}
+
+EFI_STATUS acpi_install(void)
+{
+	static struct qemu_loader loader; /* blobs stay for the OS; the index is small */
+	static UINT64 tables[MAX_TABLES];
+	struct qemu_loader_blob *rsdp;
+	EFI_ACPI_DESCRIPTION_HEADER rsdt;
+	UINT64 rsdt_address;
+	UINTN count;
+	EFI_STATUS status = run_loader(&loader);
+
+	if (EFI_ERROR(status))
+		return status;
+	rsdp = qemu_loader_blob(&loader, "etc/acpi/rsdp");
+	count = rsdp ? acpi_rsdt_tables(&loader, rsdp->data, rsdp->size, tables, MAX_TABLES,
+					&rsdt_address, &rsdt)
+		     : (UINTN)-1;
+	if (count == (UINTN)-1) {
+		log_error("acpi: QEMU's RSDP or RSDT is invalid\n");
+		free_blobs(&loader);
+		return EFI_NOT_FOUND;
+	}
+	status = publish(&loader, tables, count, rsdt_address, &rsdt);
+	if (EFI_ERROR(status)) {
+		free_blobs(&loader);
+		return status;
+	}
+	enable_sci();
+	log_info("acpi: %u tables from QEMU, RSDT %llx\n", (UINT32)count, rsdt_address);
+	return EFI_SUCCESS;
+}
