@@ -21,8 +21,8 @@ static bool try_load(EFI_DEVICE_PATH_PROTOCOL *full_path, void *ctx)
 {
 	struct attempt *a = ctx;
 
-	a->status = image_load(a->boot_policy, core_image_handle, full_path, NULL, 0, &a->image,
-			       NULL);
+	a->status =
+	    image_load(a->boot_policy, core_image_handle, full_path, NULL, 0, &a->image, NULL);
 	pool_free(full_path);
 	return !EFI_ERROR(a->status);
 }

@@ -11,7 +11,7 @@
 
 /* OptionalData of the options Ember creates itself. */
 static const EFI_GUID auto_option_guid = {
-	0x3b7f1d2e, 0x86c4, 0x4a19, {0x9e, 0x52, 0x0d, 0x6a, 0x21, 0xf4, 0xb8, 0x37}};
+    0x3b7f1d2e, 0x86c4, 0x4a19, {0x9e, 0x52, 0x0d, 0x6a, 0x21, 0xf4, 0xb8, 0x37}};
 
 static const EFI_GUID sfs_guid = EFI_SIMPLE_FILE_SYSTEM_PROTOCOL_GUID;
 static const EFI_GUID dp_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
@@ -31,8 +31,8 @@ static bool has_removable_file(EFI_HANDLE fs)
 	if (EFI_ERROR(protocol_get(fs, &sfs_guid, (void **)&sfs)) ||
 	    EFI_ERROR(sfs->OpenVolume(sfs, &root)))
 		return false;
-	if (!EFI_ERROR(root->Open(root, &file, (CHAR16 *)bds_removable_path, EFI_FILE_MODE_READ,
-				  0))) {
+	if (!EFI_ERROR(
+		root->Open(root, &file, (CHAR16 *)bds_removable_path, EFI_FILE_MODE_READ, 0))) {
 		found = true;
 		file->Close(file);
 	}
@@ -68,8 +68,9 @@ static void add_auto_option(EFI_DEVICE_PATH_PROTOCOL *path, UINT16 **order, UINT
 	format_sn(utf8, sizeof(utf8), "UEFI %ls", text ? text : u"device");
 	pool_free(text);
 	utf8_to_ucs2(description, ARRAY_SIZE(description), utf8, str8_len(utf8));
-	lo = (struct load_option){LOAD_OPTION_ACTIVE, description, str16_size(description), path,
-				  (UINT16)dp_size(path), (const UINT8 *)&auto_option_guid,
+	lo = (struct load_option){LOAD_OPTION_ACTIVE,	   description,
+				  str16_size(description), path,
+				  (UINT16)dp_size(path),   (const UINT8 *)&auto_option_guid,
 				  sizeof(auto_option_guid)};
 	if (EFI_ERROR(bds_option_create(u"Boot", &lo, &number)))
 		return;
@@ -114,7 +115,8 @@ static void remove_stale(UINT16 *order, UINTN *count)
 }
 
 /* The platform's ranks first (lower first), the rest after them in their order. */
-static void apply_ranks(UINT16 *order, UINTN count, int (*rank_of)(const EFI_DEVICE_PATH_PROTOCOL *))
+static void apply_ranks(UINT16 *order, UINTN count,
+			int (*rank_of)(const EFI_DEVICE_PATH_PROTOCOL *))
 {
 	int ranks[count ? count : 1];
 

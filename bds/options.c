@@ -5,7 +5,7 @@
 
 const EFI_GUID bds_global_guid = EFI_GLOBAL_VARIABLE;
 
-#define OPTION_ATTRIBUTES \
+#define OPTION_ATTRIBUTES                                                                          \
 	(EFI_VARIABLE_NON_VOLATILE | EFI_VARIABLE_BOOTSERVICE_ACCESS | EFI_VARIABLE_RUNTIME_ACCESS)
 
 void bds_option_name(CHAR16 name[16], const CHAR16 *kind, UINT16 number)

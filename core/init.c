@@ -2,9 +2,6 @@
 #include "services.h"
 #include <ember/core/devpath.h>
 
-EFI_STATUS system_table_init(const CHAR16 *vendor, UINT32 revision);
-EFI_STATUS runtime_tables_init(void);
-
 EFI_STATUS core_init(const struct core_config *config)
 {
 	EFI_STATUS status;

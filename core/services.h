@@ -29,8 +29,7 @@ VOID EFIAPI efi_restore_tpl(EFI_TPL old_tpl);
 EFI_STATUS EFIAPI efi_create_event(UINT32 type, EFI_TPL notify_tpl, EFI_EVENT_NOTIFY notify,
 				   VOID *context, EFI_EVENT *event);
 EFI_STATUS EFIAPI efi_create_event_ex(UINT32 type, EFI_TPL notify_tpl, EFI_EVENT_NOTIFY notify,
-				      CONST VOID *context, CONST EFI_GUID *group,
-				      EFI_EVENT *event);
+				      CONST VOID *context, CONST EFI_GUID *group, EFI_EVENT *event);
 EFI_STATUS EFIAPI efi_set_timer(EFI_EVENT event, EFI_TIMER_DELAY type, UINT64 trigger_time);
 EFI_STATUS EFIAPI efi_wait_for_event(UINTN count, EFI_EVENT *events, UINTN *index);
 EFI_STATUS EFIAPI efi_signal_event(EFI_EVENT event);
@@ -60,12 +59,10 @@ EFI_STATUS EFIAPI efi_close_protocol(EFI_HANDLE handle, EFI_GUID *protocol, EFI_
 EFI_STATUS EFIAPI efi_open_protocol_information(EFI_HANDLE handle, EFI_GUID *protocol,
 						EFI_OPEN_PROTOCOL_INFORMATION_ENTRY **entries,
 						UINTN *count);
-EFI_STATUS EFIAPI efi_protocols_per_handle(EFI_HANDLE handle, EFI_GUID ***protocols,
-					   UINTN *count);
+EFI_STATUS EFIAPI efi_protocols_per_handle(EFI_HANDLE handle, EFI_GUID ***protocols, UINTN *count);
 EFI_STATUS EFIAPI efi_locate_handle_buffer(EFI_LOCATE_SEARCH_TYPE type, EFI_GUID *protocol,
 					   VOID *search_key, UINTN *count, EFI_HANDLE **buffer);
-EFI_STATUS EFIAPI efi_locate_protocol(EFI_GUID *protocol, VOID *registration,
-				      VOID **interface);
+EFI_STATUS EFIAPI efi_locate_protocol(EFI_GUID *protocol, VOID *registration, VOID **interface);
 EFI_STATUS EFIAPI efi_install_multiple_protocol_interfaces(EFI_HANDLE *handle, ...);
 EFI_STATUS EFIAPI efi_uninstall_multiple_protocol_interfaces(EFI_HANDLE handle, ...);
 /* (GUID, interface) pairs of the Multiple protocol services, collected from varargs. */
@@ -78,20 +75,20 @@ EFI_STATUS protocol_install_pairs(EFI_HANDLE *handle, const struct protocol_pair
 EFI_STATUS protocol_uninstall_pairs(EFI_HANDLE handle, const struct protocol_pair *pairs, UINTN n);
 
 /* Reads (GUID, interface) pairs up to a NULL GUID; false if there are too many. */
-#define COLLECT_PAIRS(ap, va_arg_fn, pairs, n)                                  \
-	({                                                                      \
-		bool ok_ = true;                                                \
-		const EFI_GUID *g_;                                             \
-		(n) = 0;                                                        \
-		while ((g_ = va_arg_fn(ap, const EFI_GUID *)) != NULL) {        \
-			void *i_ = va_arg_fn(ap, void *);                       \
-			if ((n) == MAX_PAIRS) {                                 \
-				ok_ = false;                                    \
-				break;                                          \
-			}                                                       \
-			(pairs)[(n)++] = (struct protocol_pair){g_, i_};        \
-		}                                                               \
-		ok_;                                                            \
+#define COLLECT_PAIRS(ap, va_arg_fn, pairs, n)                                                     \
+	({                                                                                         \
+		bool ok_ = true;                                                                   \
+		const EFI_GUID *g_;                                                                \
+		(n) = 0;                                                                           \
+		while ((g_ = va_arg_fn(ap, const EFI_GUID *)) != NULL) {                           \
+			void *i_ = va_arg_fn(ap, void *);                                          \
+			if ((n) == MAX_PAIRS) {                                                    \
+				ok_ = false;                                                       \
+				break;                                                             \
+			}                                                                          \
+			(pairs)[(n)++] = (struct protocol_pair){g_, i_};                           \
+		}                                                                                  \
+		ok_;                                                                               \
 	})
 
 /* Variadic boot services take their arguments in the UEFI calling convention. */
@@ -111,6 +108,9 @@ typedef va_list efi_va_list;
 void protocol_close_all_by_agent(EFI_HANDLE agent);
 
 /* Driver model (driver/) */
+/* The children controller has, opened by agent (any agent when NULL), as a pool array. */
+EFI_STATUS driver_children(EFI_HANDLE controller, EFI_HANDLE agent, EFI_HANDLE **children,
+			   UINTN *count);
 EFI_STATUS EFIAPI efi_connect_controller(EFI_HANDLE controller, EFI_HANDLE *driver_images,
 					 EFI_DEVICE_PATH_PROTOCOL *remaining, BOOLEAN recursive);
 EFI_STATUS EFIAPI efi_disconnect_controller(EFI_HANDLE controller, EFI_HANDLE driver_image,
@@ -126,12 +126,15 @@ EFI_STATUS EFIAPI efi_exit(EFI_HANDLE image, EFI_STATUS status, UINTN exit_data_
 EFI_STATUS EFIAPI efi_unload_image(EFI_HANDLE image);
 EFI_STATUS image_init(void);
 
+/* The tables (system_table.c, runtime/runtime_services.c) */
+EFI_STATUS system_table_init(const CHAR16 *vendor, UINT32 revision);
+EFI_STATUS runtime_tables_init(void);
+
 /* Miscellaneous (misc/) */
 EFI_STATUS EFIAPI efi_exit_boot_services(EFI_HANDLE image, UINTN map_key);
 EFI_STATUS EFIAPI efi_get_next_monotonic_count(UINT64 *count);
 EFI_STATUS EFIAPI efi_stall(UINTN microseconds);
-EFI_STATUS EFIAPI efi_set_watchdog_timer(UINTN timeout, UINT64 code, UINTN data_size,
-					 CHAR16 *data);
+EFI_STATUS EFIAPI efi_set_watchdog_timer(UINTN timeout, UINT64 code, UINTN data_size, CHAR16 *data);
 EFI_STATUS EFIAPI efi_install_configuration_table(EFI_GUID *guid, VOID *table);
 EFI_STATUS EFIAPI efi_calculate_crc32(VOID *data, UINTN size, UINT32 *crc);
 VOID EFIAPI efi_copy_mem(VOID *destination, VOID *source, UINTN length);
@@ -150,16 +153,15 @@ EFI_STATUS EFIAPI efi_convert_pointer(UINTN debug_disposition, VOID **address);
 EFI_STATUS EFIAPI efi_get_variable(CHAR16 *name, EFI_GUID *guid, UINT32 *attributes,
 				   UINTN *data_size, VOID *data);
 EFI_STATUS EFIAPI efi_get_next_variable_name(UINTN *name_size, CHAR16 *name, EFI_GUID *guid);
-EFI_STATUS EFIAPI efi_set_variable(CHAR16 *name, EFI_GUID *guid, UINT32 attributes,
-				   UINTN data_size, VOID *data);
-VOID EFIAPI efi_reset_system(EFI_RESET_TYPE type, EFI_STATUS status, UINTN data_size,
-			     VOID *data);
+EFI_STATUS EFIAPI efi_set_variable(CHAR16 *name, EFI_GUID *guid, UINT32 attributes, UINTN data_size,
+				   VOID *data);
+VOID EFIAPI efi_reset_system(EFI_RESET_TYPE type, EFI_STATUS status, UINTN data_size, VOID *data);
 EFI_STATUS EFIAPI efi_update_capsule(EFI_CAPSULE_HEADER **capsules, UINTN count,
 				     EFI_PHYSICAL_ADDRESS scatter_gather);
 EFI_STATUS EFIAPI efi_query_capsule_capabilities(EFI_CAPSULE_HEADER **capsules, UINTN count,
 						 UINT64 *max_size, EFI_RESET_TYPE *reset_type);
-EFI_STATUS EFIAPI efi_query_variable_info(UINT32 attributes, UINT64 *max_storage,
-					  UINT64 *remaining, UINT64 *max_size);
+EFI_STATUS EFIAPI efi_query_variable_info(UINT32 attributes, UINT64 *max_storage, UINT64 *remaining,
+					  UINT64 *max_size);
 extern EFI_RUNTIME_SERVICES *core_rt;
 EFI_STATUS runtime_init(void);
 /* The memory attributes table (memory_attributes.c): installed at start, filled again from

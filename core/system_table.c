@@ -22,12 +22,12 @@ EFI_STATUS system_table_init(const CHAR16 *vendor, UINT32 revision)
 		return EFI_OUT_OF_RESOURCES;
 	mem_copy(vendor_copy, vendor, vendor_size);
 	*core_st = (EFI_SYSTEM_TABLE){
-		.Hdr = {EFI_SYSTEM_TABLE_SIGNATURE, EFI_SYSTEM_TABLE_REVISION,
-			sizeof(EFI_SYSTEM_TABLE), 0, 0},
-		.FirmwareVendor = vendor_copy,
-		.FirmwareRevision = revision,
-		.RuntimeServices = core_rt,
-		.BootServices = core_bs,
+	    .Hdr = {EFI_SYSTEM_TABLE_SIGNATURE, EFI_SYSTEM_TABLE_REVISION, sizeof(EFI_SYSTEM_TABLE),
+		    0, 0},
+	    .FirmwareVendor = vendor_copy,
+	    .FirmwareRevision = revision,
+	    .RuntimeServices = core_rt,
+	    .BootServices = core_bs,
 	};
 	table_update_crc(&core_st->Hdr);
 	return EFI_SUCCESS;

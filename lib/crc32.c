@@ -28,9 +28,9 @@ uint32_t crc32_update(uint32_t crc, const void *data, size_t len)
 	while (len >= 8) {
 		uint32_t lo = crc ^ ((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
 				     (uint32_t)p[3] << 24);
-		crc = table[7][lo & 0xff] ^ table[6][(lo >> 8) & 0xff] ^ table[5][(lo >> 16) & 0xff] ^
-		      table[4][lo >> 24] ^ table[3][p[4]] ^ table[2][p[5]] ^ table[1][p[6]] ^
-		      table[0][p[7]];
+		crc = table[7][lo & 0xff] ^ table[6][(lo >> 8) & 0xff] ^
+		      table[5][(lo >> 16) & 0xff] ^ table[4][lo >> 24] ^ table[3][p[4]] ^
+		      table[2][p[5]] ^ table[1][p[6]] ^ table[0][p[7]];
 		p += 8;
 		len -= 8;
 	}

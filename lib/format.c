@@ -231,7 +231,8 @@ size_t format_v(format_sink sink, void *ctx, const char *fmt, va_list ap_in)
 		case 'd':
 		case 'i': {
 			int64_t v = fetch_signed(&ap, sp.length);
-			format_number(&o, &sp, v < 0 ? 0 - (uint64_t)v : (uint64_t)v, v < 0, 10, false);
+			format_number(&o, &sp, v < 0 ? 0 - (uint64_t)v : (uint64_t)v, v < 0, 10,
+				      false);
 			break;
 		}
 		case 'u':
@@ -239,7 +240,8 @@ size_t format_v(format_sink sink, void *ctx, const char *fmt, va_list ap_in)
 			break;
 		case 'x':
 		case 'X':
-			format_number(&o, &sp, fetch_unsigned(&ap, sp.length), false, 16, *fmt == 'X');
+			format_number(&o, &sp, fetch_unsigned(&ap, sp.length), false, 16,
+				      *fmt == 'X');
 			break;
 		case 'o':
 			format_number(&o, &sp, fetch_unsigned(&ap, sp.length), false, 8, false);
@@ -262,7 +264,8 @@ size_t format_v(format_sink sink, void *ctx, const char *fmt, va_list ap_in)
 				format_string(&o, &sp, name);
 			} else {
 				char buf[32];
-				format_sn(buf, sizeof(buf), "status 0x%llx", (unsigned long long)status);
+				format_sn(buf, sizeof(buf), "status 0x%llx",
+					  (unsigned long long)status);
 				format_string(&o, &sp, buf);
 			}
 			break;
@@ -280,8 +283,8 @@ size_t format_v(format_sink sink, void *ctx, const char *fmt, va_list ap_in)
 				}
 			} else {
 				sp.alt = true;
-				format_number(&o, &sp, (uint64_t)(uintptr_t)va_arg(ap, void *), false, 16,
-					      false);
+				format_number(&o, &sp, (uint64_t)(uintptr_t)va_arg(ap, void *),
+					      false, 16, false);
 			}
 			break;
 		case '%':

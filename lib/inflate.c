@@ -192,16 +192,15 @@ static bool stored_block(struct bit_reader *r, struct output *o)
 	return true;
 }
 
-static const uint16_t length_base[29] = {3,  4,  5,  6,  7,  8,  9,  10, 11,  13,
-					 15, 17, 19, 23, 27, 31, 35, 43, 51,  59,
+static const uint16_t length_base[29] = {3,  4,	 5,  6,	  7,   8,   9,	 10,  11, 13,
+					 15, 17, 19, 23,  27,  31,  35,	 43,  51, 59,
 					 67, 83, 99, 115, 131, 163, 195, 227, 258};
 static const uint8_t length_extra[29] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2,
 					 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0};
-static const uint16_t dist_base[30] = {1,    2,    3,    4,    5,    7,     9,     13,
-				       17,   25,   33,   49,   65,   97,    129,   193,
-				       257,  385,  513,  769,  1025, 1537,  2049,  3073,
-				       4097, 6145, 8193, 12289, 16385, 24577};
-static const uint8_t dist_extra[30] = {0, 0, 0, 0, 1, 1, 2,  2,  3,  3,  4,  4,  5,  5,  6,
+static const uint16_t dist_base[30] = {
+    1,	 2,   3,   4,	5,   7,	   9,	 13,   17,   25,   33,	 49,   65,    97,    129,
+    193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577};
+static const uint8_t dist_extra[30] = {0, 0, 0, 0, 1, 1, 2, 2,	3,  3,	4,  4,	5,  5,	6,
 				       6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13};
 
 /* Appends length bytes from distance back. Eight at a time when the source is at least
@@ -292,7 +291,7 @@ static bool fixed_codes(struct huffman *lit, struct huffman *dist)
 /* The code lengths of a dynamic block, themselves Huffman coded (RFC 1951, 3.2.7). */
 static bool dynamic_codes(struct bit_reader *r, struct huffman *lit, struct huffman *dist)
 {
-	static const uint8_t order[CODELEN_CODES] = {16, 17, 18, 0, 8,  7, 9,  6, 10, 5,
+	static const uint8_t order[CODELEN_CODES] = {16, 17, 18, 0, 8,	7, 9,  6, 10, 5,
 						     11, 4,  12, 3, 13, 2, 14, 1, 15};
 	uint8_t lengths[LITLEN_CODES + DIST_CODES];
 	int64_t hlit = get_bits(r, 5), hdist = get_bits(r, 5), hclen = get_bits(r, 4);
@@ -346,8 +345,7 @@ static bool dynamic_codes(struct bit_reader *r, struct huffman *lit, struct huff
 	       huffman_build(dist, lengths + hlit, (unsigned)hdist);
 }
 
-bool inflate_raw(const uint8_t *in, size_t in_size, uint8_t *out, size_t out_size,
-		 size_t *produced)
+bool inflate_raw(const uint8_t *in, size_t in_size, uint8_t *out, size_t out_size, size_t *produced)
 {
 	struct bit_reader r = {in, in_size, 0, 0, 0};
 	struct output o = {out, out_size, 0};
@@ -367,7 +365,8 @@ bool inflate_raw(const uint8_t *in, size_t in_size, uint8_t *out, size_t out_siz
 		else if (type == 1)
 			ok = fixed_codes(&lit, &dist) && compressed_block(&r, &o, &lit, &dist);
 		else if (type == 2)
-			ok = dynamic_codes(&r, &lit, &dist) && compressed_block(&r, &o, &lit, &dist);
+			ok =
+			    dynamic_codes(&r, &lit, &dist) && compressed_block(&r, &o, &lit, &dist);
 		else
 			ok = false;
 		if (!ok)

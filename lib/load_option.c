@@ -5,8 +5,9 @@
 #include <ember/lib/str.h>
 
 #define HEAD_SIZE sizeof(EFI_LOAD_OPTION_HEAD)
-#define KNOWN_ATTRIBUTES \
-	(LOAD_OPTION_ACTIVE | LOAD_OPTION_FORCE_RECONNECT | LOAD_OPTION_HIDDEN | LOAD_OPTION_CATEGORY)
+#define KNOWN_ATTRIBUTES                                                                           \
+	(LOAD_OPTION_ACTIVE | LOAD_OPTION_FORCE_RECONNECT | LOAD_OPTION_HIDDEN |                   \
+	 LOAD_OPTION_CATEGORY)
 
 /* Bytes up to and including the UCS-2 terminator at p, or 0 if there is none in size. */
 static UINTN ucs2_size(const UINT8 *p, UINTN size)
@@ -59,7 +60,7 @@ bool load_option_parse(const void *data, UINTN size, struct load_option *option)
 	if (paths < sizeof(EFI_DEVICE_PATH_PROTOCOL) || paths > rest)
 		return false;
 	option->file_path =
-		(const EFI_DEVICE_PATH_PROTOCOL *)(p + HEAD_SIZE + option->description_size);
+	    (const EFI_DEVICE_PATH_PROTOCOL *)(p + HEAD_SIZE + option->description_size);
 	option->file_path_size = head.FilePathListLength;
 	if (!path_list_ok((const UINT8 *)option->file_path, paths))
 		return false;

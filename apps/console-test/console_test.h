@@ -21,12 +21,12 @@ void ct_print_path(const char *label, EFI_HANDLE handle);
 void ct_read_keys(UINT32 idle_seconds);
 
 /* The commands. */
-void ct_text(void);	/* ConOut and StdErr behaviour on a pipe */
-void ct_terminal(void); /* what a terminal gets: modes, colours, cursor */
-void ct_keys(void);	/* ConIn: every key until input goes quiet */
-void ct_keys_ex(void);	/* SimpleTextInputEx: states, notifications, keys */
-void ct_no_input(void); /* ReadKeyStroke and WaitForKey with and without input */
-void ct_gop(void);	/* GOP checks, then a test picture in mode 0 */
+void ct_text(void);	  /* ConOut and StdErr behaviour on a pipe */
+void ct_terminal(void);	  /* what a terminal gets: modes, colours, cursor */
+void ct_keys(void);	  /* ConIn: every key until input goes quiet */
+void ct_keys_ex(void);	  /* SimpleTextInputEx: states, notifications, keys */
+void ct_no_input(void);	  /* ReadKeyStroke and WaitForKey with and without input */
+void ct_gop(void);	  /* GOP checks, then a test picture in mode 0 */
 void ct_gop_screen(void); /* GOP checks, every mode, a picture to screendump; never returns */
 
 /* The GOP checks of ct_gop without the picture; returns the GOP (NULL if none). */

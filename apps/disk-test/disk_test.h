@@ -18,7 +18,7 @@
 #include <efi/protocol/simple_file_system.h>
 
 extern EFI_GUID dt_block_io_guid, dt_block_io2_guid, dt_disk_io_guid, dt_disk_io2_guid,
-	dt_partition_info_guid, dt_device_path_guid, dt_esp_guid, dt_sfs_guid;
+    dt_partition_info_guid, dt_device_path_guid, dt_esp_guid, dt_sfs_guid;
 
 /* Every handle with a BlockIo (free with app_free); 0 when there are none. */
 UINTN dt_block_devices(EFI_HANDLE **handles);

@@ -8,7 +8,6 @@ bool dp_equal(const EFI_DEVICE_PATH_PROTOCOL *a, const EFI_DEVICE_PATH_PROTOCOL 
 	return sa && sa == sb && mem_cmp(a, b, sa) == 0;
 }
 
-
 EFI_DEVICE_PATH_PROTOCOL *dp_append(const EFI_DEVICE_PATH_PROTOCOL *a,
 				    const EFI_DEVICE_PATH_PROTOCOL *b)
 {

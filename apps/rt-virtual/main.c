@@ -176,7 +176,8 @@ static bool moved(const void *p)
 static void use_services(EFI_RUNTIME_SERVICES *rt)
 {
 	static EFI_GUID global = EFI_GLOBAL_VARIABLE;
-	static EFI_GUID guid = {0x5a1e7c0d, 0x7f2b, 0x4c41, {0x9d, 0x3e, 0x61, 0x0a, 0x8b, 0x2c, 0x4f, 0x15}};
+	static EFI_GUID guid = {
+	    0x5a1e7c0d, 0x7f2b, 0x4c41, {0x9d, 0x3e, 0x61, 0x0a, 0x8b, 0x2c, 0x4f, 0x15}};
 	const UINT32 nbr = EFI_VARIABLE_NON_VOLATILE | EFI_VARIABLE_BOOTSERVICE_ACCESS |
 			   EFI_VARIABLE_RUNTIME_ACCESS;
 	char value[32];
@@ -188,12 +189,14 @@ static void use_services(EFI_RUNTIME_SERVICES *rt)
 	UINT32 high = 0;
 
 	check(rt->GetVariable(u"PlatformLangCodes", &global, NULL, &size, value) == EFI_SUCCESS &&
-		      size == 6 && !mem_cmp(value, "en-US", 6), "GetVariable(PlatformLangCodes)");
+		  size == 6 && !mem_cmp(value, "en-US", 6),
+	      "GetVariable(PlatformLangCodes)");
 	check(rt->SetVariable(u"RtVirtual", &guid, nbr, 7, "virtual") == EFI_SUCCESS,
 	      "SetVariable(RtVirtual)");
 	size = sizeof(value);
 	check(rt->GetVariable(u"RtVirtual", &guid, NULL, &size, value) == EFI_SUCCESS &&
-		      size == 7 && !mem_cmp(value, "virtual", 7), "GetVariable(RtVirtual)");
+		  size == 7 && !mem_cmp(value, "virtual", 7),
+	      "GetVariable(RtVirtual)");
 	for (;;) {
 		UINTN name_size = sizeof(name);
 		if (rt->GetNextVariableName(&name_size, name, &g) != EFI_SUCCESS)
@@ -202,7 +205,8 @@ static void use_services(EFI_RUNTIME_SERVICES *rt)
 	}
 	check(names >= 5, "GetNextVariableName lists the variables");
 	check(rt->QueryVariableInfo(nbr, &max, &remaining, &largest) == EFI_SUCCESS &&
-		      remaining < max, "QueryVariableInfo");
+		  remaining < max,
+	      "QueryVariableInfo");
 	check(rt->GetTime(&time, NULL) == EFI_SUCCESS && time.Year >= 2000, "GetTime");
 	check(rt->SetTime(&time) == EFI_SUCCESS, "SetTime");
 	check(rt->GetNextHighMonotonicCount(&high) == EFI_SUCCESS && high > 0,
@@ -235,8 +239,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	__asm__ __volatile__("cli");
 	collect_runtime();
 	status = app_rt->SetVirtualAddressMap(runtime_count * descriptor_size, descriptor_size,
-					      descriptor_version,
-					      (EFI_MEMORY_DESCRIPTOR *)map);
+					      descriptor_version, (EFI_MEMORY_DESCRIPTOR *)map);
 	check(status == EFI_SUCCESS, "SetVirtualAddressMap");
 	/* Read while the physical addresses still work: the table has moved. */
 	rt = st->RuntimeServices;

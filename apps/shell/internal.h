@@ -42,6 +42,8 @@ struct sh_stream {
 void sh_stream_console(struct sh_stream *s, struct shell *sh, bool is_input, bool is_error);
 void sh_stream_memory(struct sh_stream *s, struct shell *sh);
 void sh_stream_null(struct sh_stream *s, struct shell *sh);
+/* A stream whose reads and writes go to s->file (stream_file.c). */
+void sh_stream_file_protocol(struct sh_stream *s);
 /* Wraps an open file; ascii selects UTF-8 text, else UCS-2 (with a byte-order mark when the
  * file is empty). */
 void sh_stream_file(struct sh_stream *s, struct shell *sh, EFI_FILE_PROTOCOL *f, bool ascii);

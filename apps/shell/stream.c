@@ -4,8 +4,6 @@
 
 #define STREAM_SIGNATURE SIGNATURE_32('s', 'h', 's', 't')
 
-void sh_stream_file_protocol(struct sh_stream *s);
-
 static void stream_init(struct sh_stream *s, struct shell *sh, UINT8 kind)
 {
 	*s = (struct sh_stream){.signature = STREAM_SIGNATURE, .kind = kind, .sh = sh};

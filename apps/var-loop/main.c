@@ -4,9 +4,10 @@
  * committed value, or the one being written when the power went. */
 #include "../lib/app.h"
 
-static EFI_GUID loop_guid = {0x6a3d0e7c, 0x1f43, 0x4f25, {0x9a, 0x71, 0x2c, 0x4e, 0x8b, 0x05, 0xd3, 0x19}};
+static EFI_GUID loop_guid = {
+    0x6a3d0e7c, 0x1f43, 0x4f25, {0x9a, 0x71, 0x2c, 0x4e, 0x8b, 0x05, 0xd3, 0x19}};
 
-#define ATTRIBUTES \
+#define ATTRIBUTES                                                                                 \
 	(EFI_VARIABLE_NON_VOLATILE | EFI_VARIABLE_BOOTSERVICE_ACCESS | EFI_VARIABLE_RUNTIME_ACCESS)
 
 /* The value padded to a record of some size, so the store has to compact now and then. */
@@ -26,7 +27,8 @@ EFI_STATUS EFIAPI efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	if (status == EFI_NOT_FOUND)
 		v.counter = 0;
 	else if (EFI_ERROR(status) || size != sizeof(v)) {
-		app_print("var-loop: GetVariable: %r (size %llu)\n", status, (unsigned long long)size);
+		app_print("var-loop: GetVariable: %r (size %llu)\n", status,
+			  (unsigned long long)size);
 		return status;
 	}
 	/* What survived must be a whole value: the padding follows from the counter. */

@@ -16,9 +16,9 @@ static bool parse_hex(const char **p, const char *end, UINT32 *value)
 
 	while (*p < end) {
 		char c = **p;
-		UINT32 d = c >= '0' && c <= '9' ? (UINT32)(c - '0')
+		UINT32 d = c >= '0' && c <= '9'	  ? (UINT32)(c - '0')
 			   : c >= 'a' && c <= 'f' ? (UINT32)(c - 'a' + 10)
-						   : 16;
+						  : 16;
 		if (d == 16 || v > 0x0fffffff)
 			break;
 		v = v * 16 + d;
@@ -76,14 +76,17 @@ EFI_DEVICE_PATH_PROTOCOL *dp_from_ofw(const char *line, const char *end)
 		if (name_is(name, name_len, "disk") || name_is(name, name_len, "cdrom"))
 			break; /* the medium: the device above it is what counts */
 		if (name_is(name, name_len, "drive") && after_pci) {
-			SATA_DEVICE_PATH sata = {{MESSAGING_DEVICE_PATH, MSG_SATA_DP,
-						  {sizeof(SATA_DEVICE_PATH), 0}},
-						 (UINT16)unit, 0xffff, 0};
+			SATA_DEVICE_PATH sata = {
+			    {MESSAGING_DEVICE_PATH, MSG_SATA_DP, {sizeof(SATA_DEVICE_PATH), 0}},
+			    (UINT16)unit,
+			    0xffff,
+			    0};
 			next = dp_append_node(path, &sata.Header);
 		} else if (unit < 32 && sub < 8) {
-			PCI_DEVICE_PATH pci = {{HARDWARE_DEVICE_PATH, HW_PCI_DP,
-						{sizeof(PCI_DEVICE_PATH), 0}},
-					       (UINT8)sub, (UINT8)unit};
+			PCI_DEVICE_PATH pci = {
+			    {HARDWARE_DEVICE_PATH, HW_PCI_DP, {sizeof(PCI_DEVICE_PATH), 0}},
+			    (UINT8)sub,
+			    (UINT8)unit};
 			next = dp_append_node(path, &pci.Header);
 			after_pci = true;
 		} else {

@@ -6,12 +6,6 @@
 static const EFI_DEVICE_PATH_PROTOCOL end_entire = {
     END_DEVICE_PATH_TYPE, END_ENTIRE_DEVICE_PATH_SUBTYPE, {DP_END_SIZE, 0}};
 
-
-
-
-
-
-
 /* Copies size bytes of src into a new buffer with room for extra more bytes. */
 static UINT8 *dp_alloc_copy(const void *src, UINTN size, UINTN extra)
 {
@@ -132,7 +126,6 @@ EFI_DEVICE_PATH_PROTOCOL *dp_next_instance(EFI_DEVICE_PATH_PROTOCOL **instance, 
 	return (EFI_DEVICE_PATH_PROTOCOL *)out;
 }
 
-
 EFI_DEVICE_PATH_PROTOCOL *dp_create_node(UINT8 type, UINT8 subtype, UINT16 length)
 {
 	EFI_DEVICE_PATH_PROTOCOL *node;
@@ -167,4 +160,3 @@ EFI_DEVICE_PATH_PROTOCOL *dp_file_path(const CHAR16 *path)
 	mem_copy(out + node_len, &end_entire, DP_END_SIZE);
 	return node;
 }
-

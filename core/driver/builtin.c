@@ -79,7 +79,8 @@ fail:
 }
 
 /* The driver of level after `done` in name order (NULL: none left); as for init steps. */
-static const struct ember_driver *next_driver(enum init_level level, const struct ember_driver *done)
+static const struct ember_driver *next_driver(enum init_level level,
+					      const struct ember_driver *done)
 {
 	const struct ember_driver *best = NULL;
 

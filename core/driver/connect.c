@@ -40,7 +40,8 @@ static void take_binding(struct candidates *c, EFI_HANDLE binding_handle)
 }
 
 /* Takes the binding with the highest Version among those that pass the filter. */
-static bool take_highest(struct candidates *c, bool (*filter)(EFI_HANDLE), UINT32 (*rank)(UINTN, struct candidates *))
+static bool take_highest(struct candidates *c, bool (*filter)(EFI_HANDLE),
+			 UINT32 (*rank)(UINTN, struct candidates *))
 {
 	UINTN best = c->count;
 
@@ -101,8 +102,8 @@ static EFI_STATUS connect_single(EFI_HANDLE controller, EFI_HANDLE *driver_image
 {
 	struct candidates c = {0};
 	bool found, started = false;
-	EFI_STATUS status = handle_locate_buffer(ByProtocol, &driver_binding_guid, NULL, &c.count,
-						 &c.handles);
+	EFI_STATUS status =
+	    handle_locate_buffer(ByProtocol, &driver_binding_guid, NULL, &c.count, &c.handles);
 
 	if (EFI_ERROR(status))
 		return EFI_NOT_FOUND;
@@ -151,8 +152,8 @@ EFI_STATUS driver_children(EFI_HANDLE controller, EFI_HANDLE agent, EFI_HANDLE *
 	*children = NULL;
 	*count = 0;
 	if (h)
-		list_for_each_entry(pif, &h->interfaces, handle_link)
-			list_for_each_entry(o, &pif->opens, link)
+		list_for_each_entry (pif, &h->interfaces, handle_link)
+			list_for_each_entry (o, &pif->opens, link)
 				capacity++;
 	if (capacity)
 		*children = pool_alloc(capacity * sizeof(EFI_HANDLE));
@@ -161,8 +162,8 @@ EFI_STATUS driver_children(EFI_HANDLE controller, EFI_HANDLE agent, EFI_HANDLE *
 		return EFI_OUT_OF_RESOURCES;
 	}
 	if (h)
-		list_for_each_entry(pif, &h->interfaces, handle_link)
-			list_for_each_entry(o, &pif->opens, link) {
+		list_for_each_entry (pif, &h->interfaces, handle_link)
+			list_for_each_entry (o, &pif->opens, link) {
 				bool seen = false;
 				if (!(o->attributes & EFI_OPEN_PROTOCOL_BY_CHILD_CONTROLLER) ||
 				    (agent && o->agent != agent))

@@ -6,9 +6,6 @@
 
 static const EFI_GUID driver_binding_guid = EFI_DRIVER_BINDING_PROTOCOL_GUID;
 
-EFI_STATUS driver_children(EFI_HANDLE controller, EFI_HANDLE agent, EFI_HANDLE **children,
-			   UINTN *count);
-
 /* The agents that hold the controller's protocols BY_DRIVER (one entry each). */
 static EFI_STATUS managing_drivers(EFI_HANDLE controller, EFI_HANDLE **drivers, UINTN *count)
 {
@@ -18,16 +15,16 @@ static EFI_STATUS managing_drivers(EFI_HANDLE controller, EFI_HANDLE **drivers, 
 	struct open_entry *o;
 	UINTN n = 0, capacity = 0;
 
-	list_for_each_entry(pif, &h->interfaces, handle_link)
-		list_for_each_entry(o, &pif->opens, link)
+	list_for_each_entry (pif, &h->interfaces, handle_link)
+		list_for_each_entry (o, &pif->opens, link)
 			capacity++;
 	*drivers = pool_alloc((capacity ? capacity : 1) * sizeof(EFI_HANDLE));
 	if (!*drivers) {
 		tpl_restore(old);
 		return EFI_OUT_OF_RESOURCES;
 	}
-	list_for_each_entry(pif, &h->interfaces, handle_link)
-		list_for_each_entry(o, &pif->opens, link) {
+	list_for_each_entry (pif, &h->interfaces, handle_link)
+		list_for_each_entry (o, &pif->opens, link) {
 			bool seen = false;
 			if (!(o->attributes & EFI_OPEN_PROTOCOL_BY_DRIVER))
 				continue;

@@ -44,11 +44,11 @@ EFI_STATUS event_create(UINT32 type, EFI_TPL notify_tpl, EFI_EVENT_NOTIFY notify
 
 	if (!event || !type_is_valid(type))
 		return EFI_INVALID_PARAMETER;
-	if (notifies && (!notify_function || notify_tpl <= TPL_APPLICATION ||
-			 notify_tpl >= TPL_HIGH_LEVEL))
+	if (notifies &&
+	    (!notify_function || notify_tpl <= TPL_APPLICATION || notify_tpl >= TPL_HIGH_LEVEL))
 		return EFI_INVALID_PARAMETER;
-	if (event_group && (type == EVT_SIGNAL_EXIT_BOOT_SERVICES ||
-			    type == EVT_SIGNAL_VIRTUAL_ADDRESS_CHANGE))
+	if (event_group &&
+	    (type == EVT_SIGNAL_EXIT_BOOT_SERVICES || type == EVT_SIGNAL_VIRTUAL_ADDRESS_CHANGE))
 		return EFI_INVALID_PARAMETER;
 	if (type == EVT_SIGNAL_EXIT_BOOT_SERVICES)
 		event_group = &exit_boot_services_group;
@@ -99,7 +99,7 @@ void event_signal_locked(struct event *e)
 		signal_one(e);
 		return;
 	}
-	list_for_each_entry(member, &all_events, all_link)
+	list_for_each_entry (member, &all_events, all_link)
 		if (member->in_group && guid_eq(&member->group, &e->group) && !member->signaled)
 			signal_one(member);
 }
@@ -118,7 +118,7 @@ void event_signal_group(const EFI_GUID *group)
 	EFI_TPL old = tpl_raise(TPL_HIGH_LEVEL);
 	struct event *e;
 
-	list_for_each_entry(e, &all_events, all_link)
+	list_for_each_entry (e, &all_events, all_link)
 		if (e->in_group && guid_eq(&e->group, group) && !e->signaled)
 			signal_one(e);
 	tpl_restore(old);
@@ -192,8 +192,7 @@ EFI_STATUS EFIAPI efi_create_event(UINT32 type, EFI_TPL notify_tpl, EFI_EVENT_NO
 }
 
 EFI_STATUS EFIAPI efi_create_event_ex(UINT32 type, EFI_TPL notify_tpl, EFI_EVENT_NOTIFY notify,
-				      CONST VOID *context, CONST EFI_GUID *group,
-				      EFI_EVENT *event)
+				      CONST VOID *context, CONST EFI_GUID *group, EFI_EVENT *event)
 {
 	return event_create(type, notify_tpl, notify, context, group, event);
 }

@@ -28,7 +28,7 @@ static void timer_arm(struct event *e, UINT64 trigger)
 	struct list *pos;
 
 	e->trigger = trigger;
-	list_for_each(pos, &timers)
+	list_for_each (pos, &timers)
 		if (list_entry(pos, struct event, timer_link)->trigger > trigger)
 			break;
 	list_insert_between(&e->timer_link, pos->prev, pos);

@@ -54,7 +54,8 @@ static void dispatch(EFI_TPL tpl)
 		struct event *e = list_first_entry(&queues[tpl], struct event, notify_link);
 		list_del(&e->notify_link);
 		e->queued = false;
-		/* A signal-type event is consumed by its notification; wait-type ones by CheckEvent. */
+		/* A signal-type event is consumed by its notification; wait-type ones by
+		 * CheckEvent. */
 		if (e->type & EVT_NOTIFY_SIGNAL)
 			e->signaled = false;
 		plat_interrupts_enable();

@@ -24,7 +24,7 @@ struct protocol_entry *protocol_entry_find(const EFI_GUID *guid, bool create)
 {
 	struct protocol_entry *entry;
 
-	list_for_each_entry(entry, &protocol_list, link)
+	list_for_each_entry (entry, &protocol_list, link)
 		if (guid_eq(&entry->guid, guid))
 			return entry;
 	if (!create)
@@ -43,7 +43,7 @@ struct protocol_interface *protocol_interface_find(struct handle *h, const EFI_G
 {
 	struct protocol_interface *pif;
 
-	list_for_each_entry(pif, &h->interfaces, handle_link)
+	list_for_each_entry (pif, &h->interfaces, handle_link)
 		if (guid_eq(&pif->entry->guid, guid))
 			return pif;
 	return NULL;
@@ -55,8 +55,8 @@ void protocol_notify_forget_event(EFI_EVENT event)
 	struct protocol_entry *entry;
 	struct protocol_notify *n, *tmp;
 
-	list_for_each_entry(entry, &protocol_list, link)
-		list_for_each_entry_safe(n, tmp, &entry->notifies, link)
+	list_for_each_entry (entry, &protocol_list, link)
+		list_for_each_entry_safe (n, tmp, &entry->notifies, link)
 			if (n->event == event) {
 				list_del(&n->link);
 				n->signature = 0;
@@ -70,7 +70,7 @@ static void protocol_notify_all(struct protocol_entry *entry)
 {
 	struct protocol_notify *n;
 
-	list_for_each_entry(n, &entry->notifies, link)
+	list_for_each_entry (n, &entry->notifies, link)
 		event_signal(n->event);
 }
 
@@ -128,7 +128,7 @@ static void unlink_from_entry(struct protocol_interface *pif)
 {
 	struct protocol_notify *n;
 
-	list_for_each_entry(n, &pif->entry->notifies, link)
+	list_for_each_entry (n, &pif->entry->notifies, link)
 		if (n->position == &pif->entry_link)
 			n->position = pif->entry_link.prev;
 	list_del(&pif->entry_link);
@@ -157,8 +157,8 @@ static EFI_STATUS release_users(struct handle *h, struct protocol_interface *pif
 
 	if (!EFI_ERROR(status)) {
 		open_list_remove(pif, EFI_OPEN_PROTOCOL_BY_HANDLE_PROTOCOL |
-					      EFI_OPEN_PROTOCOL_GET_PROTOCOL |
-					      EFI_OPEN_PROTOCOL_TEST_PROTOCOL);
+					  EFI_OPEN_PROTOCOL_GET_PROTOCOL |
+					  EFI_OPEN_PROTOCOL_TEST_PROTOCOL);
 		if (list_empty(&pif->opens))
 			return EFI_SUCCESS;
 	}

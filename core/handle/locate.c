@@ -53,7 +53,7 @@ static UINTN search(EFI_LOCATE_SEARCH_TYPE type, const EFI_GUID *protocol,
 
 	if (type == AllHandles) {
 		struct handle *h;
-		list_for_each_entry(h, &handle_list, link) {
+		list_for_each_entry (h, &handle_list, link) {
 			if (found < capacity)
 				buffer[found] = h;
 			found++;
@@ -62,7 +62,7 @@ static UINTN search(EFI_LOCATE_SEARCH_TYPE type, const EFI_GUID *protocol,
 		struct protocol_entry *entry = protocol_entry_find(protocol, false);
 		struct protocol_interface *pif;
 		if (entry)
-			list_for_each_entry(pif, &entry->interfaces, entry_link) {
+			list_for_each_entry (pif, &entry->interfaces, entry_link) {
 				if (found < capacity)
 					buffer[found] = pif->handle;
 				found++;
@@ -140,8 +140,9 @@ EFI_STATUS protocol_locate(const EFI_GUID *protocol, void **interface)
 
 	*interface = NULL;
 	if (entry && !list_empty(&entry->interfaces)) {
-		*interface = list_first_entry(&entry->interfaces, struct protocol_interface,
-					      entry_link)->interface;
+		*interface =
+		    list_first_entry(&entry->interfaces, struct protocol_interface, entry_link)
+			->interface;
 		status = EFI_SUCCESS;
 	}
 	tpl_restore(old);
@@ -160,9 +161,9 @@ EFI_STATUS handle_locate_device_path(const EFI_GUID *protocol, EFI_DEVICE_PATH_P
 	struct handle *best_handle = NULL;
 
 	if (entry) {
-		list_for_each_entry(pif, &entry->interfaces, entry_link) {
+		list_for_each_entry (pif, &entry->interfaces, entry_link) {
 			struct protocol_interface *dp =
-				protocol_interface_find(pif->handle, &dp_guid);
+			    protocol_interface_find(pif->handle, &dp_guid);
 			UINTN size;
 			if (!dp || !dp->interface)
 				continue;
@@ -190,20 +191,19 @@ static EFI_STATUS protocols_per_handle(struct handle *h, EFI_GUID ***protocols, 
 	UINTN n = 0, i = 0;
 	EFI_GUID **buffer;
 
-	list_for_each_entry(pif, &h->interfaces, handle_link)
+	list_for_each_entry (pif, &h->interfaces, handle_link)
 		n++;
 	buffer = pool_alloc_typed(EfiBootServicesData, n * sizeof(EFI_GUID *));
 	if (!buffer)
 		return EFI_OUT_OF_RESOURCES;
-	list_for_each_entry(pif, &h->interfaces, handle_link)
+	list_for_each_entry (pif, &h->interfaces, handle_link)
 		buffer[i++] = &pif->entry->guid;
 	*protocols = buffer;
 	*count = n;
 	return EFI_SUCCESS;
 }
 
-EFI_STATUS protocol_register_notify(const EFI_GUID *protocol, EFI_EVENT event,
-				    void **registration)
+EFI_STATUS protocol_register_notify(const EFI_GUID *protocol, EFI_EVENT event, void **registration)
 {
 	EFI_TPL old = tpl_raise(PROTOCOL_LOCK_TPL);
 	EFI_STATUS status = register_notify(protocol, event, registration);

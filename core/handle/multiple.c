@@ -5,8 +5,6 @@
 #include <ember/core/devpath.h>
 #include <ember/lib/str.h>
 
-
-
 static const EFI_GUID device_path_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
 
 /* A device path already on some handle must not be installed a second time. */
@@ -27,7 +25,8 @@ EFI_STATUS protocol_install_pairs(EFI_HANDLE *handle, const struct protocol_pair
 	UINTN installed = 0;
 
 	for (UINTN i = 0; i < n; i++)
-		if (guid_eq(pairs[i].guid, &device_path_guid) && device_path_taken(pairs[i].interface))
+		if (guid_eq(pairs[i].guid, &device_path_guid) &&
+		    device_path_taken(pairs[i].interface))
 			status = EFI_ALREADY_STARTED;
 	while (!EFI_ERROR(status) && installed < n) {
 		status = protocol_install(&h, pairs[installed].guid, pairs[installed].interface);

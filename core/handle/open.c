@@ -9,7 +9,7 @@ UINTN open_list_remove(struct protocol_interface *pif, UINT32 attribute_mask)
 	struct open_entry *o, *tmp;
 	UINTN removed = 0;
 
-	list_for_each_entry_safe(o, tmp, &pif->opens, link) {
+	list_for_each_entry_safe (o, tmp, &pif->opens, link) {
 		if (o->attributes & attribute_mask) {
 			list_del(&o->link);
 			pool_free(o);
@@ -24,7 +24,7 @@ static struct open_entry *first_by_driver(struct protocol_interface *pif)
 {
 	struct open_entry *o;
 
-	list_for_each_entry(o, &pif->opens, link)
+	list_for_each_entry (o, &pif->opens, link)
 		if (o->attributes & EFI_OPEN_PROTOCOL_BY_DRIVER)
 			return o;
 	return NULL;
@@ -36,7 +36,7 @@ EFI_STATUS protocol_disconnect_users(struct handle *h, struct protocol_interface
 	for (UINTN tries = 0; tries < 1024; tries++) {
 		EFI_TPL old = tpl_raise(PROTOCOL_LOCK_TPL);
 		struct open_entry *o =
-			pif->signature == INTERFACE_SIGNATURE ? first_by_driver(pif) : NULL;
+		    pif->signature == INTERFACE_SIGNATURE ? first_by_driver(pif) : NULL;
 		EFI_HANDLE agent = o ? o->agent : NULL;
 		tpl_restore(old);
 		if (!agent)
@@ -94,11 +94,12 @@ static EFI_STATUS open_locked(struct handle *h, struct protocol_interface *pif, 
 	bool by_driver = false, exclusive = false;
 	struct open_entry *o;
 
-	list_for_each_entry(o, &pif->opens, link) {
-		bool exact = o->agent == agent && o->controller == controller &&
-			     o->attributes == attributes;
+	list_for_each_entry (o, &pif->opens, link) {
+		bool exact =
+		    o->agent == agent && o->controller == controller && o->attributes == attributes;
 		/* A driver that already holds it (for any controller) has started already. */
-		if ((o->attributes & attributes & EFI_OPEN_PROTOCOL_BY_DRIVER) && o->agent == agent &&
+		if ((o->attributes & attributes & EFI_OPEN_PROTOCOL_BY_DRIVER) &&
+		    o->agent == agent &&
 		    (attributes == EFI_OPEN_PROTOCOL_BY_DRIVER ||
 		     (o->attributes & EFI_OPEN_PROTOCOL_EXCLUSIVE)))
 			return EFI_ALREADY_STARTED;
@@ -173,7 +174,7 @@ EFI_STATUS protocol_close(EFI_HANDLE handle, const EFI_GUID *protocol, EFI_HANDL
 	EFI_STATUS status = EFI_NOT_FOUND;
 
 	if (pif) {
-		list_for_each_entry_safe(o, tmp, &pif->opens, link) {
+		list_for_each_entry_safe (o, tmp, &pif->opens, link) {
 			if (o->agent == agent && o->controller == controller) {
 				list_del(&o->link);
 				pool_free(o);
@@ -192,9 +193,9 @@ void protocol_close_all_by_agent(EFI_HANDLE agent)
 	struct protocol_interface *pif;
 	struct open_entry *o, *tmp;
 
-	list_for_each_entry(h, &handle_list, link)
-		list_for_each_entry(pif, &h->interfaces, handle_link)
-			list_for_each_entry_safe(o, tmp, &pif->opens, link)
+	list_for_each_entry (h, &handle_list, link)
+		list_for_each_entry (pif, &h->interfaces, handle_link)
+			list_for_each_entry_safe (o, tmp, &pif->opens, link)
 				if (o->agent == agent) {
 					list_del(&o->link);
 					pool_free(o);
@@ -209,13 +210,13 @@ static EFI_STATUS open_information(struct protocol_interface *pif,
 	UINTN n = 0, i = 0;
 	EFI_OPEN_PROTOCOL_INFORMATION_ENTRY *buffer;
 
-	list_for_each_entry(o, &pif->opens, link)
+	list_for_each_entry (o, &pif->opens, link)
 		n++;
 	/* Always a real buffer, even for no entries: callers FreePool it. */
 	buffer = pool_alloc_typed(EfiBootServicesData, (n ? n : 1) * sizeof(*buffer));
 	if (!buffer)
 		return EFI_OUT_OF_RESOURCES;
-	list_for_each_entry(o, &pif->opens, link)
+	list_for_each_entry (o, &pif->opens, link)
 		buffer[i++] = (EFI_OPEN_PROTOCOL_INFORMATION_ENTRY){o->agent, o->controller,
 								    o->attributes, o->count};
 	*entries = buffer;

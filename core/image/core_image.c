@@ -18,10 +18,10 @@ EFI_STATUS image_init(void)
 	img->started = true;
 	img->pe.subsystem = EFI_IMAGE_SUBSYSTEM_EFI_BOOT_SERVICE_DRIVER; /* it stays */
 	img->loaded = (EFI_LOADED_IMAGE_PROTOCOL){
-		.Revision = EFI_LOADED_IMAGE_PROTOCOL_REVISION,
-		.SystemTable = core_st,
-		.ImageCodeType = EfiBootServicesCode,
-		.ImageDataType = EfiBootServicesData,
+	    .Revision = EFI_LOADED_IMAGE_PROTOCOL_REVISION,
+	    .SystemTable = core_st,
+	    .ImageCodeType = EfiBootServicesCode,
+	    .ImageDataType = EfiBootServicesData,
 	};
 	mem_copy(img->name, "ember", 6);
 	status = protocol_install(&img->handle, &loaded_image_guid, &img->loaded);

@@ -123,13 +123,13 @@ EFI_STATUS image_read_file(bool boot_policy, EFI_DEVICE_PATH_PROTOCOL *path, voi
 		return EFI_INVALID_PARAMETER;
 	if (!EFI_ERROR(handle_locate_device_path(&sfs_guid, &rest, device))) {
 		status = read_from_file_system(*device, rest, buffer, size);
-	} else if (rest = path, !boot_policy &&
-		   !EFI_ERROR(handle_locate_device_path(&load_file2_guid, &rest, device))) {
+	} else if (rest = path, !boot_policy && !EFI_ERROR(handle_locate_device_path(
+						    &load_file2_guid, &rest, device))) {
 		status = read_with_load_file(*device, &load_file2_guid, rest, false, buffer, size);
 	} else if (rest = path,
 		   !EFI_ERROR(handle_locate_device_path(&load_file_guid, &rest, device))) {
-		status = read_with_load_file(*device, &load_file_guid, rest, boot_policy, buffer,
-					     size);
+		status =
+		    read_with_load_file(*device, &load_file_guid, rest, boot_policy, buffer, size);
 	} else {
 		return EFI_NOT_FOUND;
 	}

@@ -23,7 +23,7 @@ _Noreturn void jump_long(struct jump_buffer *jb, int value);
 struct image {
 	UINT32 signature;
 	EFI_HANDLE handle;
-	EFI_LOADED_IMAGE_PROTOCOL loaded; /* published on the handle */
+	EFI_LOADED_IMAGE_PROTOCOL loaded;      /* published on the handle */
 	EFI_DEVICE_PATH_PROTOCOL *device_path; /* full path, LoadedImageDevicePath */
 	struct pe_image_info pe;
 	EFI_PHYSICAL_ADDRESS pages_base;

@@ -48,8 +48,7 @@ static bool memory_types_for(UINT16 subsystem, EFI_MEMORY_TYPE *code, EFI_MEMORY
 }
 
 /* Places the image in memory: at its preferred base if it cannot move, anywhere if it can. */
-static EFI_STATUS place_image(struct image *img, const void *file, UINTN size,
-			      const char **reason)
+static EFI_STATUS place_image(struct image *img, const void *file, UINTN size, const char **reason)
 {
 	UINT64 align = MAX(img->pe.section_alignment, (UINT32)EFI_PAGE_SIZE);
 	EFI_ALLOCATE_TYPE where = AllocateAnyPages;
@@ -68,8 +67,8 @@ static EFI_STATUS place_image(struct image *img, const void *file, UINTN size,
 						  : "not enough memory for the image";
 		return status == EFI_NOT_FOUND ? EFI_LOAD_ERROR : EFI_OUT_OF_RESOURCES;
 	}
-	status = pe_load(file, size, &img->pe, (void *)(uintptr_t)img->pages_base,
-			 img->pages_base, reason);
+	status = pe_load(file, size, &img->pe, (void *)(uintptr_t)img->pages_base, img->pages_base,
+			 reason);
 	if (EFI_ERROR(status)) {
 		mem_free_pages(img->pages_base, img->pages);
 		img->pages = 0;
@@ -132,10 +131,9 @@ static EFI_STATUS publish_image(struct image *img)
 static void locate_device(EFI_DEVICE_PATH_PROTOCOL *path, EFI_HANDLE *device,
 			  EFI_DEVICE_PATH_PROTOCOL **file_path)
 {
-	static const EFI_GUID by_preference[] = {EFI_SIMPLE_FILE_SYSTEM_PROTOCOL_GUID,
-						 EFI_LOAD_FILE2_PROTOCOL_GUID,
-						 EFI_LOAD_FILE_PROTOCOL_GUID,
-						 EFI_DEVICE_PATH_PROTOCOL_GUID};
+	static const EFI_GUID by_preference[] = {
+	    EFI_SIMPLE_FILE_SYSTEM_PROTOCOL_GUID, EFI_LOAD_FILE2_PROTOCOL_GUID,
+	    EFI_LOAD_FILE_PROTOCOL_GUID, EFI_DEVICE_PATH_PROTOCOL_GUID};
 
 	*device = NULL;
 	*file_path = path;
@@ -148,10 +146,9 @@ static void locate_device(EFI_DEVICE_PATH_PROTOCOL *path, EFI_HANDLE *device,
 	}
 }
 
-static EFI_STATUS load_parsed(struct image *img, const void *file, UINTN size,
-			      EFI_HANDLE parent, EFI_HANDLE device,
-			      EFI_DEVICE_PATH_PROTOCOL *path, EFI_DEVICE_PATH_PROTOCOL *file_path,
-			      const char **reason)
+static EFI_STATUS load_parsed(struct image *img, const void *file, UINTN size, EFI_HANDLE parent,
+			      EFI_HANDLE device, EFI_DEVICE_PATH_PROTOCOL *path,
+			      EFI_DEVICE_PATH_PROTOCOL *file_path, const char **reason)
 {
 	EFI_MEMORY_TYPE code, data;
 	EFI_STATUS status = pe_parse(file, size, &img->pe, reason);
@@ -163,12 +160,12 @@ static EFI_STATUS load_parsed(struct image *img, const void *file, UINTN size,
 		return EFI_UNSUPPORTED;
 	}
 	img->loaded = (EFI_LOADED_IMAGE_PROTOCOL){
-		.Revision = EFI_LOADED_IMAGE_PROTOCOL_REVISION,
-		.ParentHandle = parent,
-		.SystemTable = core_st,
-		.DeviceHandle = device,
-		.ImageCodeType = code,
-		.ImageDataType = data,
+	    .Revision = EFI_LOADED_IMAGE_PROTOCOL_REVISION,
+	    .ParentHandle = parent,
+	    .SystemTable = core_st,
+	    .DeviceHandle = device,
+	    .ImageCodeType = code,
+	    .ImageDataType = data,
 	};
 	status = place_image(img, file, size, reason);
 	if (EFI_ERROR(status))

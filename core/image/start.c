@@ -97,7 +97,7 @@ bool image_find_by_address(UINT64 address, struct image_location *where)
 {
 	struct image *img;
 
-	list_for_each_entry(img, &image_list, link)
+	list_for_each_entry (img, &image_list, link)
 		if (img->pages && address >= img->pages_base &&
 		    address < img->pages_base + img->pe.size_of_image) {
 			where->name = img->name;

@@ -161,8 +161,8 @@ void memmap_reserve(void)
 	if (growing || count + SPARE_SLOTS < capacity)
 		return;
 	growing = true;
-	if (!EFI_ERROR(mem_allocate_pages(AllocateAnyPages, EfiBootServicesData, new_pages,
-					  &new_array))) {
+	if (!EFI_ERROR(
+		mem_allocate_pages(AllocateAnyPages, EfiBootServicesData, new_pages, &new_array))) {
 		mem_copy((void *)(uintptr_t)new_array, ranges, count * sizeof(struct mem_range));
 		ranges = (struct mem_range *)(uintptr_t)new_array;
 		capacity = new_capacity;

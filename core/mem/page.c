@@ -70,7 +70,8 @@ EFI_STATUS mem_allocate_aligned(EFI_ALLOCATE_TYPE type, EFI_MEMORY_TYPE memory_t
 	} else {
 		UINT64 limit = type == AllocateMaxAddress ? start : UINT64_MAX;
 		bool found = false;
-		if (type == AllocateAnyPages) /* prefer 32-bit addressable memory, like devices do */
+		if (type ==
+		    AllocateAnyPages) /* prefer 32-bit addressable memory, like devices do */
 			found = find_free_top_down(BELOW_4G, pages, align, &start);
 		if (!found)
 			found = find_free_top_down(limit, pages, align, &start);
@@ -131,8 +132,8 @@ static size_t merged_count(const struct mem_range *r, size_t n)
 	size_t out = 0;
 
 	for (size_t i = 0; i < n; i++)
-		if (i == 0 || mem_range_end(&r[i - 1]) != r[i].start || r[i - 1].type != r[i].type ||
-		    r[i - 1].attribute != r[i].attribute)
+		if (i == 0 || mem_range_end(&r[i - 1]) != r[i].start ||
+		    r[i - 1].type != r[i].type || r[i - 1].attribute != r[i].attribute)
 			out++;
 	return out;
 }
@@ -159,7 +160,8 @@ EFI_STATUS mem_get_map(UINTN *map_size, EFI_MEMORY_DESCRIPTOR *map, UINTN *map_k
 		UINT8 *out = (UINT8 *)map;
 		EFI_MEMORY_DESCRIPTOR *d = NULL;
 		for (size_t i = 0; i < n; i++) {
-			if (d && d->PhysicalStart + (d->NumberOfPages << EFI_PAGE_SHIFT) == r[i].start &&
+			if (d &&
+			    d->PhysicalStart + (d->NumberOfPages << EFI_PAGE_SHIFT) == r[i].start &&
 			    d->Type == r[i].type && d->Attribute == r[i].attribute) {
 				d->NumberOfPages += r[i].pages;
 				continue;

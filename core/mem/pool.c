@@ -121,10 +121,10 @@ static bool chunk_add(struct pool *pool, int class)
 					   &address)))
 		return false;
 	chunk = (struct chunk_header *)(uintptr_t)address;
-	*chunk = (struct chunk_header){SIG_CHUNK, (UINT16)class, 0, pool, {0, 0}};
+	*chunk = (struct chunk_header){SIG_CHUNK, (UINT16) class, 0, pool, {0, 0}};
 	for (UINT32 off = sizeof(*chunk); off + size <= CHUNK_SIZE; off += size) {
 		struct free_block *b = (struct free_block *)((UINT8 *)chunk + off);
-		b->header = (struct block_header){SIG_FREE, pool->type, (UINT64)class};
+		b->header = (struct block_header){SIG_FREE, pool->type, (UINT64) class};
 		list_add_tail(&b->link, &pool->free[class]);
 		pool->free_count[class]++;
 		poison_free_block(b, class);

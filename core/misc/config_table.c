@@ -13,8 +13,8 @@ static EFI_STATUS table_add(const EFI_GUID *guid, void *table)
 	UINTN n = core_st->NumberOfTableEntries;
 
 	if (n == capacity) {
-		EFI_CONFIGURATION_TABLE *bigger = pool_alloc_typed(
-			EfiRuntimeServicesData, (capacity + GROWTH) * sizeof(*bigger));
+		EFI_CONFIGURATION_TABLE *bigger =
+		    pool_alloc_typed(EfiRuntimeServicesData, (capacity + GROWTH) * sizeof(*bigger));
 		if (!bigger)
 			return EFI_OUT_OF_RESOURCES;
 		mem_copy(bigger, array, n * sizeof(*bigger));

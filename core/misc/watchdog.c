@@ -17,8 +17,7 @@ EFI_STATUS core_watchdog_set(UINT64 seconds)
 	return efi_set_watchdog_timer(seconds, 0, 0, NULL);
 }
 
-EFI_STATUS EFIAPI efi_set_watchdog_timer(UINTN timeout, UINT64 code, UINTN data_size,
-					 CHAR16 *data)
+EFI_STATUS EFIAPI efi_set_watchdog_timer(UINTN timeout, UINT64 code, UINTN data_size, CHAR16 *data)
 {
 	EFI_STATUS status;
 

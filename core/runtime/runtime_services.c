@@ -76,8 +76,7 @@ static const char *reset_type_name(EFI_RESET_TYPE type)
 	return "an unknown type";
 }
 
-VOID EFIAPI efi_reset_system(EFI_RESET_TYPE type, EFI_STATUS status, UINTN data_size,
-			     VOID *data)
+VOID EFIAPI efi_reset_system(EFI_RESET_TYPE type, EFI_STATUS status, UINTN data_size, VOID *data)
 {
 	/* Says who reset the machine: an OS's reboot path shows here (tests read it). The
 	 * status goes out as a number: %r looks its name up in a table of pointers, which
@@ -90,8 +89,8 @@ VOID EFIAPI efi_reset_system(EFI_RESET_TYPE type, EFI_STATUS status, UINTN data_
 /* ---- Variables (8.2): the store and its rules are in varstore/; this is the firmware's
  * instance and its entry points. ---- */
 
-#define RT_SUPPORTED_VARIABLES                                                           \
-	(EFI_RT_SUPPORTED_GET_VARIABLE | EFI_RT_SUPPORTED_GET_NEXT_VARIABLE_NAME |         \
+#define RT_SUPPORTED_VARIABLES                                                                     \
+	(EFI_RT_SUPPORTED_GET_VARIABLE | EFI_RT_SUPPORTED_GET_NEXT_VARIABLE_NAME |                 \
 	 EFI_RT_SUPPORTED_SET_VARIABLE | EFI_RT_SUPPORTED_QUERY_VARIABLE_INFO)
 
 static EFI_RT_PROPERTIES_TABLE *rt_properties;
@@ -141,8 +140,8 @@ EFI_STATUS EFIAPI efi_get_next_variable_name(UINTN *name_size, CHAR16 *name, EFI
 	return status;
 }
 
-EFI_STATUS EFIAPI efi_set_variable(CHAR16 *name, EFI_GUID *guid, UINT32 attributes,
-				   UINTN data_size, VOID *data)
+EFI_STATUS EFIAPI efi_set_variable(CHAR16 *name, EFI_GUID *guid, UINT32 attributes, UINTN data_size,
+				   VOID *data)
 {
 	EFI_STATUS status;
 	EFI_TPL old;
@@ -169,8 +168,8 @@ EFI_STATUS variable_set_firmware(const CHAR16 *name, const EFI_GUID *guid, UINT3
 	return status;
 }
 
-EFI_STATUS EFIAPI efi_query_variable_info(UINT32 attributes, UINT64 *max_storage,
-					  UINT64 *remaining, UINT64 *max_size)
+EFI_STATUS EFIAPI efi_query_variable_info(UINT32 attributes, UINT64 *max_storage, UINT64 *remaining,
+					  UINT64 *max_size)
 {
 	EFI_STATUS status;
 	EFI_TPL old;
@@ -234,9 +233,9 @@ EFI_STATUS variables_start(struct flash_device *nv)
 		status = var_globals_install(&variables);
 	}
 	if (!EFI_ERROR(status))
-		status = event_create(EVT_SIGNAL_VIRTUAL_ADDRESS_CHANGE, TPL_NOTIFY,
-				      variables_virtual_address_change, NULL, NULL,
-				      &variables_event);
+		status =
+		    event_create(EVT_SIGNAL_VIRTUAL_ADDRESS_CHANGE, TPL_NOTIFY,
+				 variables_virtual_address_change, NULL, NULL, &variables_event);
 	if (EFI_ERROR(status)) {
 		variables_stop();
 		return status;
@@ -249,56 +248,52 @@ EFI_STATUS variables_start(struct flash_device *nv)
 
 /* Capsules: Ember has no capsule update path. */
 EFI_STATUS EFIAPI efi_update_capsule(EFI_CAPSULE_HEADER **capsules, UINTN count,
-					    EFI_PHYSICAL_ADDRESS scatter_gather)
+				     EFI_PHYSICAL_ADDRESS scatter_gather)
 {
 	return EFI_UNSUPPORTED;
 }
 
-EFI_STATUS EFIAPI efi_query_capsule_capabilities(EFI_CAPSULE_HEADER **capsules,
-							UINTN count, UINT64 *max_size,
-							EFI_RESET_TYPE *reset_type)
+EFI_STATUS EFIAPI efi_query_capsule_capabilities(EFI_CAPSULE_HEADER **capsules, UINTN count,
+						 UINT64 *max_size, EFI_RESET_TYPE *reset_type)
 {
 	return EFI_UNSUPPORTED;
 }
 
 static const EFI_RUNTIME_SERVICES runtime_services_template = {
-	.Hdr = {EFI_RUNTIME_SERVICES_SIGNATURE, EFI_RUNTIME_SERVICES_REVISION,
-		sizeof(EFI_RUNTIME_SERVICES), 0, 0},
-	.GetTime = efi_get_time,
-	.SetTime = efi_set_time,
-	.GetWakeupTime = efi_get_wakeup_time,
-	.SetWakeupTime = efi_set_wakeup_time,
-	.SetVirtualAddressMap = efi_set_virtual_address_map,
-	.ConvertPointer = efi_convert_pointer,
-	.GetVariable = efi_get_variable,
-	.GetNextVariableName = efi_get_next_variable_name,
-	.SetVariable = efi_set_variable,
-	.GetNextHighMonotonicCount = efi_get_next_high_monotonic_count,
-	.ResetSystem = efi_reset_system,
-	.UpdateCapsule = efi_update_capsule,
-	.QueryCapsuleCapabilities = efi_query_capsule_capabilities,
-	.QueryVariableInfo = efi_query_variable_info,
+    .Hdr = {EFI_RUNTIME_SERVICES_SIGNATURE, EFI_RUNTIME_SERVICES_REVISION,
+	    sizeof(EFI_RUNTIME_SERVICES), 0, 0},
+    .GetTime = efi_get_time,
+    .SetTime = efi_set_time,
+    .GetWakeupTime = efi_get_wakeup_time,
+    .SetWakeupTime = efi_set_wakeup_time,
+    .SetVirtualAddressMap = efi_set_virtual_address_map,
+    .ConvertPointer = efi_convert_pointer,
+    .GetVariable = efi_get_variable,
+    .GetNextVariableName = efi_get_next_variable_name,
+    .SetVariable = efi_set_variable,
+    .GetNextHighMonotonicCount = efi_get_next_high_monotonic_count,
+    .ResetSystem = efi_reset_system,
+    .UpdateCapsule = efi_update_capsule,
+    .QueryCapsuleCapabilities = efi_query_capsule_capabilities,
+    .QueryVariableInfo = efi_query_variable_info,
 };
 
 static EFI_STATUS rt_properties_install(void)
 {
 	static const EFI_GUID guid = EFI_RT_PROPERTIES_TABLE_GUID;
-	EFI_RT_PROPERTIES_TABLE *table =
-		pool_alloc_typed(EfiRuntimeServicesData, sizeof(*table));
+	EFI_RT_PROPERTIES_TABLE *table = pool_alloc_typed(EfiRuntimeServicesData, sizeof(*table));
 
 	if (!table)
 		return EFI_OUT_OF_RESOURCES;
 	rt_properties = table;
 	*table = (EFI_RT_PROPERTIES_TABLE){
-		.Version = EFI_RT_PROPERTIES_TABLE_VERSION,
-		.Length = sizeof(*table),
-		.RuntimeServicesSupported =
-			EFI_RT_SUPPORTED_GET_TIME | EFI_RT_SUPPORTED_SET_TIME |
-			EFI_RT_SUPPORTED_SET_VIRTUAL_ADDRESS_MAP |
-			EFI_RT_SUPPORTED_CONVERT_POINTER |
-			EFI_RT_SUPPORTED_GET_NEXT_HIGH_MONOTONIC_COUNT |
-			EFI_RT_SUPPORTED_RESET_SYSTEM |
-			(variables_ready ? RT_SUPPORTED_VARIABLES : 0),
+	    .Version = EFI_RT_PROPERTIES_TABLE_VERSION,
+	    .Length = sizeof(*table),
+	    .RuntimeServicesSupported =
+		EFI_RT_SUPPORTED_GET_TIME | EFI_RT_SUPPORTED_SET_TIME |
+		EFI_RT_SUPPORTED_SET_VIRTUAL_ADDRESS_MAP | EFI_RT_SUPPORTED_CONVERT_POINTER |
+		EFI_RT_SUPPORTED_GET_NEXT_HIGH_MONOTONIC_COUNT | EFI_RT_SUPPORTED_RESET_SYSTEM |
+		(variables_ready ? RT_SUPPORTED_VARIABLES : 0),
 	};
 	return config_table_install(&guid, table);
 }

@@ -1,8 +1,8 @@
 /* The variable services for firmware code (include/ember/core/core.h). */
 #include "../services.h"
 
-EFI_STATUS variable_get(const CHAR16 *name, const EFI_GUID *guid, UINT32 *attributes,
-			UINTN *size, void *data)
+EFI_STATUS variable_get(const CHAR16 *name, const EFI_GUID *guid, UINT32 *attributes, UINTN *size,
+			void *data)
 {
 	return efi_get_variable((CHAR16 *)name, (EFI_GUID *)guid, attributes, size, data);
 }

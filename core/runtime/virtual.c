@@ -14,7 +14,7 @@ static const EFI_MEMORY_DESCRIPTOR *descriptor_for(UINT64 address)
 {
 	for (UINTN i = 0; i < conversion_count; i++) {
 		const EFI_MEMORY_DESCRIPTOR *d =
-			(const EFI_MEMORY_DESCRIPTOR *)(conversion_map + i * conversion_stride);
+		    (const EFI_MEMORY_DESCRIPTOR *)(conversion_map + i * conversion_stride);
 		UINT64 end = d->PhysicalStart + (d->NumberOfPages << EFI_PAGE_SHIFT);
 		if ((d->Attribute & EFI_MEMORY_RUNTIME) && address >= d->PhysicalStart &&
 		    address < end)
@@ -34,8 +34,8 @@ static bool all_runtime_ranges_mapped(void)
 		if (!(r[i].attribute & EFI_MEMORY_RUNTIME))
 			continue;
 		d = descriptor_for(r[i].start);
-		if (!d || d->PhysicalStart + (d->NumberOfPages << EFI_PAGE_SHIFT) <
-				  mem_range_end(&r[i]))
+		if (!d ||
+		    d->PhysicalStart + (d->NumberOfPages << EFI_PAGE_SHIFT) < mem_range_end(&r[i]))
 			return false;
 	}
 	return true;

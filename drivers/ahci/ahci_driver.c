@@ -161,8 +161,9 @@ static struct ahci_instance *instance_on(EFI_HANDLE controller)
 {
 	struct ahci_instance *inst;
 
-	list_for_each_entry(inst, &instances,
-			    link) if (inst->hba.controller == controller) return inst;
+	list_for_each_entry (inst, &instances, link)
+		if (inst->hba.controller == controller)
+			return inst;
 	return NULL;
 }
 

@@ -118,7 +118,8 @@ static EFI_STATUS EFIAPI fat_start(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE
 		status = EFI_NOT_READY;
 		goto err_close;
 	}
-	status = d->disk.size ? fat_sfs_create(&d->disk, collation_protocol, &d->sfs) : EFI_NO_MEDIA;
+	status =
+	    d->disk.size ? fat_sfs_create(&d->disk, collation_protocol, &d->sfs) : EFI_NO_MEDIA;
 	if (EFI_ERROR(status))
 		goto err_close;
 	status = protocol_install(&controller, &sfs_guid, &d->sfs->sfs);

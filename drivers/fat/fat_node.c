@@ -35,8 +35,7 @@ EFI_STATUS fat_node_get(struct fat_node *dir, const struct fat_entry *e, struct 
 	struct fat_volume *vol = dir->vol;
 	struct fat_node *n;
 
-	list_for_each_entry(n, &vol->nodes, link)
-	{
+	list_for_each_entry (n, &vol->nodes, link) {
 		if (n->parent == dir && n->slot == e->slot && !n->deleted) {
 			fat_node_ref(n);
 			*out = n;

@@ -139,7 +139,7 @@ static EFI_STATUS EFIAPI front_delete(EFI_FILE_PROTOCOL *This)
 	if (!f)
 		return EFI_INVALID_PARAMETER;
 	old = file_front_enter(f, &status);
-	status = EFI_ERROR(status) ? EFI_WARN_DELETE_FAILURE : f->ops->delete(f);
+	status = EFI_ERROR(status) ? EFI_WARN_DELETE_FAILURE : f->ops->delete (f);
 	f->ops->close(f); /* 13.5.4: the handle is closed in all cases */
 	file_front_leave(old);
 	return status;

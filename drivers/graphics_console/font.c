@@ -1,4 +1,5 @@
-/* Looking up a character in the built-in font (the data is generated: include/ember/drivers/font.h). */
+/* Looking up a character in the built-in font (the data is generated:
+ * include/ember/drivers/font.h). */
 #include <ember/drivers/font.h>
 
 const UINT8 *font_glyph(CHAR16 c)

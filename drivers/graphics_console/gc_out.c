@@ -336,7 +336,8 @@ EFI_STATUS gc_out_init(struct gc *g)
 
 	g->out = out_template;
 	g->out.Mode = &g->mode;
-	g->mode = (SIMPLE_TEXT_OUTPUT_MODE){.Attribute = TEXT_OUT_DEFAULT_ATTRIBUTE, .CursorVisible = TRUE};
+	g->mode = (SIMPLE_TEXT_OUTPUT_MODE){.Attribute = TEXT_OUT_DEFAULT_ATTRIBUTE,
+					    .CursorVisible = TRUE};
 	status = build_modes(g);
 	if (!EFI_ERROR(status))
 		clear(g);

@@ -74,8 +74,8 @@ static EFI_STATUS EFIAPI part_supported(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_H
 		return EFI_UNSUPPORTED;
 	status = driver_can_open(this->DriverBindingHandle, controller, &disk_io_guid, NULL);
 	if (!EFI_ERROR(status))
-		status = driver_can_open(this->DriverBindingHandle, controller, &device_path_guid,
-					 NULL);
+		status =
+		    driver_can_open(this->DriverBindingHandle, controller, &device_path_guid, NULL);
 	return status;
 }
 

@@ -15,7 +15,7 @@ static struct qemu_video *qv_find(EFI_HANDLE controller)
 {
 	struct qemu_video *qv;
 
-	list_for_each_entry(qv, &qv_devices, link) {
+	list_for_each_entry (qv, &qv_devices, link) {
 		if (qv->controller == controller)
 			return qv;
 	}

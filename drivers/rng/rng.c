@@ -24,7 +24,7 @@ static bool have_hardware(void)
 {
 	struct rng_source *s;
 
-	list_for_each_entry(s, &sources, link)
+	list_for_each_entry (s, &sources, link)
 		if (s->hardware)
 			return true;
 	return false;
@@ -34,7 +34,8 @@ static bool have_hardware(void)
  * by all that came before. */
 static void absorb(const UINT8 *material, UINTN size)
 {
-	static const UINT8 nonce[CHACHA20_NONCE_SIZE] = {'E', 'm', 'b', 'e', 'r', 'S', 'e', 'e', 'd'};
+	static const UINT8 nonce[CHACHA20_NONCE_SIZE] = {'E', 'm', 'b', 'e', 'r',
+							 'S', 'e', 'e', 'd'};
 	UINT8 block[CHACHA20_BLOCK_SIZE];
 
 	while (size) {
@@ -58,7 +59,7 @@ static void reseed(bool all_sources)
 	UINT64 now = plat_monotonic_ns();
 
 	absorb((const UINT8 *)&now, sizeof(now));
-	list_for_each_entry(s, &sources, link) {
+	list_for_each_entry (s, &sources, link) {
 		if (!all_sources && !s->hardware)
 			continue;
 		if (!EFI_ERROR(s->read(s, material, sizeof(material))))
@@ -101,7 +102,7 @@ static EFI_STATUS read_raw(UINT8 *out, UINTN size)
 {
 	struct rng_source *s;
 
-	list_for_each_entry(s, &sources, link)
+	list_for_each_entry (s, &sources, link)
 		if (s->hardware && !EFI_ERROR(s->read(s, out, size)))
 			return EFI_SUCCESS;
 	return EFI_DEVICE_ERROR;

@@ -22,17 +22,16 @@ struct virtio_transport {
 	/* The largest size queue index may have; 0 when the queue does not exist. */
 	UINT16 (*queue_max)(struct virtio_dev *dev, UINT16 index);
 	/* Gives the device a ring of vq->size entries and enables the queue. */
-	EFI_STATUS(*queue_enable)
-	(struct virtio_dev *dev, UINT16 index, const struct virtqueue *vq);
+	EFI_STATUS (*queue_enable)(struct virtio_dev *dev, UINT16 index,
+				   const struct virtqueue *vq);
 	void (*notify)(struct virtio_dev *dev, UINT16 index);
 	/* Memory both sides use (rings, request headers): pages zeroed by the caller. */
-	EFI_STATUS(*alloc_shared)
-	(struct virtio_dev *dev, UINTN pages, void **host, UINT64 *dev_addr, void **mapping);
+	EFI_STATUS (*alloc_shared)(struct virtio_dev *dev, UINTN pages, void **host,
+				   UINT64 *dev_addr, void **mapping);
 	void (*free_shared)(struct virtio_dev *dev, UINTN pages, void *host, void *mapping);
 	/* Maps a caller's buffer for one transfer; *bytes may come back smaller. */
-	EFI_STATUS(*map)
-	(struct virtio_dev *dev, bool device_writes, void *host, UINTN *bytes, UINT64 *dev_addr,
-	 void **mapping);
+	EFI_STATUS (*map)(struct virtio_dev *dev, bool device_writes, void *host, UINTN *bytes,
+			  UINT64 *dev_addr, void **mapping);
 	void (*unmap)(struct virtio_dev *dev, void *mapping);
 };
 

@@ -141,7 +141,9 @@ static struct virtio_blk_pci *instance_on(EFI_HANDLE controller)
 {
 	struct virtio_blk_pci *p;
 
-	list_for_each_entry(p, &instances, link) if (p->controller == controller) return p;
+	list_for_each_entry (p, &instances, link)
+		if (p->controller == controller)
+			return p;
 	return NULL;
 }
 

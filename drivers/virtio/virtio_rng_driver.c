@@ -18,7 +18,7 @@
 #define PAGE 4096
 #define POLL_US 10
 #define TIMEOUT_US 1000000ULL
-#define WANTED_ATTRIBUTES \
+#define WANTED_ATTRIBUTES                                                                          \
 	(EFI_PCI_IO_ATTRIBUTE_IO | EFI_PCI_IO_ATTRIBUTE_MEMORY | EFI_PCI_IO_ATTRIBUTE_BUS_MASTER)
 
 struct virtio_rng {
@@ -95,9 +95,9 @@ static EFI_STATUS EFIAPI vrng_supported(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_H
 					EFI_DEVICE_PATH_PROTOCOL *remaining)
 {
 	EFI_PCI_IO_PROTOCOL *pci_io;
-	EFI_STATUS status = protocol_open(controller, &pci_io_guid, (void **)&pci_io,
-					  this->DriverBindingHandle, controller,
-					  EFI_OPEN_PROTOCOL_BY_DRIVER);
+	EFI_STATUS status =
+	    protocol_open(controller, &pci_io_guid, (void **)&pci_io, this->DriverBindingHandle,
+			  controller, EFI_OPEN_PROTOCOL_BY_DRIVER);
 
 	if (EFI_ERROR(status))
 		return status;
@@ -119,11 +119,11 @@ static EFI_STATUS enable_device(struct virtio_rng *r)
 	EFI_PCI_IO_PROTOCOL *pci_io = r->pci_io;
 	UINT64 supported = 0;
 	EFI_STATUS status =
-		pci_io->Attributes(pci_io, EfiPciIoAttributeOperationGet, 0, &r->saved_attributes);
+	    pci_io->Attributes(pci_io, EfiPciIoAttributeOperationGet, 0, &r->saved_attributes);
 
 	if (!EFI_ERROR(status))
-		status = pci_io->Attributes(pci_io, EfiPciIoAttributeOperationSupported, 0,
-					    &supported);
+		status =
+		    pci_io->Attributes(pci_io, EfiPciIoAttributeOperationSupported, 0, &supported);
 	if (!EFI_ERROR(status))
 		status = pci_io->Attributes(pci_io, EfiPciIoAttributeOperationEnable,
 					    supported & WANTED_ATTRIBUTES, NULL);
@@ -143,8 +143,7 @@ static EFI_STATUS bring_up(struct virtio_rng *r)
 	status = virtio_queue_create(dev, REQUEST_QUEUE, QUEUE_SIZE, &r->queue);
 	if (EFI_ERROR(status))
 		goto err_fail;
-	status = dev->ops->alloc_shared(dev, 1, (void **)&r->page, &r->page_addr,
-					&r->page_mapping);
+	status = dev->ops->alloc_shared(dev, 1, (void **)&r->page, &r->page_addr, &r->page_mapping);
 	if (EFI_ERROR(status))
 		goto err_queue;
 	mem_set(r->page, 0, PAGE);
@@ -174,8 +173,8 @@ static EFI_STATUS start_device(struct virtio_rng *r)
 		status = bring_up(r);
 	if (EFI_ERROR(status))
 		goto err_restore;
-	status = event_create(EVT_SIGNAL_EXIT_BOOT_SERVICES, TPL_CALLBACK,
-			      vrng_exit_boot_services, r, NULL, &r->exit_event);
+	status = event_create(EVT_SIGNAL_EXIT_BOOT_SERVICES, TPL_CALLBACK, vrng_exit_boot_services,
+			      r, NULL, &r->exit_event);
 	if (EFI_ERROR(status))
 		goto err_down;
 	r->source = (struct rng_source){"virtio-rng", true, vrng_read};
@@ -224,7 +223,7 @@ static struct virtio_rng *instance_on(EFI_HANDLE controller)
 {
 	struct virtio_rng *r;
 
-	list_for_each_entry(r, &instances, link)
+	list_for_each_entry (r, &instances, link)
 		if (r->controller == controller)
 			return r;
 	return NULL;
@@ -258,15 +257,15 @@ static EFI_STATUS EFIAPI vrng_controller_name(EFI_COMPONENT_NAME2_PROTOCOL *this
 }
 
 static EFI_DRIVER_BINDING_PROTOCOL vrng_binding = {
-	.Supported = vrng_supported,
-	.Start = vrng_start,
-	.Stop = vrng_stop,
-	.Version = 0x10,
+    .Supported = vrng_supported,
+    .Start = vrng_start,
+    .Stop = vrng_stop,
+    .Version = 0x10,
 };
 
 static const struct ember_driver vrng_driver = {
-	.name = u"Virtio Entropy Driver",
-	.binding = &vrng_binding,
-	.controller_name = vrng_controller_name,
+    .name = u"Virtio Entropy Driver",
+    .binding = &vrng_binding,
+    .controller_name = vrng_controller_name,
 };
 EMBER_DRIVER(INIT_NORMAL, vrng_driver);

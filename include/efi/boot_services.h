@@ -70,7 +70,8 @@ typedef enum {
 
 #define EFI_PAGE_SIZE 4096
 #define EFI_PAGE_SHIFT 12
-#define EFI_SIZE_TO_PAGES(size) (((size) >> EFI_PAGE_SHIFT) + (((size) & (EFI_PAGE_SIZE - 1)) ? 1 : 0))
+#define EFI_SIZE_TO_PAGES(size)                                                                    \
+	(((size) >> EFI_PAGE_SHIFT) + (((size) & (EFI_PAGE_SIZE - 1)) ? 1 : 0))
 #define EFI_PAGES_TO_SIZE(pages) ((UINTN)(pages) << EFI_PAGE_SHIFT)
 
 #define EFI_MEMORY_DESCRIPTOR_VERSION 1
@@ -110,16 +111,18 @@ typedef VOID(EFIAPI *EFI_RESTORE_TPL)(EFI_TPL OldTpl);
 typedef EFI_STATUS(EFIAPI *EFI_ALLOCATE_PAGES)(EFI_ALLOCATE_TYPE Type, EFI_MEMORY_TYPE MemoryType,
 					       UINTN Pages, EFI_PHYSICAL_ADDRESS *Memory);
 typedef EFI_STATUS(EFIAPI *EFI_FREE_PAGES)(EFI_PHYSICAL_ADDRESS Memory, UINTN Pages);
-typedef EFI_STATUS(EFIAPI *EFI_GET_MEMORY_MAP)(UINTN *MemoryMapSize, EFI_MEMORY_DESCRIPTOR *MemoryMap,
-					       UINTN *MapKey, UINTN *DescriptorSize,
-					       UINT32 *DescriptorVersion);
+typedef EFI_STATUS(EFIAPI *EFI_GET_MEMORY_MAP)(UINTN *MemoryMapSize,
+					       EFI_MEMORY_DESCRIPTOR *MemoryMap, UINTN *MapKey,
+					       UINTN *DescriptorSize, UINT32 *DescriptorVersion);
 typedef EFI_STATUS(EFIAPI *EFI_ALLOCATE_POOL)(EFI_MEMORY_TYPE PoolType, UINTN Size, VOID **Buffer);
 typedef EFI_STATUS(EFIAPI *EFI_FREE_POOL)(VOID *Buffer);
 typedef EFI_STATUS(EFIAPI *EFI_CREATE_EVENT)(UINT32 Type, EFI_TPL NotifyTpl,
 					     EFI_EVENT_NOTIFY NotifyFunction, VOID *NotifyContext,
 					     EFI_EVENT *Event);
-typedef EFI_STATUS(EFIAPI *EFI_SET_TIMER)(EFI_EVENT Event, EFI_TIMER_DELAY Type, UINT64 TriggerTime);
-typedef EFI_STATUS(EFIAPI *EFI_WAIT_FOR_EVENT)(UINTN NumberOfEvents, EFI_EVENT *Event, UINTN *Index);
+typedef EFI_STATUS(EFIAPI *EFI_SET_TIMER)(EFI_EVENT Event, EFI_TIMER_DELAY Type,
+					  UINT64 TriggerTime);
+typedef EFI_STATUS(EFIAPI *EFI_WAIT_FOR_EVENT)(UINTN NumberOfEvents, EFI_EVENT *Event,
+					       UINTN *Index);
 typedef EFI_STATUS(EFIAPI *EFI_SIGNAL_EVENT)(EFI_EVENT Event);
 typedef EFI_STATUS(EFIAPI *EFI_CLOSE_EVENT)(EFI_EVENT Event);
 typedef EFI_STATUS(EFIAPI *EFI_CHECK_EVENT)(EFI_EVENT Event);
@@ -127,7 +130,8 @@ typedef EFI_STATUS(EFIAPI *EFI_INSTALL_PROTOCOL_INTERFACE)(EFI_HANDLE *Handle, E
 							   EFI_INTERFACE_TYPE InterfaceType,
 							   VOID *Interface);
 typedef EFI_STATUS(EFIAPI *EFI_REINSTALL_PROTOCOL_INTERFACE)(EFI_HANDLE Handle, EFI_GUID *Protocol,
-							     VOID *OldInterface, VOID *NewInterface);
+							     VOID *OldInterface,
+							     VOID *NewInterface);
 typedef EFI_STATUS(EFIAPI *EFI_UNINSTALL_PROTOCOL_INTERFACE)(EFI_HANDLE Handle, EFI_GUID *Protocol,
 							     VOID *Interface);
 typedef EFI_STATUS(EFIAPI *EFI_HANDLE_PROTOCOL)(EFI_HANDLE Handle, EFI_GUID *Protocol,
@@ -135,7 +139,8 @@ typedef EFI_STATUS(EFIAPI *EFI_HANDLE_PROTOCOL)(EFI_HANDLE Handle, EFI_GUID *Pro
 typedef EFI_STATUS(EFIAPI *EFI_REGISTER_PROTOCOL_NOTIFY)(EFI_GUID *Protocol, EFI_EVENT Event,
 							 VOID **Registration);
 typedef EFI_STATUS(EFIAPI *EFI_LOCATE_HANDLE)(EFI_LOCATE_SEARCH_TYPE SearchType, EFI_GUID *Protocol,
-					      VOID *SearchKey, UINTN *BufferSize, EFI_HANDLE *Buffer);
+					      VOID *SearchKey, UINTN *BufferSize,
+					      EFI_HANDLE *Buffer);
 typedef EFI_STATUS(EFIAPI *EFI_LOCATE_DEVICE_PATH)(EFI_GUID *Protocol,
 						   EFI_DEVICE_PATH_PROTOCOL **DevicePath,
 						   EFI_HANDLE *Device);
@@ -160,14 +165,14 @@ typedef EFI_STATUS(EFIAPI *EFI_CONNECT_CONTROLLER)(EFI_HANDLE ControllerHandle,
 typedef EFI_STATUS(EFIAPI *EFI_DISCONNECT_CONTROLLER)(EFI_HANDLE ControllerHandle,
 						      EFI_HANDLE DriverImageHandle,
 						      EFI_HANDLE ChildHandle);
-typedef EFI_STATUS(EFIAPI *EFI_OPEN_PROTOCOL)(EFI_HANDLE Handle, EFI_GUID *Protocol, VOID **Interface,
-					      EFI_HANDLE AgentHandle, EFI_HANDLE ControllerHandle,
-					      UINT32 Attributes);
+typedef EFI_STATUS(EFIAPI *EFI_OPEN_PROTOCOL)(EFI_HANDLE Handle, EFI_GUID *Protocol,
+					      VOID **Interface, EFI_HANDLE AgentHandle,
+					      EFI_HANDLE ControllerHandle, UINT32 Attributes);
 typedef EFI_STATUS(EFIAPI *EFI_CLOSE_PROTOCOL)(EFI_HANDLE Handle, EFI_GUID *Protocol,
 					       EFI_HANDLE AgentHandle, EFI_HANDLE ControllerHandle);
 typedef EFI_STATUS(EFIAPI *EFI_OPEN_PROTOCOL_INFORMATION)(
-	EFI_HANDLE Handle, EFI_GUID *Protocol, EFI_OPEN_PROTOCOL_INFORMATION_ENTRY **EntryBuffer,
-	UINTN *EntryCount);
+    EFI_HANDLE Handle, EFI_GUID *Protocol, EFI_OPEN_PROTOCOL_INFORMATION_ENTRY **EntryBuffer,
+    UINTN *EntryCount);
 typedef EFI_STATUS(EFIAPI *EFI_PROTOCOLS_PER_HANDLE)(EFI_HANDLE Handle, EFI_GUID ***ProtocolBuffer,
 						     UINTN *ProtocolBufferCount);
 typedef EFI_STATUS(EFIAPI *EFI_LOCATE_HANDLE_BUFFER)(EFI_LOCATE_SEARCH_TYPE SearchType,
@@ -182,8 +187,8 @@ typedef VOID(EFIAPI *EFI_COPY_MEM)(VOID *Destination, VOID *Source, UINTN Length
 typedef VOID(EFIAPI *EFI_SET_MEM)(VOID *Buffer, UINTN Size, UINT8 Value);
 typedef EFI_STATUS(EFIAPI *EFI_CREATE_EVENT_EX)(UINT32 Type, EFI_TPL NotifyTpl,
 						EFI_EVENT_NOTIFY NotifyFunction,
-						CONST VOID *NotifyContext, CONST EFI_GUID *EventGroup,
-						EFI_EVENT *Event);
+						CONST VOID *NotifyContext,
+						CONST EFI_GUID *EventGroup, EFI_EVENT *Event);
 
 #define EFI_BOOT_SERVICES_SIGNATURE 0x56524553544f4f42ULL /* "BOOTSERV" */
 #define EFI_BOOT_SERVICES_REVISION EFI_SPECIFICATION_VERSION
@@ -249,19 +254,19 @@ typedef struct {
 _Static_assert(sizeof(EFI_BOOT_SERVICES) == 24 + 44 * 8, "EFI_BOOT_SERVICES layout");
 
 /* Event groups (7.1, CreateEventEx) */
-#define EFI_EVENT_GROUP_EXIT_BOOT_SERVICES \
-	{0x27abf055, 0xb1b8, 0x4c26, {0x80, 0x48, 0x74, 0x8f, 0x37, 0xba, 0xa2, 0xdf}}
-#define EFI_EVENT_GROUP_BEFORE_EXIT_BOOT_SERVICES \
-	{0x8be0e274, 0x3970, 0x4b44, {0x80, 0xc5, 0x1a, 0xb9, 0x50, 0x2f, 0x3b, 0xfc}}
-#define EFI_EVENT_GROUP_VIRTUAL_ADDRESS_CHANGE \
-	{0x13fa7698, 0xc831, 0x49c7, {0x87, 0xea, 0x8f, 0x43, 0xfc, 0xc2, 0x51, 0x96}}
-#define EFI_EVENT_GROUP_MEMORY_MAP_CHANGE \
-	{0x78bee926, 0x692f, 0x48fd, {0x9e, 0xdb, 0x01, 0x42, 0x2e, 0xf0, 0xd7, 0xab}}
-#define EFI_EVENT_GROUP_READY_TO_BOOT \
-	{0x7ce88fb3, 0x4bd7, 0x4679, {0x87, 0xa8, 0xa8, 0xd8, 0xde, 0xe5, 0x0d, 0x2b}}
-#define EFI_EVENT_GROUP_AFTER_READY_TO_BOOT \
-	{0x3a2a00ad, 0x98b9, 0x4cdf, {0xa4, 0x78, 0x70, 0x27, 0x77, 0xf1, 0xc1, 0x0b}}
-#define EFI_EVENT_GROUP_RESET_SYSTEM \
-	{0x62da6a56, 0x13fb, 0x485a, {0xa8, 0xda, 0xa3, 0xdd, 0x79, 0x12, 0xcb, 0x6b}}
+#define EFI_EVENT_GROUP_EXIT_BOOT_SERVICES                                                         \
+	EFI_GUID_INIT(0x27abf055, 0xb1b8, 0x4c26, 0x80, 0x48, 0x74, 0x8f, 0x37, 0xba, 0xa2, 0xdf)
+#define EFI_EVENT_GROUP_BEFORE_EXIT_BOOT_SERVICES                                                  \
+	EFI_GUID_INIT(0x8be0e274, 0x3970, 0x4b44, 0x80, 0xc5, 0x1a, 0xb9, 0x50, 0x2f, 0x3b, 0xfc)
+#define EFI_EVENT_GROUP_VIRTUAL_ADDRESS_CHANGE                                                     \
+	EFI_GUID_INIT(0x13fa7698, 0xc831, 0x49c7, 0x87, 0xea, 0x8f, 0x43, 0xfc, 0xc2, 0x51, 0x96)
+#define EFI_EVENT_GROUP_MEMORY_MAP_CHANGE                                                          \
+	EFI_GUID_INIT(0x78bee926, 0x692f, 0x48fd, 0x9e, 0xdb, 0x01, 0x42, 0x2e, 0xf0, 0xd7, 0xab)
+#define EFI_EVENT_GROUP_READY_TO_BOOT                                                              \
+	EFI_GUID_INIT(0x7ce88fb3, 0x4bd7, 0x4679, 0x87, 0xa8, 0xa8, 0xd8, 0xde, 0xe5, 0x0d, 0x2b)
+#define EFI_EVENT_GROUP_AFTER_READY_TO_BOOT                                                        \
+	EFI_GUID_INIT(0x3a2a00ad, 0x98b9, 0x4cdf, 0xa4, 0x78, 0x70, 0x27, 0x77, 0xf1, 0xc1, 0x0b)
+#define EFI_EVENT_GROUP_RESET_SYSTEM                                                               \
+	EFI_GUID_INIT(0x62da6a56, 0x13fb, 0x485a, 0xa8, 0xda, 0xa3, 0xdd, 0x79, 0x12, 0xcb, 0x6b)
 
 #endif

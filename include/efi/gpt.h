@@ -13,8 +13,8 @@
 #define MAX_MBR_PARTITIONS 4
 
 /* OSType values UEFI gives meaning to (5.2.2, 5.2.3). */
-#define PMBR_GPT_PARTITION 0xee	  /* protective MBR: a GPT disk */
-#define EFI_PARTITION 0xef	  /* UEFI system partition in a legacy MBR */
+#define PMBR_GPT_PARTITION 0xee /* protective MBR: a GPT disk */
+#define EFI_PARTITION 0xef	/* UEFI system partition in a legacy MBR */
 /* Extended partition types, whose first sector holds the next logical partition's EBR. */
 #define EXTENDED_DOS_PARTITION 0x05
 #define EXTENDED_WINDOWS_PARTITION 0x0f
@@ -82,12 +82,12 @@ typedef struct {
 
 /* Partition type GUIDs (table 5.7). The ESP's is also installed as a tag protocol
  * (NULL interface) on the ESP's handle. */
-#define EFI_PART_TYPE_UNUSED_GUID \
-	{0x00000000, 0x0000, 0x0000, {0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00}}
-#define EFI_PART_TYPE_EFI_SYSTEM_PART_GUID \
-	{0xc12a7328, 0xf81f, 0x11d2, {0xba, 0x4b, 0x00, 0xa0, 0xc9, 0x3e, 0xc9, 0x3b}}
-#define EFI_PART_TYPE_LEGACY_MBR_GUID \
-	{0x024dee41, 0x33e7, 0x11d3, {0x9d, 0x69, 0x00, 0x08, 0xc7, 0x81, 0xf3, 0x9f}}
+#define EFI_PART_TYPE_UNUSED_GUID                                                                  \
+	EFI_GUID_INIT(0x00000000, 0x0000, 0x0000, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00)
+#define EFI_PART_TYPE_EFI_SYSTEM_PART_GUID                                                         \
+	EFI_GUID_INIT(0xc12a7328, 0xf81f, 0x11d2, 0xba, 0x4b, 0x00, 0xa0, 0xc9, 0x3e, 0xc9, 0x3b)
+#define EFI_PART_TYPE_LEGACY_MBR_GUID                                                              \
+	EFI_GUID_INIT(0x024dee41, 0x33e7, 0x11d3, 0x9d, 0x69, 0x00, 0x08, 0xc7, 0x81, 0xf3, 0x9f)
 
 _Static_assert(sizeof(MBR_PARTITION_RECORD) == 16, "MBR_PARTITION_RECORD layout");
 _Static_assert(sizeof(MASTER_BOOT_RECORD) == 512, "MASTER_BOOT_RECORD layout");

@@ -6,8 +6,8 @@
 
 #include <efi/boot_services.h>
 
-#define EFI_MEMORY_ATTRIBUTES_TABLE_GUID \
-	{0xdcfa911d, 0x26eb, 0x469f, {0xa2, 0x20, 0x38, 0xb7, 0xdc, 0x46, 0x12, 0x20}}
+#define EFI_MEMORY_ATTRIBUTES_TABLE_GUID                                                           \
+	EFI_GUID_INIT(0xdcfa911d, 0x26eb, 0x469f, 0xa2, 0x20, 0x38, 0xb7, 0xdc, 0x46, 0x12, 0x20)
 /* Version 2 (UEFI 2.10) only adds a flag in the Reserved field; Linux before 6.6 ignores
  * a table whose version is not 1, so version 1 it is. */
 #define EFI_MEMORY_ATTRIBUTES_TABLE_VERSION 0x1

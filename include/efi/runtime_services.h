@@ -14,7 +14,7 @@ typedef struct {
 	UINT8 Second; /* 0 - 59 */
 	UINT8 Pad1;
 	UINT32 Nanosecond; /* 0 - 999,999,999 */
-	INT16 TimeZone;    /* -1440 to 1440 or EFI_UNSPECIFIED_TIMEZONE */
+	INT16 TimeZone;	   /* -1440 to 1440 or EFI_UNSPECIFIED_TIMEZONE */
 	UINT8 Daylight;
 	UINT8 Pad2;
 } EFI_TIME;
@@ -30,7 +30,12 @@ typedef struct {
 	BOOLEAN SetsToZero;
 } EFI_TIME_CAPABILITIES;
 
-typedef enum { EfiResetCold, EfiResetWarm, EfiResetShutdown, EfiResetPlatformSpecific } EFI_RESET_TYPE;
+typedef enum {
+	EfiResetCold,
+	EfiResetWarm,
+	EfiResetShutdown,
+	EfiResetPlatformSpecific
+} EFI_RESET_TYPE;
 
 /* Variable attributes (8.2) */
 #define EFI_VARIABLE_NON_VOLATILE 0x00000001
@@ -116,12 +121,12 @@ typedef struct {
 } EFI_RUNTIME_SERVICES;
 _Static_assert(sizeof(EFI_RUNTIME_SERVICES) == 24 + 14 * 8, "EFI_RUNTIME_SERVICES layout");
 
-#define EFI_GLOBAL_VARIABLE \
-	{0x8be4df61, 0x93ca, 0x11d2, {0xaa, 0x0d, 0x00, 0xe0, 0x98, 0x03, 0x2b, 0x8c}}
+#define EFI_GLOBAL_VARIABLE                                                                        \
+	EFI_GUID_INIT(0x8be4df61, 0x93ca, 0x11d2, 0xaa, 0x0d, 0x00, 0xe0, 0x98, 0x03, 0x2b, 0x8c)
 
 /* EFI_RT_PROPERTIES_TABLE (4.6.2): which runtime services remain usable after ExitBootServices. */
-#define EFI_RT_PROPERTIES_TABLE_GUID \
-	{0xeb66918a, 0x7eef, 0x402a, {0x84, 0x2e, 0x93, 0x1d, 0x21, 0xc3, 0x8a, 0xe9}}
+#define EFI_RT_PROPERTIES_TABLE_GUID                                                               \
+	EFI_GUID_INIT(0xeb66918a, 0x7eef, 0x402a, 0x84, 0x2e, 0x93, 0x1d, 0x21, 0xc3, 0x8a, 0xe9)
 #define EFI_RT_PROPERTIES_TABLE_VERSION 0x1
 
 #define EFI_RT_SUPPORTED_GET_TIME 0x0001

@@ -51,6 +51,14 @@ typedef struct {
 	UINT16 Data3;
 	UINT8 Data4[8];
 } EFI_GUID;
+
+/* A GUID's initializer from its registry-format fields: Data1, Data2, Data3, then the
+ * eight bytes of Data4 (8c8ce578-8a3d-4f1c-9935-896185c32dd3 is
+ * EFI_GUID_INIT(0x8c8ce578, 0x8a3d, 0x4f1c, 0x99, 0x35, 0x89, 0x61, 0x85, 0xc3, 0x2d, 0xd3)). */
+/* clang-format off */
+#define EFI_GUID_INIT(d1, d2, d3, b0, b1, b2, b3, b4, b5, b6, b7) \
+	{(d1), (d2), (d3), {(b0), (b1), (b2), (b3), (b4), (b5), (b6), (b7)}}
+/* clang-format on */
 _Static_assert(sizeof(EFI_GUID) == 16, "EFI_GUID layout");
 
 typedef struct {

@@ -69,8 +69,8 @@ static void con_in_poll(struct text_input *ti)
 	struct term_key keys[TERM_KEYS_OUT_MAX];
 
 	read_available(c);
-	text_input_push_term_keys(
-	    ti, keys, term_keys_flush(&c->decoder, plat_monotonic_ns(), c->eof, keys));
+	text_input_push_term_keys(ti, keys,
+				  term_keys_flush(&c->decoder, plat_monotonic_ns(), c->eof, keys));
 }
 
 /* Reset empties the queue of a terminal (keys typed before the reset are stale; see

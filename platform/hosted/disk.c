@@ -239,8 +239,7 @@ static void init_media(struct hosted_disk *d, const struct disk_option *o, UINT6
 			o->file, (unsigned)(bytes % d->media.BlockSize));
 }
 
-void hosted_index_path_init(struct hosted_index_path *path, const EFI_GUID *vendor,
-			    UINT32 index)
+void hosted_index_path_init(struct hosted_index_path *path, const EFI_GUID *vendor, UINT32 index)
 {
 	dp_set_node(&path->vendor.Header, HARDWARE_DEVICE_PATH, HW_VENDOR_DP,
 		    sizeof(path->vendor) + sizeof(path->index));

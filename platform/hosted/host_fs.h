@@ -21,8 +21,8 @@
 
 /* The vendor GUID of the VenHw() device path node of hosted volumes; the node's vendor
  * data is the volume's index (UINT32). */
-#define EMBER_HOSTED_VOLUME_GUID \
-	{0x982609f9, 0x3366, 0x4777, {0xab, 0xc4, 0x0c, 0xec, 0xe3, 0xad, 0x9d, 0x72}}
+#define EMBER_HOSTED_VOLUME_GUID                                                                   \
+	EFI_GUID_INIT(0x982609f9, 0x3366, 0x4777, 0xab, 0xc4, 0x0c, 0xec, 0xe3, 0xad, 0x9d, 0x72)
 
 /* One mounted directory; lives as long as ember-run. */
 struct host_volume {
@@ -114,8 +114,8 @@ EFI_STATUS host_file_set_label(struct file_front *front, const CHAR16 *label);
 
 /* A new handle on the file or directory at host_path; takes both paths (freed on failure).
  * A read-only file refuses a writable handle (EFI_ACCESS_DENIED). */
-EFI_STATUS host_file_open(struct host_volume *vol, CHAR16 *efi_path, char *host_path,
-			  bool writable, struct host_file **out);
+EFI_STATUS host_file_open(struct host_volume *vol, CHAR16 *efi_path, char *host_path, bool writable,
+			  struct host_file **out);
 /* Releases everything a handle holds. */
 void host_file_free(struct host_file *f);
 /* Open() and Close(). */

@@ -60,7 +60,8 @@ static EFI_STATUS plan_change(struct host_file *f, const EFI_FILE_INFO *now, str
 		return EFI_INVALID_PARAMETER;
 	if ((c->info.Attribute ^ now->Attribute) & EFI_FILE_DIRECTORY)
 		return EFI_ACCESS_DENIED;
-	if (!mem_is_zero(&c->info.CreateTime, sizeof(EFI_TIME)) && !file_front_time_valid(&c->info.CreateTime))
+	if (!mem_is_zero(&c->info.CreateTime, sizeof(EFI_TIME)) &&
+	    !file_front_time_valid(&c->info.CreateTime))
 		return EFI_INVALID_PARAMETER;
 	status = want_time(&c->info.LastAccessTime, &now->LastAccessTime, &c->times[0]);
 	if (!EFI_ERROR(status))

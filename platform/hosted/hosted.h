@@ -34,13 +34,12 @@ struct hosted_index_path {
 #pragma pack(pop)
 
 /* Fills an index path. */
-void hosted_index_path_init(struct hosted_index_path *path, const EFI_GUID *vendor,
-			    UINT32 index);
+void hosted_index_path_init(struct hosted_index_path *path, const EFI_GUID *vendor, UINT32 index);
 
 /* The vendor GUID of the VenHw() node of --disk devices; its vendor data is the disk's
  * index (UINT32) in command-line order. */
-#define EMBER_HOSTED_DISK_GUID \
-	{0x060eebc7, 0xd6ad, 0x4e41, {0xa6, 0x8c, 0xac, 0xb5, 0x4b, 0x13, 0x5d, 0x80}}
+#define EMBER_HOSTED_DISK_GUID                                                                     \
+	EFI_GUID_INIT(0x060eebc7, 0xd6ad, 0x4e41, 0xa6, 0x8c, 0xac, 0xb5, 0x4b, 0x13, 0x5d, 0x80)
 
 /* Records a --disk IMAGE[:ro] option (exits on too many). */
 void hosted_disk_add(const char *spec);
@@ -80,5 +79,8 @@ void hosted_timer_stop(void);
 
 /* Installs the handlers that turn a fault in an EFI program into a report and exit 3. */
 void hosted_crash_handlers_install(void);
+
+/* vars.c: the variable store in the file at path (--vars), or in memory when NULL. */
+void hosted_vars_start(const char *path);
 
 #endif

@@ -19,6 +19,7 @@
 #include <ember/core/driver.h>
 #include <ember/core/init.h>
 #include <ember/core/log.h>
+#include <ember/core/trace.h>
 #include <ember/lib/str.h>
 
 #define RAM_BASE 0x100000ULL /* 1 MiB up: page 0 stays unmapped to catch NULL */
@@ -40,26 +41,26 @@ static const char *vars_file; /* --vars FILE; NULL: a new store in RAM */
 static bool screen_console;   /* --screen */
 
 static const char usage_text[] =
-	"usage: ember-run [options] APP.efi [ARGS...]\n"
-	"Runs an EFI program on Ember's UEFI core, as a Linux process.\n"
-	"  --esp DIR             a host directory as a read-write file system volume; when\n"
-	"                        APP lies in it, APP is loaded from it\n"
-	"  --disk IMAGE[:ro]     a raw disk image (or .iso) as a block device; repeatable.\n"
-	"                        File systems on --esp and --disk devices are fs0:, fs1: ...\n"
-	"                        in command-line order; APP may be 'fs0:\\EFI\\BOOT\\X.EFI'\n"
-	"  --vars FILE           the UEFI variable store, kept in FILE (created when missing;\n"
-	"                        the bytes of a VARS flash). Without it variables start\n"
-	"                        empty and are gone at exit\n"
-	"  --gop WIDTHxHEIGHT    the framebuffer's first mode (default 1024x768)\n"
-	"  --screenshot FILE.png write the framebuffer at exit\n"
-	"  --screen              ConOut draws on the framebuffer too (the console splitter\n"
-	"                        over stdout and the graphics console)\n"
-	"  --mem MIB             RAM for the firmware (default 1024)\n"
-	"  --trace               print every boot and runtime service call on stderr\n"
-	"  --debug               print Ember's debug log on stderr\n"
-	"  -h, --help            this text\n"
-	"Exit status: 0 the program returned EFI_SUCCESS, 1 it returned an error,\n"
-	"2 usage error or an image that cannot load, 3 the program crashed.\n";
+    "usage: ember-run [options] APP.efi [ARGS...]\n"
+    "Runs an EFI program on Ember's UEFI core, as a Linux process.\n"
+    "  --esp DIR             a host directory as a read-write file system volume; when\n"
+    "                        APP lies in it, APP is loaded from it\n"
+    "  --disk IMAGE[:ro]     a raw disk image (or .iso) as a block device; repeatable.\n"
+    "                        File systems on --esp and --disk devices are fs0:, fs1: ...\n"
+    "                        in command-line order; APP may be 'fs0:\\EFI\\BOOT\\X.EFI'\n"
+    "  --vars FILE           the UEFI variable store, kept in FILE (created when missing;\n"
+    "                        the bytes of a VARS flash). Without it variables start\n"
+    "                        empty and are gone at exit\n"
+    "  --gop WIDTHxHEIGHT    the framebuffer's first mode (default 1024x768)\n"
+    "  --screenshot FILE.png write the framebuffer at exit\n"
+    "  --screen              ConOut draws on the framebuffer too (the console splitter\n"
+    "                        over stdout and the graphics console)\n"
+    "  --mem MIB             RAM for the firmware (default 1024)\n"
+    "  --trace               print every boot and runtime service call on stderr\n"
+    "  --debug               print Ember's debug log on stderr\n"
+    "  -h, --help            this text\n"
+    "Exit status: 0 the program returned EFI_SUCCESS, 1 it returned an error,\n"
+    "2 usage error or an image that cannot load, 3 the program crashed.\n";
 
 static _Noreturn void usage_error(const char *fmt, const char *arg)
 {
@@ -133,7 +134,7 @@ static EFI_STATUS ram_init(void)
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE | MAP_NORESERVE, -1, 0);
 	struct core_memory_range ram = {RAM_BASE, size >> 12, EfiConventionalMemory,
 					EFI_MEMORY_UC | EFI_MEMORY_WC | EFI_MEMORY_WT |
-						EFI_MEMORY_WB};
+					    EFI_MEMORY_WB};
 	struct core_config config = {&ram, 1, u"Ember", 0x00010000};
 
 	if (p != (void *)RAM_BASE) {
@@ -168,8 +169,8 @@ static CHAR16 *command_line(UINT32 *size)
 	CHAR16 *units = pool_alloc_typed(EfiLoaderData, MAX_ARGS_UNITS * sizeof(CHAR16));
 
 	for (int i = opt.first_arg; i < opt.argc && units; i++) {
-		const char *arg = i == opt.first_arg ? (app ? app + 1 : hosted_options.app)
-						     : opt.argv[i];
+		const char *arg =
+		    i == opt.first_arg ? (app ? app + 1 : hosted_options.app) : opt.argv[i];
 		bool quote = !*arg || strpbrk(arg, " \t");
 		int n = snprintf(text + used, sizeof(text) - used, "%s%s%s%s", used ? " " : "",
 				 quote ? "\"" : "", arg, quote ? "\"" : "");
@@ -304,9 +305,6 @@ static void start_devices(EFI_DEVICE_PATH_PROTOCOL **esp_path)
 	}
 }
 
-void trace_install(void);
-void hosted_vars_start(const char *path);
-
 #define STACK_SIZE (1024 * 1024) /* the spec asks for at least 128 KiB */
 
 struct run {
@@ -328,8 +326,8 @@ static void start_on_firmware_stack(struct run *r)
 {
 	EFI_PHYSICAL_ADDRESS stack;
 
-	if (EFI_ERROR(mem_allocate_pages(AllocateAnyPages, EfiBootServicesData,
-					 STACK_SIZE / 4096, &stack))) {
+	if (EFI_ERROR(mem_allocate_pages(AllocateAnyPages, EfiBootServicesData, STACK_SIZE / 4096,
+					 &stack))) {
 		fprintf(stderr, "ember-run: no memory for a stack\n");
 		exit(2);
 	}

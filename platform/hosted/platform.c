@@ -128,8 +128,7 @@ EFI_STATUS plat_set_time(const EFI_TIME *time)
 	return EFI_SUCCESS;
 }
 
-_Noreturn void plat_reset(EFI_RESET_TYPE type, EFI_STATUS status, UINTN data_size,
-			  const void *data)
+_Noreturn void plat_reset(EFI_RESET_TYPE type, EFI_STATUS status, UINTN data_size, const void *data)
 {
 	static const char *const kinds[] = {"cold reset", "warm reset", "shutdown",
 					    "platform-specific reset"};

@@ -11,6 +11,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 
+#include "hosted.h"
 #include <ember/lib/format.h>
 #include <ember/core/varstore.h>
 

@@ -12,7 +12,6 @@
 
 #define FIRMWARE_STACK_SIZE (1024 * 1024)
 
-
 static void start_core(void)
 {
 	size_t count;
@@ -49,9 +48,10 @@ static void boot(void *unused)
 	pci_platform_init(); /* PCI resources, then QEMU's ACPI tables: see pci_platform.c */
 	driver_connect_all();
 	if (!persistent)
-		console_notice(u"Ember: variables are kept in RAM and lost at power-off: this firmware "
-			       u"runs from read-only memory (-bios). Use the pflash pair "
-			       u"(ember-code.fd + ember-vars.fd) to keep them.\r\n");
+		console_notice(
+		    u"Ember: variables are kept in RAM and lost at power-off: this firmware "
+		    u"runs from read-only memory (-bios). Use the pflash pair "
+		    u"(ember-code.fd + ember-vars.fd) to keep them.\r\n");
 	boot_something();
 }
 

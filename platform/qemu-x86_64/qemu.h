@@ -15,6 +15,10 @@ void serial_raw_write(const char *s, size_t n);
 /* Formats onto the serial port and the log: for fatal reports and early messages. */
 void panic_printf(const char *fmt, ...);
 
+/* entry.c, main.c: from the reset stage to the core, then the boot, step by step. */
+void qemu_entry(void);
+void qemu_main(void);
+
 /* entry.c */
 _Noreturn void qemu_halt(void);
 

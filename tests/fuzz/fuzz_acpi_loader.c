@@ -1,8 +1,9 @@
-/* Fuzzes QEMU's table-loader interpreter (platform/qemu-x86_64/pure/qemu_loader.c) and the ACPI entry-point
- * builder (platform/qemu-x86_64/pure/acpi_tables.c) on any script and blobs. Input: a little-endian u16 script
- * length, the script, then the blobs' contents: each ALLOCATE takes a u16 size and that
- * many bytes (fewer if the input ends). Blobs get fake addresses below 4 GiB, 1 MiB apart.
- * Whatever the input, a built XSDT and RSDP must have valid checksums. */
+/* Fuzzes QEMU's table-loader interpreter (platform/qemu-x86_64/pure/qemu_loader.c) and the ACPI
+ * entry-point builder (platform/qemu-x86_64/pure/acpi_tables.c) on any script and blobs. Input: a
+ * little-endian u16 script length, the script, then the blobs' contents: each ALLOCATE takes a u16
+ * size and that many bytes (fewer if the input ends). Blobs get fake addresses below 4 GiB, 1 MiB
+ * apart. Whatever the input, a built XSDT and RSDP must have valid checksums. */
+#include "fuzz.h"
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

@@ -3,14 +3,14 @@
  * binary path that dp_is_valid must vet before dp_to_text and the utilities see it.
  * Beyond memory safety it checks the spec's round-trip guarantee (10.6.1): any binary path
  * converted to (non-display) text parses back to identical bytes. */
+#include "fuzz.h"
+#include "../unit/support/test_platform.h"
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <ember/core/core.h>
 #include <ember/core/devpath.h>
-
-void test_platform_init(void);
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

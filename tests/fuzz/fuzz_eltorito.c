@@ -2,6 +2,7 @@
  * sectors) from sector 16 on: the volume descriptors, then whatever the boot record points
  * at; sectors 0-15 read as zeros, and the disk is as long as the input plus 64 sectors.
  * Every boot image found must lie inside the disk. */
+#include "fuzz.h"
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

@@ -4,6 +4,8 @@
  * every entry's info fetched; then a few changes are made (create, write, grow, rename,
  * label, delete) and the volume is walked again. Statuses are whatever the image earns;
  * only crashes, sanitizer reports and leaks of handles count as failures. */
+#include "fuzz.h"
+#include "../unit/support/test_platform.h"
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,8 +21,6 @@
 #define MAX_READ (256u << 10)
 #define RW (EFI_FILE_MODE_READ | EFI_FILE_MODE_WRITE)
 #define CREATE (RW | EFI_FILE_MODE_CREATE)
-
-void test_platform_init(void);
 
 static EFI_GUID file_info_guid = EFI_FILE_INFO_ID;
 static EFI_GUID fs_info_guid = EFI_FILE_SYSTEM_INFO_ID;

@@ -4,6 +4,7 @@
  * the caller's buffer (a number whose first byte has bit 7 set is near the top of UINTN).
  * fb_blt must accept exactly the requests an independent 128-bit check calls valid, and
  * never touch memory outside the screen or the buffer (ASan). */
+#include "fuzz.h"
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,7 @@
 /* Fuzzes inflate_raw (lib/inflate.c), which unpacks the QEMU core at reset: any bytes, into
  * an output buffer whose size the first two input bytes choose. It must never read or
  * write outside its buffers, and what it reports produced must fit. */
+#include "fuzz.h"
 #include <stdint.h>
 #include <stdlib.h>
 

@@ -1,6 +1,7 @@
 /* Fuzzes load_option_parse (lib/load_option.c), which reads Boot####, Driver#### and
  * SysPrep#### as an OS or a VARS file left them. An option it accepts must have a valid
  * first device path inside the data, and writing it back must give the same bytes. */
+#include "fuzz.h"
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,14 +1,14 @@
 /* Fuzzes dp_from_ofw (core/devpath/from_ofw.c), which reads QEMU's fw_cfg "bootorder": the
  * input is that file, one OpenFirmware path per line. What comes out must be a valid
  * device path that starts with PciRoot(0x0) and converts to text. */
+#include "fuzz.h"
+#include "../unit/support/test_platform.h"
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <ember/core/core.h>
 #include <ember/core/devpath.h>
-
-void test_platform_init(void);
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -18,7 +18,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 static void check(const EFI_DEVICE_PATH_PROTOCOL *path)
 {
-	static const UINT8 pci_root[] = {ACPI_DEVICE_PATH, ACPI_DP, sizeof(ACPI_HID_DEVICE_PATH), 0};
+	static const UINT8 pci_root[] = {ACPI_DEVICE_PATH, ACPI_DP, sizeof(ACPI_HID_DEVICE_PATH),
+					 0};
 	CHAR16 *text;
 
 	if (!dp_is_valid(path, dp_size(path)) || memcmp(path, pci_root, sizeof(pci_root)) != 0)

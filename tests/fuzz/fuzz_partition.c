@@ -2,6 +2,7 @@
  * disk bytes. Input: byte 0 picks the block size (512 << (b & 3)), byte 1 makes the disk
  * larger than the input (b * 64 more blocks, reading as zeros), the rest is the disk. Every
  * partition found must lie inside the disk and not overlap another. */
+#include "fuzz.h"
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,7 @@
 /* Fuzzes the PE32+ code (core/image/pe_*.c): any bytes go to pe_parse(); what it accepts
  * is loaded at several addresses (relocating up, down and not at all) and asked for its
  * debug name. The raw input is also read as if it were a loaded image. */
+#include "fuzz.h"
 #include <stdint.h>
 #include <stdlib.h>
 

@@ -1,6 +1,7 @@
-/* Fuzzes the PS/2 scan code decoder (platform/qemu-x86_64/pure/ps2_keys.c, pure logic): any byte stream from a
- * keyboard gives only well-formed keys (a scan code or a character, with valid states),
- * at most one per byte, and the lights byte stays within the three lock bits. */
+/* Fuzzes the PS/2 scan code decoder (platform/qemu-x86_64/pure/ps2_keys.c, pure logic): any byte
+ * stream from a keyboard gives only well-formed keys (a scan code or a character, with valid
+ * states), at most one per byte, and the lights byte stays within the three lock bits. */
+#include "fuzz.h"
 #include <stdint.h>
 #include <stdlib.h>
 

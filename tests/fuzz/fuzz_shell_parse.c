@@ -3,6 +3,7 @@
  * and the script engine with a host that runs nothing. Checks that joining split words and
  * splitting again gives the same words, and that every argv is NULL-terminated. Scripts
  * get a step budget, since goto may loop forever. */
+#include "fuzz.h"
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

@@ -2,6 +2,7 @@
  * would arrive, where 0xff n lets n ms pass (0xff 0xff is a literal 0xff). Checks every
  * key is one well-formed key and that the decoder never makes up keys: at most one key
  * per byte, nothing left after the end. */
+#include "fuzz.h"
 #include <stdint.h>
 #include <stdlib.h>
 

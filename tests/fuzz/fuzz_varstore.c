@@ -4,6 +4,7 @@
  * QueryVariableInfo, compaction, remounting, ExitBootServices) with sizes, names,
  * attributes and pointers taken from the input. Besides memory errors it checks that a
  * successful SetVariable reads back, also after remounting. */
+#include "fuzz.h"
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,8 +78,8 @@ static void check_set(struct input *in)
 	const EFI_GUID *guid = &guids[byte(in) % 4];
 	UINT32 attributes, got_attributes;
 	UINTN size, got = sizeof(back);
-	EFI_STATUS (*set)
-	(struct var_service *, const CHAR16 *, const EFI_GUID *, UINT32, UINTN, const void *);
+	EFI_STATUS (*set)(struct var_service *, const CHAR16 *, const EFI_GUID *, UINT32, UINTN,
+			  const void *);
 	uint8_t how;
 
 	name_from(in, name);

@@ -4,13 +4,13 @@
  * Whatever the device does, the driver must only ever return chains it handed out, and its
  * free list must stay a list of distinct descriptors that, with the chains in flight,
  * accounts for the whole table. */
+#include "fuzz.h"
+#include "../unit/support/test_platform.h"
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../drivers/virtio/virtqueue.h"
-
-void test_platform_init(void);
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

@@ -5,7 +5,7 @@
 #include <efilib.h>
 
 EFI_STATUS
-efi_main (EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
+efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 {
 	EFI_LOADED_IMAGE *li;
 	CHAR16 *options, *arg;

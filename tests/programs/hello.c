@@ -3,7 +3,7 @@
 #include <efilib.h>
 
 EFI_STATUS
-efi_main (EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
+efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 {
 	SIMPLE_TEXT_OUTPUT_INTERFACE *conout;
 

@@ -32,7 +32,9 @@ struct child_path {
 };
 #pragma pack()
 
+/* clang-format off */
 #define NODE_LEN(t) {(UINT8)sizeof(t), (UINT8)(sizeof(t) >> 8)}
+/* clang-format on */
 
 static struct bus_path bus_path = {
     {{HARDWARE_DEVICE_PATH, HW_VENDOR_DP, NODE_LEN(VENDOR_DEVICE_PATH)},
@@ -101,8 +103,7 @@ static MSABI EFI_STATUS stop(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE ctrl,
 			     EFI_HANDLE *children)
 {
 	if (!count)
-		return CALL(BS->CloseProtocol, 4, ctrl, &bus_guid, this->DriverBindingHandle,
-			    ctrl);
+		return CALL(BS->CloseProtocol, 4, ctrl, &bus_guid, this->DriverBindingHandle, ctrl);
 	for (UINTN c = 0; c < count; c++)
 		for (int i = 0; i < 2; i++) {
 			if (children[c] != child_handles[i])
@@ -117,8 +118,7 @@ static MSABI EFI_STATUS stop(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE ctrl,
 	return EFI_SUCCESS;
 }
 
-static MSABI EFI_STATUS driver_name(EFI_COMPONENT_NAME2_PROTOCOL *this, CHAR8 *lang,
-				    CHAR16 **name)
+static MSABI EFI_STATUS driver_name(EFI_COMPONENT_NAME2_PROTOCOL *this, CHAR8 *lang, CHAR16 **name)
 {
 	*name = L"Ember Test Bus Driver";
 	return EFI_SUCCESS;

@@ -6,7 +6,7 @@
 static volatile UINT64 *target = (UINT64 *)0x00000dead0000000ULL;
 
 EFI_STATUS
-efi_main (EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
+efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 {
 	InitializeLib(image, systab);
 	Print(L"about to write through a wild pointer\n");

@@ -29,8 +29,8 @@ struct gpt_part {
 	UINT64 attributes;
 	UINT32 slot; /* entry index in the array (0-based) */
 };
-#define GPT_TEST_DISK_GUID \
-	{0x11223344, 0x5566, 0x7788, {0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff, 0x00}}
+#define GPT_TEST_DISK_GUID                                                                         \
+	EFI_GUID_INIT(0x11223344, 0x5566, 0x7788, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff, 0x00)
 /* The unique GUID given to the partition in slot i (Data1 = 0x1000 + i). */
 EFI_GUID gpt_test_unique_guid(UINT32 slot);
 /* Writes a protective MBR and both GPTs with entries entries of entry_size bytes; usable
@@ -45,8 +45,7 @@ void gpt_fix_header_crc(struct mem_disk *d, EFI_LBA lba);
 
 /* ---- MBR ---- */
 /* Sets record slot (0-3) of the MBR or EBR at lba, and its 55 AA signature. */
-void mbr_set(struct mem_disk *d, UINT64 lba, UINT32 slot, UINT8 type, UINT32 start,
-	     UINT32 size);
+void mbr_set(struct mem_disk *d, UINT64 lba, UINT32 slot, UINT8 type, UINT32 start, UINT32 size);
 void mbr_set_signature(struct mem_disk *d, UINT32 disk_signature);
 
 /* ---- ISO 9660 + El Torito (2048-byte sectors) ---- */

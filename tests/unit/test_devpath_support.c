@@ -1,4 +1,5 @@
 /* Helpers shared by the device path tests (declared where they are used). */
+#include "test_devpath_support.h"
 #include <stdio.h>
 #include <string.h>
 

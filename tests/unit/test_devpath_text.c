@@ -8,12 +8,7 @@
 #include <ember/core/core.h>
 #include <ember/core/devpath.h>
 
-/* Helpers from test_devpath_support.c */
-bool dpt_str16_eq(const CHAR16 *a, const CHAR16 *b);
-void dpt_print16(const char *prefix, const CHAR16 *s);
-void dpt_check_round_trip(const CHAR16 *in, const CHAR16 *expected, bool display, bool shortcuts);
-void dpt_check_to_text(const CHAR16 *in, const CHAR16 *expected, bool display, bool shortcuts);
-void dpt_check_node_bytes(const UINT8 *bytes, size_t len, const CHAR16 *expected);
+#include "test_devpath_support.h"
 
 struct case_text {
 	const CHAR16 *in, *out; /* out NULL: same as in */

@@ -50,13 +50,14 @@ TEST(notifications_wait_for_lower_tpl_and_run_highest_first)
 	EFI_TPL old;
 
 	reset_counts();
-	ASSERT_STATUS(efi_create_event(EVT_NOTIFY_SIGNAL, TPL_CALLBACK, count_notify, (void *)1, &a),
-		      EFI_SUCCESS);
+	ASSERT_STATUS(
+	    efi_create_event(EVT_NOTIFY_SIGNAL, TPL_CALLBACK, count_notify, (void *)1, &a),
+	    EFI_SUCCESS);
 	ASSERT_STATUS(efi_create_event(EVT_NOTIFY_SIGNAL, TPL_NOTIFY, count_notify, (void *)2, &b),
 		      EFI_SUCCESS);
-	ASSERT_STATUS(efi_create_event(EVT_NOTIFY_SIGNAL, TPL_CALLBACK + 1, count_notify, (void *)3,
-				       &c),
-		      EFI_SUCCESS);
+	ASSERT_STATUS(
+	    efi_create_event(EVT_NOTIFY_SIGNAL, TPL_CALLBACK + 1, count_notify, (void *)3, &c),
+	    EFI_SUCCESS);
 	old = efi_raise_tpl(TPL_NOTIFY);
 	EXPECT_EQ(old, TPL_APPLICATION);
 	EXPECT_STATUS(efi_signal_event(a), EFI_SUCCESS);
@@ -84,8 +85,9 @@ TEST(check_event_and_wait)
 	EFI_EVENT s, w, plain;
 	UINTN index = 99;
 
-	ASSERT_STATUS(efi_create_event(EVT_NOTIFY_SIGNAL, TPL_CALLBACK, count_notify, (void *)1, &s),
-		      EFI_SUCCESS);
+	ASSERT_STATUS(
+	    efi_create_event(EVT_NOTIFY_SIGNAL, TPL_CALLBACK, count_notify, (void *)1, &s),
+	    EFI_SUCCESS);
 	ASSERT_STATUS(efi_create_event(EVT_NOTIFY_WAIT, TPL_CALLBACK, count_notify, (void *)2, &w),
 		      EFI_SUCCESS);
 	ASSERT_STATUS(efi_create_event(0, 0, NULL, NULL, &plain), EFI_SUCCESS);
@@ -122,9 +124,9 @@ TEST(event_groups)
 	ASSERT_STATUS(efi_create_event_ex(EVT_NOTIFY_SIGNAL, TPL_CALLBACK, count_notify, (void *)1,
 					  &group, &a),
 		      EFI_SUCCESS);
-	ASSERT_STATUS(efi_create_event_ex(EVT_NOTIFY_SIGNAL, TPL_NOTIFY, count_notify, (void *)2,
-					  &group, &b),
-		      EFI_SUCCESS);
+	ASSERT_STATUS(
+	    efi_create_event_ex(EVT_NOTIFY_SIGNAL, TPL_NOTIFY, count_notify, (void *)2, &group, &b),
+	    EFI_SUCCESS);
 	ASSERT_STATUS(efi_create_event(EVT_NOTIFY_SIGNAL, TPL_NOTIFY, count_notify, (void *)3, &c),
 		      EFI_SUCCESS);
 	EXPECT_STATUS(efi_signal_event(a), EFI_SUCCESS);
@@ -149,8 +151,8 @@ TEST(timers_relative_periodic_cancel)
 	ASSERT_STATUS(efi_create_event(EVT_TIMER | EVT_NOTIFY_SIGNAL, TPL_CALLBACK, count_notify,
 				       (void *)2, &per),
 		      EFI_SUCCESS);
-	EXPECT_STATUS(efi_set_timer(rel, TimerRelative, 50000), EFI_SUCCESS);	  /* 5 ms */
-	EXPECT_STATUS(efi_set_timer(per, TimerPeriodic, 10000), EFI_SUCCESS);	  /* 1 ms */
+	EXPECT_STATUS(efi_set_timer(rel, TimerRelative, 50000), EFI_SUCCESS); /* 5 ms */
+	EXPECT_STATUS(efi_set_timer(per, TimerPeriodic, 10000), EFI_SUCCESS); /* 1 ms */
 	EXPECT_STATUS(efi_set_timer(per, (EFI_TIMER_DELAY)3, 1), EFI_INVALID_PARAMETER);
 	for (int ms = 0; ms < 10; ms++)
 		test_advance_time_ns(1000000);

@@ -162,9 +162,9 @@ TEST(fat_dir_grows_and_reuses_slots)
 		struct fat_node *n;
 		UINT32 slots = 0;
 
-		list_for_each_entry(n, &vol->nodes,
-				    link) if (n->dir && !n->is_root && n->name[0] == u'g') slots =
-		    n->dir->slots;
+		list_for_each_entry (n, &vol->nodes, link)
+			if (n->dir && !n->is_root && n->name[0] == u'g')
+				slots = n->dir->slots;
 		slots_before = slots;
 		for (int i = 0; i < 20; i++) {
 			name[17] = u'z';
@@ -172,9 +172,9 @@ TEST(fat_dir_grows_and_reuses_slots)
 			ASSERT_STATUS(d->Open(d, &f, name, CREATE, 0), EFI_SUCCESS);
 			f->Close(f);
 		}
-		list_for_each_entry(n, &vol->nodes,
-				    link) if (n->dir && !n->is_root && n->name[0] == u'g') slots =
-		    n->dir->slots;
+		list_for_each_entry (n, &vol->nodes, link)
+			if (n->dir && !n->is_root && n->name[0] == u'g')
+				slots = n->dir->slots;
 		EXPECT_EQ(slots, slots_before);
 	}
 	EXPECT_EQ(list(d, listing, sizeof(listing)), 42);

@@ -15,9 +15,9 @@ static EFI_HANDLE new_agent(void)
 	static int agent_iface;
 	EFI_HANDLE h = NULL;
 	static EFI_GUID agent_guid = {0xa9e17, 0, 0, {0}};
-	ASSERT_STATUS(efi_install_protocol_interface(&h, &agent_guid, EFI_NATIVE_INTERFACE,
-						     &agent_iface),
-		      EFI_SUCCESS);
+	ASSERT_STATUS(
+	    efi_install_protocol_interface(&h, &agent_guid, EFI_NATIVE_INTERFACE, &agent_iface),
+	    EFI_SUCCESS);
 	return h;
 }
 
@@ -26,8 +26,9 @@ TEST(install_and_uninstall)
 	EFI_HANDLE h = NULL, h2;
 	void *p;
 
-	EXPECT_STATUS(efi_install_protocol_interface(NULL, &proto_a, EFI_NATIVE_INTERFACE, &iface_a),
-		      EFI_INVALID_PARAMETER);
+	EXPECT_STATUS(
+	    efi_install_protocol_interface(NULL, &proto_a, EFI_NATIVE_INTERFACE, &iface_a),
+	    EFI_INVALID_PARAMETER);
 	EXPECT_STATUS(efi_install_protocol_interface(&h, NULL, EFI_NATIVE_INTERFACE, &iface_a),
 		      EFI_INVALID_PARAMETER);
 	EXPECT_STATUS(efi_install_protocol_interface(&h, &proto_a, 1, &iface_a),
@@ -87,9 +88,9 @@ TEST(duplicate_device_path_refused)
 	mem_copy(same, path, sizeof(path));
 	ASSERT_STATUS(efi_install_multiple_protocol_interfaces(&h, &dp_guid, (void *)path, NULL),
 		      EFI_SUCCESS);
-	EXPECT_STATUS(efi_install_multiple_protocol_interfaces(&h2, &dp_guid, same, &proto_a,
-							       &iface_a, NULL),
-		      EFI_ALREADY_STARTED);
+	EXPECT_STATUS(
+	    efi_install_multiple_protocol_interfaces(&h2, &dp_guid, same, &proto_a, &iface_a, NULL),
+	    EFI_ALREADY_STARTED);
 	EXPECT(h2 == NULL);
 	EXPECT_STATUS(efi_uninstall_multiple_protocol_interfaces(h, &dp_guid, (void *)path, NULL),
 		      EFI_SUCCESS);
@@ -190,42 +191,42 @@ TEST(open_protocol_attribute_rules)
 	EXPECT_STATUS(efi_open_protocol(h, &proto_b, NULL, agent, controller,
 					EFI_OPEN_PROTOCOL_TEST_PROTOCOL),
 		      EFI_UNSUPPORTED);
-	EXPECT_STATUS(efi_open_protocol(h, &proto_a, NULL, agent, controller,
-					EFI_OPEN_PROTOCOL_GET_PROTOCOL),
-		      EFI_INVALID_PARAMETER);
+	EXPECT_STATUS(
+	    efi_open_protocol(h, &proto_a, NULL, agent, controller, EFI_OPEN_PROTOCOL_GET_PROTOCOL),
+	    EFI_INVALID_PARAMETER);
 	EXPECT_STATUS(efi_open_protocol(h, &proto_a, &p, agent, controller, 0x3),
 		      EFI_INVALID_PARAMETER);
-	EXPECT_STATUS(efi_open_protocol(h, &proto_a, &p, NULL, controller,
-					EFI_OPEN_PROTOCOL_BY_DRIVER),
-		      EFI_INVALID_PARAMETER);
-	EXPECT_STATUS(efi_open_protocol(h, &proto_a, &p, agent, h,
-					EFI_OPEN_PROTOCOL_BY_CHILD_CONTROLLER),
-		      EFI_INVALID_PARAMETER);
-	ASSERT_STATUS(efi_open_protocol(h, &proto_a, &p, agent, controller,
-					EFI_OPEN_PROTOCOL_BY_DRIVER),
-		      EFI_SUCCESS);
+	EXPECT_STATUS(
+	    efi_open_protocol(h, &proto_a, &p, NULL, controller, EFI_OPEN_PROTOCOL_BY_DRIVER),
+	    EFI_INVALID_PARAMETER);
+	EXPECT_STATUS(
+	    efi_open_protocol(h, &proto_a, &p, agent, h, EFI_OPEN_PROTOCOL_BY_CHILD_CONTROLLER),
+	    EFI_INVALID_PARAMETER);
+	ASSERT_STATUS(
+	    efi_open_protocol(h, &proto_a, &p, agent, controller, EFI_OPEN_PROTOCOL_BY_DRIVER),
+	    EFI_SUCCESS);
 	EXPECT(p == &iface_a);
-	EXPECT_STATUS(efi_open_protocol(h, &proto_a, &p, agent, controller,
-					EFI_OPEN_PROTOCOL_BY_DRIVER),
-		      EFI_ALREADY_STARTED);
+	EXPECT_STATUS(
+	    efi_open_protocol(h, &proto_a, &p, agent, controller, EFI_OPEN_PROTOCOL_BY_DRIVER),
+	    EFI_ALREADY_STARTED);
 	EXPECT(p == &iface_a);
 	p = (void *)1;
-	EXPECT_STATUS(efi_open_protocol(h, &proto_a, &p, agent2, controller,
-					EFI_OPEN_PROTOCOL_BY_DRIVER),
-		      EFI_ACCESS_DENIED);
+	EXPECT_STATUS(
+	    efi_open_protocol(h, &proto_a, &p, agent2, controller, EFI_OPEN_PROTOCOL_BY_DRIVER),
+	    EFI_ACCESS_DENIED);
 	EXPECT(p == (void *)1); /* left alone on ACCESS_DENIED */
 	/* The same driver for another controller: it has started already. */
-	EXPECT_STATUS(efi_open_protocol(h, &proto_a, &p, agent, agent2,
-					EFI_OPEN_PROTOCOL_BY_DRIVER),
-		      EFI_ALREADY_STARTED);
+	EXPECT_STATUS(
+	    efi_open_protocol(h, &proto_a, &p, agent, agent2, EFI_OPEN_PROTOCOL_BY_DRIVER),
+	    EFI_ALREADY_STARTED);
 	EXPECT(p == &iface_a);
 	/* GET_PROTOCOL twice: one entry, counted twice. */
-	EXPECT_STATUS(efi_open_protocol(h, &proto_a, &p, agent2, NULL,
-					EFI_OPEN_PROTOCOL_GET_PROTOCOL),
-		      EFI_SUCCESS);
-	EXPECT_STATUS(efi_open_protocol(h, &proto_a, &p, agent2, NULL,
-					EFI_OPEN_PROTOCOL_GET_PROTOCOL),
-		      EFI_SUCCESS);
+	EXPECT_STATUS(
+	    efi_open_protocol(h, &proto_a, &p, agent2, NULL, EFI_OPEN_PROTOCOL_GET_PROTOCOL),
+	    EFI_SUCCESS);
+	EXPECT_STATUS(
+	    efi_open_protocol(h, &proto_a, &p, agent2, NULL, EFI_OPEN_PROTOCOL_GET_PROTOCOL),
+	    EFI_SUCCESS);
 	/* The TEST_PROTOCOL open is on the list too, as every successful open is. */
 	ASSERT_STATUS(efi_open_protocol_information(h, &proto_a, &info, &count), EFI_SUCCESS);
 	EXPECT_EQ(count, 3);
@@ -238,9 +239,9 @@ TEST(open_protocol_attribute_rules)
 	/* EXCLUSIVE holders keep others out. */
 	ASSERT_STATUS(efi_open_protocol(h, &proto_a, &p, agent, NULL, EFI_OPEN_PROTOCOL_EXCLUSIVE),
 		      EFI_SUCCESS);
-	EXPECT_STATUS(efi_open_protocol(h, &proto_a, &p, agent2, controller,
-					EFI_OPEN_PROTOCOL_BY_DRIVER),
-		      EFI_ACCESS_DENIED);
+	EXPECT_STATUS(
+	    efi_open_protocol(h, &proto_a, &p, agent2, controller, EFI_OPEN_PROTOCOL_BY_DRIVER),
+	    EFI_ACCESS_DENIED);
 	EXPECT_STATUS(efi_open_protocol(h, &proto_a, &p, agent2, NULL, EFI_OPEN_PROTOCOL_EXCLUSIVE),
 		      EFI_ACCESS_DENIED);
 	/* Uninstalling an interface someone holds exclusively is refused. */
@@ -296,7 +297,7 @@ static EFI_STATUS EFIAPI bus_stop(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE 
 		for (int k = 0; k < 2; k++)
 			if (kids[i] == children[k]) {
 				EFI_STATUS s = efi_uninstall_protocol_interface(
-					kids[i], &child_guid, &child_iface[k]);
+				    kids[i], &child_guid, &child_iface[k]);
 				if (EFI_ERROR(s))
 					return s;
 				children[k] = NULL;

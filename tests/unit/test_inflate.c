@@ -53,8 +53,8 @@ static bool round_trips(const uint8_t *data, size_t length, int level, int strat
 	size_t packed_size, produced = 0;
 	uint8_t *packed = deflate_with_zlib(data, length, level, strategy, &packed_size);
 	uint8_t *out = malloc(length + 1);
-	bool ok = inflate_raw(packed, packed_size, out, length, &produced) &&
-		  produced == length && memcmp(out, data, length) == 0;
+	bool ok = inflate_raw(packed, packed_size, out, length, &produced) && produced == length &&
+		  memcmp(out, data, length) == 0;
 
 	free(out);
 	free(packed);
@@ -69,8 +69,8 @@ TEST(inflate_matches_zlib)
 	EXPECT(round_trips(data, length, 0, Z_DEFAULT_STRATEGY)); /* stored blocks */
 	EXPECT(round_trips(data, length, 1, Z_DEFAULT_STRATEGY));
 	EXPECT(round_trips(data, length, 9, Z_DEFAULT_STRATEGY));
-	EXPECT(round_trips(data, length, 9, Z_FIXED));	/* fixed Huffman codes */
-	EXPECT(round_trips(data, length, 9, Z_RLE));	/* distance 1: overlapping copies */
+	EXPECT(round_trips(data, length, 9, Z_FIXED)); /* fixed Huffman codes */
+	EXPECT(round_trips(data, length, 9, Z_RLE));   /* distance 1: overlapping copies */
 	EXPECT(round_trips(data, length, 9, Z_HUFFMAN_ONLY));
 	EXPECT(round_trips(data, 1, 9, Z_DEFAULT_STRATEGY));
 	EXPECT(round_trips(data, 0, 9, Z_DEFAULT_STRATEGY));
@@ -83,7 +83,7 @@ TEST(inflate_refuses_bad_streams)
 	uint8_t *data = sample(length), *out = malloc(length);
 	size_t packed_size, produced;
 	uint8_t *packed = deflate_with_zlib(data, length, 9, Z_DEFAULT_STRATEGY, &packed_size);
-	static const uint8_t reserved_type[] = {0x07}; /* final, BTYPE 3 */
+	static const uint8_t reserved_type[] = {0x07};				/* final, BTYPE 3 */
 	static const uint8_t bad_complement[] = {0x01, 0x05, 0x00, 0xfa, 0xfe}; /* stored */
 	/* Fixed codes: a match of length 3 at distance 1 before any output. */
 	static const uint8_t before_start[] = {0x03, 0x02, 0x00};

@@ -22,13 +22,13 @@ TEST(crc32_known_vectors)
 }
 
 /* Compares format_sn against the host's snprintf for standard conversions. */
-#define SAME_AS_LIBC(...)                                                  \
-	do {                                                               \
-		char ours[128], libc[128];                                 \
-		format_sn(ours, sizeof(ours), __VA_ARGS__);                \
-		snprintf(libc, sizeof(libc), __VA_ARGS__);                 \
-		if (!EXPECT(strcmp(ours, libc) == 0))                      \
-			printf("    ours [%s] libc [%s]\n", ours, libc);   \
+#define SAME_AS_LIBC(...)                                                                          \
+	do {                                                                                       \
+		char ours[128], libc[128];                                                         \
+		format_sn(ours, sizeof(ours), __VA_ARGS__);                                        \
+		snprintf(libc, sizeof(libc), __VA_ARGS__);                                         \
+		if (!EXPECT(strcmp(ours, libc) == 0))                                              \
+			printf("    ours [%s] libc [%s]\n", ours, libc);                           \
 	} while (0)
 
 TEST(format_matches_libc)

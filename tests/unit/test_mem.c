@@ -11,8 +11,9 @@ static UINTN map_snapshot(UINT8 *buffer, UINTN capacity, UINTN *key, UINTN *dsiz
 	UINTN size = capacity;
 	UINT32 version;
 
-	ASSERT_STATUS(efi_get_memory_map(&size, (EFI_MEMORY_DESCRIPTOR *)buffer, key, dsize, &version),
-		      EFI_SUCCESS);
+	ASSERT_STATUS(
+	    efi_get_memory_map(&size, (EFI_MEMORY_DESCRIPTOR *)buffer, key, dsize, &version),
+	    EFI_SUCCESS);
 	EXPECT_EQ(version, 1);
 	return size / *dsize;
 }
@@ -66,8 +67,10 @@ TEST(get_memory_map_sizes)
 	UINT32 version;
 	EFI_MEMORY_DESCRIPTOR d;
 
-	EXPECT_STATUS(efi_get_memory_map(NULL, NULL, &key, &dsize, &version), EFI_INVALID_PARAMETER);
-	EXPECT_STATUS(efi_get_memory_map(&size, NULL, &key, &dsize, &version), EFI_BUFFER_TOO_SMALL);
+	EXPECT_STATUS(efi_get_memory_map(NULL, NULL, &key, &dsize, &version),
+		      EFI_INVALID_PARAMETER);
+	EXPECT_STATUS(efi_get_memory_map(&size, NULL, &key, &dsize, &version),
+		      EFI_BUFFER_TOO_SMALL);
 	EXPECT(size >= dsize);
 	EXPECT_EQ(size % dsize, 0);
 	/* A big enough size with no buffer is a caller error, not a success. */
@@ -195,9 +198,9 @@ TEST(pool_alignment_types_and_reuse)
 
 	for (size_t i = 0; i < ARRAY_SIZE(p); i++) {
 		UINTN size = (i * 37) % 9000;
-		ASSERT_STATUS(efi_allocate_pool(i % 3 ? EfiLoaderData : EfiBootServicesData, size,
-						&p[i]),
-			      EFI_SUCCESS);
+		ASSERT_STATUS(
+		    efi_allocate_pool(i % 3 ? EfiLoaderData : EfiBootServicesData, size, &p[i]),
+		    EFI_SUCCESS);
 		EXPECT_EQ((uintptr_t)p[i] % 8, 0);
 		mem_set(p[i], 0xa5, size);
 		EXPECT_EQ(type_at((uintptr_t)p[i]), i % 3 ? EfiLoaderData : EfiBootServicesData);

@@ -20,7 +20,7 @@ static const EFI_MEMORY_DESCRIPTOR *entry_at(EFI_MEMORY_ATTRIBUTES_TABLE *t, UIN
 {
 	for (UINT32 i = 0; i < t->NumberOfEntries; i++) {
 		const EFI_MEMORY_DESCRIPTOR *d =
-			(const void *)((UINT8 *)(t + 1) + i * t->DescriptorSize);
+		    (const void *)((UINT8 *)(t + 1) + i * t->DescriptorSize);
 		if (d->PhysicalStart == address)
 			return d;
 	}

@@ -310,8 +310,7 @@ TEST(pe_section_sizes)
 	 * even the part beyond what is loaded: a shorter file is a truncated one. */
 	peb_build(file);
 	peb_put(file, PEB_SECTION(0) + PEB_SEC_VSIZE, 0, 4);
-	EXPECT_STATUS(parse(file, PEB_RELOC_FILE + PEB_RELOC_SIZE, &info, &reason),
-		      EFI_LOAD_ERROR);
+	EXPECT_STATUS(parse(file, PEB_RELOC_FILE + PEB_RELOC_SIZE, &info, &reason), EFI_LOAD_ERROR);
 	image = load(file, sizeof(file), PEB_IMAGE_BASE, &info, &status, &reason);
 	ASSERT_STATUS(status, EFI_SUCCESS);
 	EXPECT(!memcmp(image + 0x1000, file + 0x200, 0x200));

@@ -1,5 +1,6 @@
-/* platform/qemu-x86_64/pure/qemu_loader.c and platform/qemu-x86_64/pure/acpi_tables.c: QEMU's table-loader script and the ACPI 2.0
- * entry points built from its RSDT. Blobs live in host memory at fake guest addresses. */
+/* platform/qemu-x86_64/pure/qemu_loader.c and platform/qemu-x86_64/pure/acpi_tables.c: QEMU's
+ * table-loader script and the ACPI 2.0 entry points built from its RSDT. Blobs live in host memory
+ * at fake guest addresses. */
 #include <stdlib.h>
 #include <string.h>
 #include "support/test.h"

@@ -4,8 +4,8 @@
 
 #include <efi/status.h>
 
-#define EFI_BLOCK_IO_PROTOCOL_GUID \
-	{0x964e5b21, 0x6459, 0x11d2, {0x8e, 0x39, 0x00, 0xa0, 0xc9, 0x69, 0x72, 0x3b}}
+#define EFI_BLOCK_IO_PROTOCOL_GUID                                                                 \
+	EFI_GUID_INIT(0x964e5b21, 0x6459, 0x11d2, 0x8e, 0x39, 0x00, 0xa0, 0xc9, 0x69, 0x72, 0x3b)
 
 #define EFI_BLOCK_IO_PROTOCOL_REVISION2 0x00020001
 #define EFI_BLOCK_IO_PROTOCOL_REVISION3 ((2 << 16) | (31))
@@ -31,8 +31,8 @@ typedef struct {
 
 typedef EFI_STATUS(EFIAPI *EFI_BLOCK_RESET)(EFI_BLOCK_IO_PROTOCOL *This,
 					    BOOLEAN ExtendedVerification);
-typedef EFI_STATUS(EFIAPI *EFI_BLOCK_READ)(EFI_BLOCK_IO_PROTOCOL *This, UINT32 MediaId,
-					   EFI_LBA LBA, UINTN BufferSize, VOID *Buffer);
+typedef EFI_STATUS(EFIAPI *EFI_BLOCK_READ)(EFI_BLOCK_IO_PROTOCOL *This, UINT32 MediaId, EFI_LBA LBA,
+					   UINTN BufferSize, VOID *Buffer);
 typedef EFI_STATUS(EFIAPI *EFI_BLOCK_WRITE)(EFI_BLOCK_IO_PROTOCOL *This, UINT32 MediaId,
 					    EFI_LBA LBA, UINTN BufferSize, VOID *Buffer);
 typedef EFI_STATUS(EFIAPI *EFI_BLOCK_FLUSH)(EFI_BLOCK_IO_PROTOCOL *This);

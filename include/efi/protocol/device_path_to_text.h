@@ -4,8 +4,8 @@
 
 #include <efi/protocol/device_path.h>
 
-#define EFI_DEVICE_PATH_TO_TEXT_PROTOCOL_GUID \
-	{0x8b843e20, 0x8132, 0x4852, {0x90, 0xcc, 0x55, 0x1a, 0x4e, 0x4a, 0x7f, 0x1c}}
+#define EFI_DEVICE_PATH_TO_TEXT_PROTOCOL_GUID                                                      \
+	EFI_GUID_INIT(0x8b843e20, 0x8132, 0x4852, 0x90, 0xcc, 0x55, 0x1a, 0x4e, 0x4a, 0x7f, 0x1c)
 
 typedef CHAR16 *(EFIAPI *EFI_DEVICE_PATH_TO_TEXT_NODE)(CONST EFI_DEVICE_PATH_PROTOCOL *DeviceNode,
 						       BOOLEAN DisplayOnly, BOOLEAN AllowShortcuts);

@@ -4,15 +4,15 @@
 
 #include <efi/status.h>
 
-#define EFI_DISK_IO_PROTOCOL_GUID \
-	{0xce345171, 0xba0b, 0x11d2, {0x8e, 0x4f, 0x00, 0xa0, 0xc9, 0x69, 0x72, 0x3b}}
+#define EFI_DISK_IO_PROTOCOL_GUID                                                                  \
+	EFI_GUID_INIT(0xce345171, 0xba0b, 0x11d2, 0x8e, 0x4f, 0x00, 0xa0, 0xc9, 0x69, 0x72, 0x3b)
 
 #define EFI_DISK_IO_PROTOCOL_REVISION 0x00010000
 
 typedef struct _EFI_DISK_IO_PROTOCOL EFI_DISK_IO_PROTOCOL;
 
-typedef EFI_STATUS(EFIAPI *EFI_DISK_READ)(EFI_DISK_IO_PROTOCOL *This, UINT32 MediaId,
-					  UINT64 Offset, UINTN BufferSize, VOID *Buffer);
+typedef EFI_STATUS(EFIAPI *EFI_DISK_READ)(EFI_DISK_IO_PROTOCOL *This, UINT32 MediaId, UINT64 Offset,
+					  UINTN BufferSize, VOID *Buffer);
 typedef EFI_STATUS(EFIAPI *EFI_DISK_WRITE)(EFI_DISK_IO_PROTOCOL *This, UINT32 MediaId,
 					   UINT64 Offset, UINTN BufferSize, VOID *Buffer);
 

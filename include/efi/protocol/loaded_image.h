@@ -5,8 +5,8 @@
 #include <efi/status.h>
 #include <efi/protocol/device_path.h>
 
-#define EFI_LOADED_IMAGE_PROTOCOL_GUID \
-	{0x5b1b31a1, 0x9562, 0x11d2, {0x8e, 0x3f, 0x00, 0xa0, 0xc9, 0x69, 0x72, 0x3b}}
+#define EFI_LOADED_IMAGE_PROTOCOL_GUID                                                             \
+	EFI_GUID_INIT(0x5b1b31a1, 0x9562, 0x11d2, 0x8e, 0x3f, 0x00, 0xa0, 0xc9, 0x69, 0x72, 0x3b)
 #define EFI_LOADED_IMAGE_PROTOCOL_REVISION 0x1000
 
 struct _EFI_SYSTEM_TABLE;

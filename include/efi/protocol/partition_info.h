@@ -5,8 +5,8 @@
 
 #include <efi/gpt.h>
 
-#define EFI_PARTITION_INFO_PROTOCOL_GUID \
-	{0x8cf2f62c, 0xbc9b, 0x4821, {0x80, 0x8d, 0xec, 0x9e, 0xc4, 0x21, 0xa1, 0xa0}}
+#define EFI_PARTITION_INFO_PROTOCOL_GUID                                                           \
+	EFI_GUID_INIT(0x8cf2f62c, 0xbc9b, 0x4821, 0x80, 0x8d, 0xec, 0x9e, 0xc4, 0x21, 0xa1, 0xa0)
 
 #define EFI_PARTITION_INFO_PROTOCOL_REVISION 0x0001000
 
@@ -17,8 +17,8 @@
 #pragma pack(1)
 typedef struct {
 	UINT32 Revision;
-	UINT32 Type;   /* PARTITION_TYPE_* */
-	UINT8 System;  /* 1 for an EFI system partition */
+	UINT32 Type;  /* PARTITION_TYPE_* */
+	UINT8 System; /* 1 for an EFI system partition */
 	UINT8 Reserved[7];
 	union {
 		MBR_PARTITION_RECORD Mbr; /* Type == PARTITION_TYPE_MBR */

@@ -5,8 +5,8 @@
 #include <efi/boot_services.h>
 #include <efi/acpi_resource.h>
 
-#define EFI_PCI_IO_PROTOCOL_GUID \
-	{0x4cf5b200, 0x68b8, 0x4ca5, {0x9e, 0xec, 0xb2, 0x3e, 0x3f, 0x50, 0x02, 0x9a}}
+#define EFI_PCI_IO_PROTOCOL_GUID                                                                   \
+	EFI_GUID_INIT(0x4cf5b200, 0x68b8, 0x4ca5, 0x9e, 0xec, 0xb2, 0x3e, 0x3f, 0x50, 0x02, 0x9a)
 
 typedef struct _EFI_PCI_IO_PROTOCOL EFI_PCI_IO_PROTOCOL;
 
@@ -66,14 +66,16 @@ typedef enum {
 #define EFI_PCI_IO_ATTRIBUTE_VGA_PALETTE_IO_16 0x20000
 #define EFI_PCI_IO_ATTRIBUTE_VGA_IO_16 0x40000
 
-typedef EFI_STATUS(EFIAPI *EFI_PCI_IO_PROTOCOL_POLL_IO_MEM)(
-	EFI_PCI_IO_PROTOCOL *This, EFI_PCI_IO_PROTOCOL_WIDTH Width, UINT8 BarIndex,
-	UINT64 Offset, UINT64 Mask, UINT64 Value, UINT64 Delay, UINT64 *Result);
+typedef EFI_STATUS(EFIAPI *EFI_PCI_IO_PROTOCOL_POLL_IO_MEM)(EFI_PCI_IO_PROTOCOL *This,
+							    EFI_PCI_IO_PROTOCOL_WIDTH Width,
+							    UINT8 BarIndex, UINT64 Offset,
+							    UINT64 Mask, UINT64 Value, UINT64 Delay,
+							    UINT64 *Result);
 
 typedef EFI_STATUS(EFIAPI *EFI_PCI_IO_PROTOCOL_IO_MEM)(EFI_PCI_IO_PROTOCOL *This,
 						       EFI_PCI_IO_PROTOCOL_WIDTH Width,
-						       UINT8 BarIndex, UINT64 Offset,
-						       UINTN Count, VOID *Buffer);
+						       UINT8 BarIndex, UINT64 Offset, UINTN Count,
+						       VOID *Buffer);
 
 typedef struct {
 	EFI_PCI_IO_PROTOCOL_IO_MEM Read;
@@ -82,8 +84,7 @@ typedef struct {
 
 typedef EFI_STATUS(EFIAPI *EFI_PCI_IO_PROTOCOL_CONFIG)(EFI_PCI_IO_PROTOCOL *This,
 						       EFI_PCI_IO_PROTOCOL_WIDTH Width,
-						       UINT32 Offset, UINTN Count,
-						       VOID *Buffer);
+						       UINT32 Offset, UINTN Count, VOID *Buffer);
 
 typedef struct {
 	EFI_PCI_IO_PROTOCOL_CONFIG Read;
@@ -106,36 +107,35 @@ typedef EFI_STATUS(EFIAPI *EFI_PCI_IO_PROTOCOL_UNMAP)(EFI_PCI_IO_PROTOCOL *This,
 
 /* Attributes: only MEMORY_WRITE_COMBINE and MEMORY_CACHED are valid; the buffer may lie above
  * 4 GiB only when the device has DUAL_ADDRESS_CYCLE enabled. */
-typedef EFI_STATUS(EFIAPI *EFI_PCI_IO_PROTOCOL_ALLOCATE_BUFFER)(
-	EFI_PCI_IO_PROTOCOL *This, EFI_ALLOCATE_TYPE Type, EFI_MEMORY_TYPE MemoryType, UINTN Pages,
-	VOID **HostAddress, UINT64 Attributes);
+typedef EFI_STATUS(EFIAPI *EFI_PCI_IO_PROTOCOL_ALLOCATE_BUFFER)(EFI_PCI_IO_PROTOCOL *This,
+								EFI_ALLOCATE_TYPE Type,
+								EFI_MEMORY_TYPE MemoryType,
+								UINTN Pages, VOID **HostAddress,
+								UINT64 Attributes);
 
-typedef EFI_STATUS(EFIAPI *EFI_PCI_IO_PROTOCOL_FREE_BUFFER)(EFI_PCI_IO_PROTOCOL *This,
-							    UINTN Pages, VOID *HostAddress);
+typedef EFI_STATUS(EFIAPI *EFI_PCI_IO_PROTOCOL_FREE_BUFFER)(EFI_PCI_IO_PROTOCOL *This, UINTN Pages,
+							    VOID *HostAddress);
 
 typedef EFI_STATUS(EFIAPI *EFI_PCI_IO_PROTOCOL_FLUSH)(EFI_PCI_IO_PROTOCOL *This);
 
 typedef EFI_STATUS(EFIAPI *EFI_PCI_IO_PROTOCOL_GET_LOCATION)(EFI_PCI_IO_PROTOCOL *This,
-							     UINTN *SegmentNumber,
-							     UINTN *BusNumber,
+							     UINTN *SegmentNumber, UINTN *BusNumber,
 							     UINTN *DeviceNumber,
 							     UINTN *FunctionNumber);
 
 typedef EFI_STATUS(EFIAPI *EFI_PCI_IO_PROTOCOL_ATTRIBUTES)(
-	EFI_PCI_IO_PROTOCOL *This, EFI_PCI_IO_PROTOCOL_ATTRIBUTE_OPERATION Operation,
-	UINT64 Attributes, UINT64 *Result);
+    EFI_PCI_IO_PROTOCOL *This, EFI_PCI_IO_PROTOCOL_ATTRIBUTE_OPERATION Operation, UINT64 Attributes,
+    UINT64 *Result);
 
 /* Resources receives a pool buffer (EfiBootServicesData) of EFI_ACPI_ADDRESS_SPACE_DESCRIPTORs
  * ended by an EFI_ACPI_END_TAG_DESCRIPTOR; the caller frees it with FreePool. */
 typedef EFI_STATUS(EFIAPI *EFI_PCI_IO_PROTOCOL_GET_BAR_ATTRIBUTES)(EFI_PCI_IO_PROTOCOL *This,
-								   UINT8 BarIndex,
-								   UINT64 *Supports,
+								   UINT8 BarIndex, UINT64 *Supports,
 								   VOID **Resources);
 
 typedef EFI_STATUS(EFIAPI *EFI_PCI_IO_PROTOCOL_SET_BAR_ATTRIBUTES)(EFI_PCI_IO_PROTOCOL *This,
 								   UINT64 Attributes,
-								   UINT8 BarIndex,
-								   UINT64 *Offset,
+								   UINT8 BarIndex, UINT64 *Offset,
 								   UINT64 *Length);
 
 struct _EFI_PCI_IO_PROTOCOL {

@@ -5,8 +5,8 @@
 #include <efi/boot_services.h>
 #include <efi/acpi_resource.h>
 
-#define EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_GUID \
-	{0x2f707ebb, 0x4a1a, 0x11d4, {0x9a, 0x38, 0x00, 0x90, 0x27, 0x3f, 0xc1, 0x4d}}
+#define EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_GUID                                                       \
+	EFI_GUID_INIT(0x2f707ebb, 0x4a1a, 0x11d4, 0x9a, 0x38, 0x00, 0x90, 0x27, 0x3f, 0xc1, 0x4d)
 
 typedef struct _EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL;
 
@@ -52,11 +52,10 @@ typedef enum {
 #define EFI_PCI_ATTRIBUTE_VGA_PALETTE_IO_16 0x20000
 #define EFI_PCI_ATTRIBUTE_VGA_IO_16 0x40000
 
-#define EFI_PCI_ATTRIBUTE_VALID_FOR_ALLOCATE_BUFFER                                    \
-	(EFI_PCI_ATTRIBUTE_MEMORY_WRITE_COMBINE | EFI_PCI_ATTRIBUTE_MEMORY_CACHED |    \
+#define EFI_PCI_ATTRIBUTE_VALID_FOR_ALLOCATE_BUFFER                                                \
+	(EFI_PCI_ATTRIBUTE_MEMORY_WRITE_COMBINE | EFI_PCI_ATTRIBUTE_MEMORY_CACHED |                \
 	 EFI_PCI_ATTRIBUTE_DUAL_ADDRESS_CYCLE)
-#define EFI_PCI_ATTRIBUTE_INVALID_FOR_ALLOCATE_BUFFER \
-	(~EFI_PCI_ATTRIBUTE_VALID_FOR_ALLOCATE_BUFFER)
+#define EFI_PCI_ATTRIBUTE_INVALID_FOR_ALLOCATE_BUFFER (~EFI_PCI_ATTRIBUTE_VALID_FOR_ALLOCATE_BUFFER)
 
 /* The Address argument of Pci.Read/Pci.Write. ExtendedRegister, when non-zero, replaces
  * Register (PCIe extended configuration space). */
@@ -69,17 +68,17 @@ typedef struct {
 } EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_PCI_ADDRESS;
 
 /* Builds a Pci.Read/Pci.Write address from bus, device, function and register (0-4095). */
-#define EFI_PCI_ADDRESS(bus, dev, func, reg)                                              \
-	(((UINT64)(bus) << 24) | ((UINT64)(dev) << 16) | ((UINT64)(func) << 8) |           \
+#define EFI_PCI_ADDRESS(bus, dev, func, reg)                                                       \
+	(((UINT64)(bus) << 24) | ((UINT64)(dev) << 16) | ((UINT64)(func) << 8) |                   \
 	 ((UINT64)(reg) < 0x100 ? (UINT64)(reg) : ((UINT64)(reg) << 32)))
 
 typedef EFI_STATUS(EFIAPI *EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_POLL_IO_MEM)(
-	EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *This, EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_WIDTH Width,
-	UINT64 Address, UINT64 Mask, UINT64 Value, UINT64 Delay, UINT64 *Result);
+    EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *This, EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_WIDTH Width,
+    UINT64 Address, UINT64 Mask, UINT64 Value, UINT64 Delay, UINT64 *Result);
 
 typedef EFI_STATUS(EFIAPI *EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_IO_MEM)(
-	EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *This, EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_WIDTH Width,
-	UINT64 Address, UINTN Count, VOID *Buffer);
+    EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *This, EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_WIDTH Width,
+    UINT64 Address, UINTN Count, VOID *Buffer);
 
 typedef struct {
 	EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_IO_MEM Read;
@@ -87,38 +86,37 @@ typedef struct {
 } EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_ACCESS;
 
 typedef EFI_STATUS(EFIAPI *EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_COPY_MEM)(
-	EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *This, EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_WIDTH Width,
-	UINT64 DestAddress, UINT64 SrcAddress, UINTN Count);
+    EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *This, EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_WIDTH Width,
+    UINT64 DestAddress, UINT64 SrcAddress, UINTN Count);
 
 typedef EFI_STATUS(EFIAPI *EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_MAP)(
-	EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *This, EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_OPERATION Operation,
-	VOID *HostAddress, UINTN *NumberOfBytes, EFI_PHYSICAL_ADDRESS *DeviceAddress,
-	VOID **Mapping);
+    EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *This, EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_OPERATION Operation,
+    VOID *HostAddress, UINTN *NumberOfBytes, EFI_PHYSICAL_ADDRESS *DeviceAddress, VOID **Mapping);
 
 typedef EFI_STATUS(EFIAPI *EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_UNMAP)(
-	EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *This, VOID *Mapping);
+    EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *This, VOID *Mapping);
 
 typedef EFI_STATUS(EFIAPI *EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_ALLOCATE_BUFFER)(
-	EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *This, EFI_ALLOCATE_TYPE Type, EFI_MEMORY_TYPE MemoryType,
-	UINTN Pages, VOID **HostAddress, UINT64 Attributes);
+    EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *This, EFI_ALLOCATE_TYPE Type, EFI_MEMORY_TYPE MemoryType,
+    UINTN Pages, VOID **HostAddress, UINT64 Attributes);
 
 typedef EFI_STATUS(EFIAPI *EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_FREE_BUFFER)(
-	EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *This, UINTN Pages, VOID *HostAddress);
+    EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *This, UINTN Pages, VOID *HostAddress);
 
 typedef EFI_STATUS(EFIAPI *EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_FLUSH)(
-	EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *This);
+    EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *This);
 
 typedef EFI_STATUS(EFIAPI *EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_GET_ATTRIBUTES)(
-	EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *This, UINT64 *Supports, UINT64 *Attributes);
+    EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *This, UINT64 *Supports, UINT64 *Attributes);
 
 typedef EFI_STATUS(EFIAPI *EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_SET_ATTRIBUTES)(
-	EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *This, UINT64 Attributes, UINT64 *ResourceBase,
-	UINT64 *ResourceLength);
+    EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *This, UINT64 Attributes, UINT64 *ResourceBase,
+    UINT64 *ResourceLength);
 
 /* Resources receives a list of EFI_ACPI_ADDRESS_SPACE_DESCRIPTORs ended by an
  * EFI_ACPI_END_TAG_DESCRIPTOR; the buffer belongs to the producer. */
 typedef EFI_STATUS(EFIAPI *EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_CONFIGURATION)(
-	EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *This, VOID **Resources);
+    EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *This, VOID **Resources);
 
 struct _EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL {
 	EFI_HANDLE ParentHandle;

@@ -4,12 +4,12 @@
 
 #include <efi/status.h>
 
-#define EFI_SERIAL_IO_PROTOCOL_GUID \
-	{0xbb25cf6f, 0xf1d4, 0x11d2, {0x9a, 0x0c, 0x00, 0x90, 0x27, 0x3f, 0xc1, 0xfd}}
+#define EFI_SERIAL_IO_PROTOCOL_GUID                                                                \
+	EFI_GUID_INIT(0xbb25cf6f, 0xf1d4, 0x11d2, 0x9a, 0x0c, 0x00, 0x90, 0x27, 0x3f, 0xc1, 0xfd)
 
 /* DeviceTypeGuid of a serial device that is a terminal (revision 1.1). */
-#define EFI_SERIAL_TERMINAL_DEVICE_TYPE_GUID \
-	{0x6ad9a60f, 0x5815, 0x4c7c, {0x8a, 0x10, 0x50, 0x53, 0xd2, 0xbf, 0x7a, 0x1b}}
+#define EFI_SERIAL_TERMINAL_DEVICE_TYPE_GUID                                                       \
+	EFI_GUID_INIT(0x6ad9a60f, 0x5815, 0x4c7c, 0x8a, 0x10, 0x50, 0x53, 0xd2, 0xbf, 0x7a, 0x1b)
 
 #define EFI_SERIAL_IO_PROTOCOL_REVISION 0x00010000
 #define EFI_SERIAL_IO_PROTOCOL_REVISION1p1 0x00010001
@@ -36,12 +36,7 @@ typedef enum {
 	SpaceParity
 } EFI_PARITY_TYPE;
 
-typedef enum {
-	DefaultStopBits,
-	OneStopBit,
-	OneFiveStopBits,
-	TwoStopBits
-} EFI_STOP_BITS_TYPE;
+typedef enum { DefaultStopBits, OneStopBit, OneFiveStopBits, TwoStopBits } EFI_STOP_BITS_TYPE;
 
 typedef struct {
 	UINT32 ControlMask;
@@ -59,10 +54,10 @@ typedef EFI_SERIAL_IO_MODE SERIAL_IO_MODE;
 typedef struct _EFI_SERIAL_IO_PROTOCOL EFI_SERIAL_IO_PROTOCOL;
 
 typedef EFI_STATUS(EFIAPI *EFI_SERIAL_RESET)(EFI_SERIAL_IO_PROTOCOL *This);
-typedef EFI_STATUS(EFIAPI *EFI_SERIAL_SET_ATTRIBUTES)(EFI_SERIAL_IO_PROTOCOL *This,
-						      UINT64 BaudRate, UINT32 ReceiveFifoDepth,
-						      UINT32 Timeout, EFI_PARITY_TYPE Parity,
-						      UINT8 DataBits, EFI_STOP_BITS_TYPE StopBits);
+typedef EFI_STATUS(EFIAPI *EFI_SERIAL_SET_ATTRIBUTES)(EFI_SERIAL_IO_PROTOCOL *This, UINT64 BaudRate,
+						      UINT32 ReceiveFifoDepth, UINT32 Timeout,
+						      EFI_PARITY_TYPE Parity, UINT8 DataBits,
+						      EFI_STOP_BITS_TYPE StopBits);
 typedef EFI_STATUS(EFIAPI *EFI_SERIAL_SET_CONTROL_BITS)(EFI_SERIAL_IO_PROTOCOL *This,
 							UINT32 Control);
 typedef EFI_STATUS(EFIAPI *EFI_SERIAL_GET_CONTROL_BITS)(EFI_SERIAL_IO_PROTOCOL *This,

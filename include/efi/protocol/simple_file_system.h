@@ -4,8 +4,8 @@
 
 #include <efi/runtime_services.h>
 
-#define EFI_SIMPLE_FILE_SYSTEM_PROTOCOL_GUID \
-	{0x964e5b22, 0x6459, 0x11d2, {0x8e, 0x39, 0x00, 0xa0, 0xc9, 0x69, 0x72, 0x3b}}
+#define EFI_SIMPLE_FILE_SYSTEM_PROTOCOL_GUID                                                       \
+	EFI_GUID_INIT(0x964e5b22, 0x6459, 0x11d2, 0x8e, 0x39, 0x00, 0xa0, 0xc9, 0x69, 0x72, 0x3b)
 #define EFI_SIMPLE_FILE_SYSTEM_PROTOCOL_REVISION 0x00010000
 
 #define EFI_FILE_PROTOCOL_REVISION 0x00010000
@@ -37,7 +37,7 @@ typedef struct {
 } EFI_FILE_IO_TOKEN;
 
 typedef EFI_STATUS(EFIAPI *EFI_SIMPLE_FILE_SYSTEM_PROTOCOL_OPEN_VOLUME)(
-	EFI_SIMPLE_FILE_SYSTEM_PROTOCOL *This, EFI_FILE_PROTOCOL **Root);
+    EFI_SIMPLE_FILE_SYSTEM_PROTOCOL *This, EFI_FILE_PROTOCOL **Root);
 
 struct _EFI_SIMPLE_FILE_SYSTEM_PROTOCOL {
 	UINT64 Revision;
@@ -84,12 +84,12 @@ struct _EFI_FILE_PROTOCOL {
 };
 
 /* Information types (13.5.16 - 13.5.18) */
-#define EFI_FILE_INFO_ID \
-	{0x09576e92, 0x6d3f, 0x11d2, {0x8e, 0x39, 0x00, 0xa0, 0xc9, 0x69, 0x72, 0x3b}}
-#define EFI_FILE_SYSTEM_INFO_ID \
-	{0x09576e93, 0x6d3f, 0x11d2, {0x8e, 0x39, 0x00, 0xa0, 0xc9, 0x69, 0x72, 0x3b}}
-#define EFI_FILE_SYSTEM_VOLUME_LABEL_ID \
-	{0xdb47d7d3, 0xfe81, 0x11d3, {0x9a, 0x35, 0x00, 0x90, 0x27, 0x3f, 0xc1, 0x4d}}
+#define EFI_FILE_INFO_ID                                                                           \
+	EFI_GUID_INIT(0x09576e92, 0x6d3f, 0x11d2, 0x8e, 0x39, 0x00, 0xa0, 0xc9, 0x69, 0x72, 0x3b)
+#define EFI_FILE_SYSTEM_INFO_ID                                                                    \
+	EFI_GUID_INIT(0x09576e93, 0x6d3f, 0x11d2, 0x8e, 0x39, 0x00, 0xa0, 0xc9, 0x69, 0x72, 0x3b)
+#define EFI_FILE_SYSTEM_VOLUME_LABEL_ID                                                            \
+	EFI_GUID_INIT(0xdb47d7d3, 0xfe81, 0x11d3, 0x9a, 0x35, 0x00, 0x90, 0x27, 0x3f, 0xc1, 0x4d)
 
 typedef struct {
 	UINT64 Size; /* of this structure, including the name */

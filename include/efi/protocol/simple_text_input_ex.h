@@ -4,8 +4,8 @@
 
 #include <efi/protocol/simple_text_input.h>
 
-#define EFI_SIMPLE_TEXT_INPUT_EX_PROTOCOL_GUID \
-	{0xdd9e7534, 0x7762, 0x4698, {0x8c, 0x14, 0xf5, 0x85, 0x17, 0xa6, 0x25, 0xaa}}
+#define EFI_SIMPLE_TEXT_INPUT_EX_PROTOCOL_GUID                                                     \
+	EFI_GUID_INIT(0xdd9e7534, 0x7762, 0x4698, 0x8c, 0x14, 0xf5, 0x85, 0x17, 0xa6, 0x25, 0xaa)
 
 /* KeyShiftState */
 #define EFI_SHIFT_STATE_VALID 0x80000000
@@ -48,10 +48,9 @@ typedef EFI_STATUS(EFIAPI *EFI_INPUT_READ_KEY_EX)(EFI_SIMPLE_TEXT_INPUT_EX_PROTO
 typedef EFI_STATUS(EFIAPI *EFI_SET_STATE)(EFI_SIMPLE_TEXT_INPUT_EX_PROTOCOL *This,
 					  EFI_KEY_TOGGLE_STATE *KeyToggleState);
 typedef EFI_STATUS(EFIAPI *EFI_KEY_NOTIFY_FUNCTION)(EFI_KEY_DATA *KeyData);
-typedef EFI_STATUS(EFIAPI *EFI_REGISTER_KEYSTROKE_NOTIFY)(EFI_SIMPLE_TEXT_INPUT_EX_PROTOCOL *This,
-							  EFI_KEY_DATA *KeyData,
-							  EFI_KEY_NOTIFY_FUNCTION KeyNotificationFunction,
-							  VOID **NotifyHandle);
+typedef EFI_STATUS(EFIAPI *EFI_REGISTER_KEYSTROKE_NOTIFY)(
+    EFI_SIMPLE_TEXT_INPUT_EX_PROTOCOL *This, EFI_KEY_DATA *KeyData,
+    EFI_KEY_NOTIFY_FUNCTION KeyNotificationFunction, VOID **NotifyHandle);
 typedef EFI_STATUS(EFIAPI *EFI_UNREGISTER_KEYSTROKE_NOTIFY)(EFI_SIMPLE_TEXT_INPUT_EX_PROTOCOL *This,
 							    VOID *NotificationHandle);
 

@@ -4,8 +4,8 @@
 
 #include <efi/status.h>
 
-#define EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL_GUID \
-	{0x387477c2, 0x69c7, 0x11d2, {0x8e, 0x39, 0x00, 0xa0, 0xc9, 0x69, 0x72, 0x3b}}
+#define EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL_GUID                                                       \
+	EFI_GUID_INIT(0x387477c2, 0x69c7, 0x11d2, 0x8e, 0x39, 0x00, 0xa0, 0xc9, 0x69, 0x72, 0x3b)
 
 /* Attributes: foreground in bits 0-3, background in bits 4-6. */
 #define EFI_BLACK 0x00

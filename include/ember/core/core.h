@@ -52,9 +52,9 @@ EFI_STATUS mem_free_pages(EFI_PHYSICAL_ADDRESS memory, UINTN pages);
 
 /* Pool memory, 16-byte aligned. NULL when memory is exhausted. */
 void *pool_alloc_typed(EFI_MEMORY_TYPE type, UINTN size);
-void *pool_alloc(UINTN size);  /* EfiBootServicesData, zero-filled */
+void *pool_alloc(UINTN size);		     /* EfiBootServicesData, zero-filled */
 void *pool_dup(const void *src, UINTN size); /* EfiBootServicesData copy */
-void pool_free(void *buffer);  /* NULL is ignored */
+void pool_free(void *buffer);		     /* NULL is ignored */
 
 /* True when [address, address+size) lies inside memory the core allocated
  * (not free, not outside RAM): safe to read before trusting a caller's pointer. */
@@ -102,8 +102,7 @@ EFI_STATUS protocol_close(EFI_HANDLE handle, const EFI_GUID *protocol, EFI_HANDL
 			  EFI_HANDLE controller);
 /* RegisterProtocolNotify: event is signalled whenever an interface of protocol arrives;
  * handle_locate_buffer(ByRegisterNotify, ..., registration) hands out the new handles. */
-EFI_STATUS protocol_register_notify(const EFI_GUID *protocol, EFI_EVENT event,
-				    void **registration);
+EFI_STATUS protocol_register_notify(const EFI_GUID *protocol, EFI_EVENT event, void **registration);
 /* LocateProtocol without a registration: the first interface installed. */
 EFI_STATUS protocol_locate(const EFI_GUID *protocol, void **interface);
 EFI_STATUS handle_locate_buffer(EFI_LOCATE_SEARCH_TYPE type, const EFI_GUID *protocol,
@@ -143,8 +142,8 @@ bool image_find_by_address(UINT64 address, struct image_location *where);
 
 /* Variables, for the boot manager and drivers: the runtime services without the
  * argument checks callers of the table get. variable_read returns a pool copy. */
-EFI_STATUS variable_get(const CHAR16 *name, const EFI_GUID *guid, UINT32 *attributes,
-			UINTN *size, void *data);
+EFI_STATUS variable_get(const CHAR16 *name, const EFI_GUID *guid, UINT32 *attributes, UINTN *size,
+			void *data);
 EFI_STATUS variable_set(const CHAR16 *name, const EFI_GUID *guid, UINT32 attributes, UINTN size,
 			const void *data);
 /* SetVariable as the firmware: variables only it may write (BootCurrent, ConOutDev ...). */

@@ -1,7 +1,7 @@
 /* Device paths for the core (UEFI 2.10 chapter 10): the device path utilities and the
- * conversions to and from text (10.6), over the node walking of lib/devpath_node.h. Every function returning a pointer allocates
- * it with pool_alloc (EfiBootServicesData); the caller releases it with pool_free/FreePool.
- * NULL means invalid input or exhausted memory. */
+ * conversions to and from text (10.6), over the node walking of lib/devpath_node.h. Every function
+ * returning a pointer allocates it with pool_alloc (EfiBootServicesData); the caller releases it
+ * with pool_free/FreePool. NULL means invalid input or exhausted memory. */
 #ifndef EMBER_DEVPATH_H
 #define EMBER_DEVPATH_H
 

@@ -28,9 +28,10 @@ struct ember_driver_entry {
 	enum init_level level;
 };
 
-#define EMBER_DRIVER(level, var)                                                                  \
-	__attribute__((used, section("ember_drivers"), aligned(8), no_sanitize("address")))        \
-	static const struct ember_driver_entry ember_driver_entry_##var = {&(var), level}
+#define EMBER_DRIVER(level, var)                                                                   \
+	__attribute__((used, section("ember_drivers"), aligned(8),                                 \
+		       no_sanitize("address"))) static const struct ember_driver_entry             \
+	    ember_driver_entry_##var = {&(var), level}
 
 /* Supported()'s test of a protocol on controller (drivers/binding): opens it BY_DRIVER as
  * Start would, and returns that status when it fails (EFI_ALREADY_STARTED, EFI_ACCESS_DENIED

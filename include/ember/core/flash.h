@@ -16,8 +16,8 @@ struct flash_device {
 	/* Copies size bytes at offset into buffer. */
 	EFI_STATUS (*read)(struct flash_device *flash, UINT32 offset, void *buffer, UINT32 size);
 	/* Programs size bytes at offset: each byte becomes (old & data), as NOR cells do. */
-	EFI_STATUS (*program)
-	(struct flash_device *flash, UINT32 offset, const void *data, UINT32 size);
+	EFI_STATUS (*program)(struct flash_device *flash, UINT32 offset, const void *data,
+			      UINT32 size);
 	/* Sets the block that starts at offset (block-aligned) to 0xFF. */
 	EFI_STATUS (*erase)(struct flash_device *flash, UINT32 offset);
 };

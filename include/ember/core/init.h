@@ -23,9 +23,11 @@ struct ember_init_step {
 	enum init_level level;
 };
 
-#define EMBER_INIT(level, fn)                                                                     \
-	__attribute__((used, section("ember_init"), aligned(8), no_sanitize("address")))           \
-	static const struct ember_init_step ember_init_step_##fn = {#fn, fn, level}
+#define EMBER_INIT(level, fn)                                                                      \
+	__attribute__((                                                                            \
+	    used, section("ember_init"), aligned(8),                                               \
+	    no_sanitize("address"))) static const struct ember_init_step ember_init_step_##fn = {  \
+	    #fn, fn, level}
 
 /* Runs every registered step, level by level; a failing step is logged and the others
  * still run. Returns the first error. */

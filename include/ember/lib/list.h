@@ -8,7 +8,9 @@ struct list {
 	struct list *next, *prev;
 };
 
+/* clang-format off */
 #define LIST_INIT(name) {&(name), &(name)}
+/* clang-format on */
 
 static inline void list_init(struct list *head)
 {
@@ -52,14 +54,14 @@ static inline void list_del(struct list *item)
 
 #define list_for_each(pos, head) for (pos = (head)->next; pos != (head); pos = pos->next)
 
-#define list_for_each_entry(pos, head, member)                                       \
-	for (pos = list_entry((head)->next, __typeof__(*pos), member); &pos->member != (head); \
+#define list_for_each_entry(pos, head, member)                                                     \
+	for (pos = list_entry((head)->next, __typeof__(*pos), member); &pos->member != (head);     \
 	     pos = list_entry(pos->member.next, __typeof__(*pos), member))
 
-#define list_for_each_entry_safe(pos, tmp, head, member)                               \
-	for (pos = list_entry((head)->next, __typeof__(*pos), member),                 \
-	    tmp = list_entry(pos->member.next, __typeof__(*pos), member);              \
-	     &pos->member != (head);                                                   \
+#define list_for_each_entry_safe(pos, tmp, head, member)                                           \
+	for (pos = list_entry((head)->next, __typeof__(*pos), member),                             \
+	    tmp = list_entry(pos->member.next, __typeof__(*pos), member);                          \
+	     &pos->member != (head);                                                               \
 	     pos = tmp, tmp = list_entry(tmp->member.next, __typeof__(*tmp), member))
 
 #endif

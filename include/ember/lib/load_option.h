@@ -10,8 +10,8 @@
 /* A load option taken apart; the pointers point into the variable's data. */
 struct load_option {
 	UINT32 attributes;
-	const CHAR16 *description; /* terminated, but possibly unaligned */
-	UINTN description_size;	   /* bytes, with the terminator */
+	const CHAR16 *description;		   /* terminated, but possibly unaligned */
+	UINTN description_size;			   /* bytes, with the terminator */
 	const EFI_DEVICE_PATH_PROTOCOL *file_path; /* FilePathList: its first path is the image's */
 	UINT16 file_path_size;			   /* FilePathListLength, all paths */
 	const UINT8 *optional_data;

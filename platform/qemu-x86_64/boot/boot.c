@@ -12,7 +12,7 @@
 #include "tables/fw_cfg.h"
 #include "qemu.h"
 
-#define WATCHDOG_SECONDS 300 /* the spec's five minutes for a boot option */
+#define WATCHDOG_SECONDS 300   /* the spec's five minutes for a boot option */
 #define BOOT_MENU_WAIT_MS 2500 /* -boot menu=on: time to press Esc/F2/F12 */
 
 static const EFI_GUID loaded_image_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
@@ -98,8 +98,8 @@ void boot_something(void)
 {
 	EFI_HANDLE kernel;
 	struct bds_platform platform = {
-		.boot_rank = qemu_boot_rank,
-		.menu_wait_ms = fw_cfg_read16(FW_CFG_BOOT_MENU) ? BOOT_MENU_WAIT_MS : 0,
+	    .boot_rank = qemu_boot_rank,
+	    .menu_wait_ms = fw_cfg_read16(FW_CFG_BOOT_MENU) ? BOOT_MENU_WAIT_MS : 0,
 	};
 
 	log_time();

@@ -9,8 +9,8 @@
 #include "tables/fw_cfg.h"
 #include "qemu.h"
 
-#define LINUX_EFI_INITRD_MEDIA_GUID \
-	{0x5568e427, 0x68fc, 0x4f3d, {0xac, 0x74, 0xca, 0x55, 0x52, 0x31, 0xcc, 0x68}}
+#define LINUX_EFI_INITRD_MEDIA_GUID                                                                \
+	EFI_GUID_INIT(0x5568e427, 0x68fc, 0x4f3d, 0xac, 0x74, 0xca, 0x55, 0x52, 0x31, 0xcc, 0x68)
 
 static const EFI_GUID load_file2_guid = EFI_LOAD_FILE2_PROTOCOL_GUID;
 static const EFI_GUID device_path_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
@@ -20,9 +20,9 @@ static struct {
 	VENDOR_DEVICE_PATH vendor;
 	EFI_DEVICE_PATH_PROTOCOL end;
 } __attribute__((packed)) initrd_path = {
-	{{MEDIA_DEVICE_PATH, MEDIA_VENDOR_DP, {sizeof(VENDOR_DEVICE_PATH), 0}},
-	 LINUX_EFI_INITRD_MEDIA_GUID},
-	{END_DEVICE_PATH_TYPE, END_ENTIRE_DEVICE_PATH_SUBTYPE, {4, 0}},
+    {{MEDIA_DEVICE_PATH, MEDIA_VENDOR_DP, {sizeof(VENDOR_DEVICE_PATH), 0}},
+     LINUX_EFI_INITRD_MEDIA_GUID},
+    {END_DEVICE_PATH_TYPE, END_ENTIRE_DEVICE_PATH_SUBTYPE, {4, 0}},
 };
 
 static uint32_t initrd_size;
@@ -77,7 +77,7 @@ static void set_command_line(EFI_HANDLE image)
 		fw_cfg_read(FW_CFG_CMDLINE_DATA, text, size);
 		text[size] = 0;
 		li->LoadOptionsSize =
-			(UINT32)((utf8_to_ucs2(units, size + 1, text, str8_len(text)) + 1) * 2);
+		    (UINT32)((utf8_to_ucs2(units, size + 1, text, str8_len(text)) + 1) * 2);
 		li->LoadOptions = units;
 	} else {
 		pool_free(units);

@@ -1,5 +1,6 @@
 /* The monotonic clock: the HPET main counter (10 ns on QEMU, and virtual time under
  * -icount), else the TSC calibrated against PIT channel 2. */
+#include <ember/core/platform.h>
 #include "cpu/io.h"
 #include "qemu.h"
 
@@ -50,7 +51,8 @@ uint64_t plat_monotonic_ns(void)
 	if (hpet_period_fs) {
 		uint64_t c = mmio_read64(HPET_BASE + HPET_COUNTER);
 		/* c * period / 1e6 without overflowing 64 bits */
-		return (c / FS_PER_NS) * hpet_period_fs + (c % FS_PER_NS) * hpet_period_fs / FS_PER_NS;
+		return (c / FS_PER_NS) * hpet_period_fs +
+		       (c % FS_PER_NS) * hpet_period_fs / FS_PER_NS;
 	}
 	uint64_t t = rdtsc();
 	return t / tsc_per_ms * 1000000ULL + t % tsc_per_ms * 1000000ULL / tsc_per_ms;

@@ -27,8 +27,7 @@ static void log_reset(EFI_RESET_TYPE type, EFI_STATUS status, UINTN data_size, c
 		   status, why[0] ? ": " : "", why);
 }
 
-_Noreturn void plat_reset(EFI_RESET_TYPE type, EFI_STATUS status, UINTN data_size,
-			  const void *data)
+_Noreturn void plat_reset(EFI_RESET_TYPE type, EFI_STATUS status, UINTN data_size, const void *data)
 {
 	cpu_cli();
 	log_reset(type, status, data_size, data);

@@ -75,8 +75,8 @@ EFI_STATUS plat_get_time(EFI_TIME *time, EFI_TIME_CAPABILITIES *capabilities)
 	time->TimeZone = EFI_UNSPECIFIED_TIMEZONE;
 	time->Daylight = 0;
 	if (capabilities)
-		*capabilities = (EFI_TIME_CAPABILITIES){.Resolution = 1, .Accuracy = 50000000,
-							.SetsToZero = FALSE};
+		*capabilities = (EFI_TIME_CAPABILITIES){
+		    .Resolution = 1, .Accuracy = 50000000, .SetsToZero = FALSE};
 	return EFI_SUCCESS;
 }
 

@@ -6,8 +6,6 @@
 #include "cpu/io.h"
 #include "qemu.h"
 
-void qemu_main(void);
-
 __attribute__((section(".text.entry"), used)) void qemu_entry(void)
 {
 	serial_raw_init();

@@ -7,12 +7,29 @@
 #define MAX_FRAMES 16
 
 static const char *const exception_names[32] = {
-	"divide error", "debug", "NMI", "breakpoint", "overflow", "bound range exceeded",
-	"invalid opcode", "device not available", "double fault", "coprocessor overrun",
-	"invalid TSS", "segment not present", "stack fault", "general protection fault",
-	"page fault", "reserved (15)", "x87 floating-point error", "alignment check",
-	"machine check", "SIMD floating-point exception", "virtualization exception",
-	"control protection exception"};
+    "divide error",
+    "debug",
+    "NMI",
+    "breakpoint",
+    "overflow",
+    "bound range exceeded",
+    "invalid opcode",
+    "device not available",
+    "double fault",
+    "coprocessor overrun",
+    "invalid TSS",
+    "segment not present",
+    "stack fault",
+    "general protection fault",
+    "page fault",
+    "reserved (15)",
+    "x87 floating-point error",
+    "alignment check",
+    "machine check",
+    "SIMD floating-point exception",
+    "virtualization exception",
+    "control protection exception",
+};
 
 /* "image+0xoffset" for an address in a loaded image or in Ember itself. */
 static void say_location(const char *prefix, uint64_t address)
@@ -33,16 +50,16 @@ static void say_location(const char *prefix, uint64_t address)
 
 static void say_registers(const struct interrupt_frame *f)
 {
-	panic_printf("  rax %016llx rbx %016llx rcx %016llx rdx %016llx\n", f->rax, f->rbx,
-		     f->rcx, f->rdx);
-	panic_printf("  rsi %016llx rdi %016llx rbp %016llx rsp %016llx\n", f->rsi, f->rdi,
-		     f->rbp, f->rsp);
-	panic_printf("  r8  %016llx r9  %016llx r10 %016llx r11 %016llx\n", f->r8, f->r9,
-		     f->r10, f->r11);
-	panic_printf("  r12 %016llx r13 %016llx r14 %016llx r15 %016llx\n", f->r12, f->r13,
-		     f->r14, f->r15);
-	panic_printf("  rip %016llx cs %04llx rflags %08llx ss %04llx\n", f->rip, f->cs,
-		     f->rflags, f->ss);
+	panic_printf("  rax %016llx rbx %016llx rcx %016llx rdx %016llx\n", f->rax, f->rbx, f->rcx,
+		     f->rdx);
+	panic_printf("  rsi %016llx rdi %016llx rbp %016llx rsp %016llx\n", f->rsi, f->rdi, f->rbp,
+		     f->rsp);
+	panic_printf("  r8  %016llx r9  %016llx r10 %016llx r11 %016llx\n", f->r8, f->r9, f->r10,
+		     f->r11);
+	panic_printf("  r12 %016llx r13 %016llx r14 %016llx r15 %016llx\n", f->r12, f->r13, f->r14,
+		     f->r15);
+	panic_printf("  rip %016llx cs %04llx rflags %08llx ss %04llx\n", f->rip, f->cs, f->rflags,
+		     f->ss);
 }
 
 static bool is_code(uint64_t address)
@@ -75,7 +92,7 @@ _Noreturn void exception_report(const struct interrupt_frame *f)
 	__asm__ __volatile__("mov %%cr2, %0" : "=r"(cr2));
 	panic_printf("\n!!! Ember: CPU exception %llu (%s), error code 0x%llx\n", f->vector,
 		     f->vector < 32 && exception_names[f->vector] ? exception_names[f->vector]
-								 : "reserved",
+								  : "reserved",
 		     f->error_code);
 	say_location("  at ", f->rip);
 	if (f->vector == 14)

@@ -31,11 +31,11 @@ static uint8_t pic_masks[2] = {0xff, 0xff};
 static void idt_set(unsigned vector, uint64_t handler)
 {
 	idt[vector] = (struct idt_entry){
-		.offset_low = (uint16_t)handler,
-		.selector = KERNEL_CS,
-		.type = 0x8e,
-		.offset_mid = (uint16_t)(handler >> 16),
-		.offset_high = (uint32_t)(handler >> 32),
+	    .offset_low = (uint16_t)handler,
+	    .selector = KERNEL_CS,
+	    .type = 0x8e,
+	    .offset_mid = (uint16_t)(handler >> 16),
+	    .offset_high = (uint32_t)(handler >> 32),
 	};
 }
 
@@ -57,10 +57,10 @@ static void pic_init(void)
 void pic_unmask(unsigned irq)
 {
 	if (irq >= 8) {
-		pic_masks[0] &= (uint8_t)~(1u << 2);
-		pic_masks[1] &= (uint8_t)~(1u << (irq - 8));
+		pic_masks[0] &= (uint8_t) ~(1u << 2);
+		pic_masks[1] &= (uint8_t) ~(1u << (irq - 8));
 	} else {
-		pic_masks[0] &= (uint8_t)~(1u << irq);
+		pic_masks[0] &= (uint8_t) ~(1u << irq);
 	}
 	outb(PIC1 + 1, pic_masks[0]);
 	outb(PIC2 + 1, pic_masks[1]);
@@ -104,7 +104,7 @@ void interrupts_init(void)
 
 	for (unsigned v = 0; v < IDT_ENTRIES; v++)
 		idt_set(v, v < ARRAY_SIZE(interrupt_stubs) ? interrupt_stubs[v]
-							    : interrupt_stub_default);
+							   : interrupt_stub_default);
 	__asm__ __volatile__("lidt %0" ::"m"(idtr));
 	pic_init();
 	lapic_virtual_wire();

@@ -24,4 +24,7 @@ void pic_mask_all(void);
 /* exception.c: the report for a fault. */
 _Noreturn void exception_report(const struct interrupt_frame *frame);
 
+/* Called by the stubs in idt.S with the saved state of every interrupt and exception. */
+void interrupt_dispatch(struct interrupt_frame *frame);
+
 #endif

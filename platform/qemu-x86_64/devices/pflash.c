@@ -31,8 +31,8 @@ _Static_assert(FW_VARS_SIZE == VARSTORE_REGION_SIZE, "the VARS region is the sto
 
 struct pflash {
 	struct flash_device dev;
-	volatile UINT8 *base;  /* converted at SetVirtualAddressMap */
-	UINT32 buffer_size;    /* of the write-buffer command; 0: byte programming only */
+	volatile UINT8 *base; /* converted at SetVirtualAddressMap */
+	UINT32 buffer_size;   /* of the write-buffer command; 0: byte programming only */
 };
 
 static struct pflash pflash;
@@ -118,8 +118,8 @@ static EFI_STATUS pflash_program(struct flash_device *dev, UINT32 offset, const 
 			values[i] = at[i] & bytes[i];
 			changes |= values[i] != at[i];
 		}
-		ok = !changes || (count == 1 ? program_byte(at, values[0])
-					     : program_buffer(at, values, count));
+		ok = !changes ||
+		     (count == 1 ? program_byte(at, values[0]) : program_buffer(at, values, count));
 		if (!ok)
 			return EFI_DEVICE_ERROR;
 		offset += count, bytes += count, size -= count;

@@ -1,6 +1,7 @@
 /* The PS/2 keyboard behind QEMU's i8042 as SimpleTextIn and SimpleTextInEx, on a handle
  * with OVMF's device path for it (PciRoot(0x0)/Pci(LPC)/Acpi(PNP0303,0)). The controller
- * translates to scan code set 1 (platform/qemu-x86_64/pure/ps2_keys.c decodes it); no interrupt: a timer polls. */
+ * translates to scan code set 1 (platform/qemu-x86_64/pure/ps2_keys.c decodes it); no interrupt: a
+ * timer polls. */
 #include <ember/core/core.h>
 #include <ember/core/devpath.h>
 #include <ember/core/init.h>

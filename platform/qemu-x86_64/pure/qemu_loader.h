@@ -36,12 +36,12 @@ struct qemu_loader_blob {
 struct qemu_loader_ops {
 	/* Allocates memory for fw_cfg file name (aligned to align, a power of two), fills it
 	 * with the file and describes it in blob (name is already set). */
-	EFI_STATUS (*allocate)
-	(void *ctx, const char *name, UINT32 align, UINT8 zone, struct qemu_loader_blob *blob);
+	EFI_STATUS (*allocate)(void *ctx, const char *name, UINT32 align, UINT8 zone,
+			       struct qemu_loader_blob *blob);
 	/* Writes the size low bytes of value, little-endian, at offset in the fw_cfg file
 	 * name (a file QEMU lets the guest write, not a blob). */
-	EFI_STATUS (*write_pointer)
-	(void *ctx, const char *name, UINT32 offset, UINT8 size, UINT64 value);
+	EFI_STATUS (*write_pointer)(void *ctx, const char *name, UINT32 offset, UINT8 size,
+				    UINT64 value);
 	void *ctx;
 };
 

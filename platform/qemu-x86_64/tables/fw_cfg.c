@@ -94,7 +94,8 @@ bool fw_cfg_write(uint16_t select, const void *buffer, uint32_t size)
 {
 	if (!present || !has_dma)
 		return false;
-	return dma_transfer(((uint32_t)select << 16) | DMA_SELECT | DMA_WRITE, (void *)buffer, size);
+	return dma_transfer(((uint32_t)select << 16) | DMA_SELECT | DMA_WRITE, (void *)buffer,
+			    size);
 }
 
 bool fw_cfg_write_at(uint16_t select, uint32_t offset, const void *buffer, uint32_t size)

@@ -24,9 +24,9 @@ static const struct {
 	uint64_t start, end;
 	EFI_MEMORY_TYPE type;
 } claims[] = {
-	{0, 0x1000, EfiBootServicesData}, /* page 0 is never handed out: NULL stays NULL */
-	{PAGE_TABLES, EARLY_STACK_TOP, EfiBootServicesData},
-	{CORE_LOAD_ADDRESS, 0, EfiRuntimeServicesCode}, /* end: __core_end */
+    {0, 0x1000, EfiBootServicesData}, /* page 0 is never handed out: NULL stays NULL */
+    {PAGE_TABLES, EARLY_STACK_TOP, EfiBootServicesData},
+    {CORE_LOAD_ADDRESS, 0, EfiRuntimeServicesCode}, /* end: __core_end */
 };
 
 static struct core_memory_range ranges[64];
@@ -38,8 +38,8 @@ static void add_range(uint64_t start, uint64_t end, EFI_MEMORY_TYPE type, uint64
 	end = ALIGN_DOWN(end, 4096ULL);
 	if (end <= start || range_count == ARRAY_SIZE(ranges))
 		return;
-	ranges[range_count++] = (struct core_memory_range){start, (end - start) >> 12, type,
-							   attribute};
+	ranges[range_count++] =
+	    (struct core_memory_range){start, (end - start) >> 12, type, attribute};
 }
 
 static uint64_t claim_end(size_t i)

@@ -6,7 +6,9 @@ static long sys_write(int fd, const char *buf, unsigned long len)
 {
 	long ret;
 
-	__asm__ __volatile__("syscall" : "=a"(ret) : "a"(1), "D"(fd), "S"(buf), "d"(len)
+	__asm__ __volatile__("syscall"
+			     : "=a"(ret)
+			     : "a"(1), "D"(fd), "S"(buf), "d"(len)
 			     : "rcx", "r11", "memory");
 	return ret;
 }

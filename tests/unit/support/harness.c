@@ -8,7 +8,7 @@
 #include <ember/lib/format.h>
 
 extern const struct unit_test __start_unit_tests[], __stop_unit_tests[];
-void test_platform_init(void);
+#include "test_platform.h"
 
 static jmp_buf abort_test;
 static int current_failures;

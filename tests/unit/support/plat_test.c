@@ -1,5 +1,6 @@
 /* The platform under unit tests and fuzzers: RAM from mmap, a clock the tests drive,
  * interrupts as a flag. Deterministic: nothing happens unless a test makes it happen. */
+#include "test_platform.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -11,7 +12,7 @@
 #include <ember/core/log.h>
 
 #define TEST_RAM_BASE 0x40000000ULL /* 1 GiB: low memory, which ASan leaves to programs */
-#define TEST_RAM_PAGES (64 * 1024)   /* 256 MiB */
+#define TEST_RAM_PAGES (64 * 1024)  /* 256 MiB */
 
 static uint64_t clock_ns = 1000000000ULL;
 static bool interrupts_enabled = true;
@@ -64,7 +65,8 @@ void plat_idle(void)
 
 EFI_STATUS plat_get_time(EFI_TIME *time, EFI_TIME_CAPABILITIES *caps)
 {
-	*time = (EFI_TIME){.Year = 2026, .Month = 1, .Day = 1, .TimeZone = EFI_UNSPECIFIED_TIMEZONE};
+	*time =
+	    (EFI_TIME){.Year = 2026, .Month = 1, .Day = 1, .TimeZone = EFI_UNSPECIFIED_TIMEZONE};
 	if (caps)
 		*caps = (EFI_TIME_CAPABILITIES){.Resolution = 1, .Accuracy = 50000000};
 	return EFI_SUCCESS;
@@ -88,8 +90,8 @@ void plat_exit_boot_services(void)
 void test_platform_init(void)
 {
 	static const struct core_memory_range ram[] = {
-		{TEST_RAM_BASE, TEST_RAM_PAGES, EfiConventionalMemory,
-		 EFI_MEMORY_UC | EFI_MEMORY_WC | EFI_MEMORY_WT | EFI_MEMORY_WB},
+	    {TEST_RAM_BASE, TEST_RAM_PAGES, EfiConventionalMemory,
+	     EFI_MEMORY_UC | EFI_MEMORY_WC | EFI_MEMORY_WT | EFI_MEMORY_WB},
 	};
 	void *p = mmap((void *)TEST_RAM_BASE, TEST_RAM_PAGES * 4096ULL, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE | MAP_NORESERVE, -1, 0);

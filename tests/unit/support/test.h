@@ -14,10 +14,11 @@ struct unit_test {
 };
 
 /* ASan must not pad these: the runner walks the section as an array. */
-#define TEST(fn)                                                                          \
-	static void fn(void);                                                             \
-	__attribute__((used, section("unit_tests"), aligned(8), no_sanitize("address")))  \
-	static const struct unit_test unit_test_##fn = {#fn, fn, __FILE__};              \
+#define TEST(fn)                                                                                   \
+	static void fn(void);                                                                      \
+	__attribute__((used, section("unit_tests"), aligned(8),                                    \
+		       no_sanitize("address"))) static const struct unit_test unit_test_##fn = {   \
+	    #fn, fn, __FILE__};                                                                    \
 	static void fn(void)
 
 bool test_check(bool ok, const char *expr, const char *file, int line, bool fatal);
@@ -28,8 +29,10 @@ bool test_check_status(EFI_STATUS got, EFI_STATUS want, const char *expr, const 
 
 #define EXPECT(c) test_check(!!(c), #c, __FILE__, __LINE__, false)
 #define ASSERT(c) test_check(!!(c), #c, __FILE__, __LINE__, true)
-#define EXPECT_EQ(a, b) test_check_u64((uint64_t)(a), (uint64_t)(b), #a, #b, __FILE__, __LINE__, false)
-#define ASSERT_EQ(a, b) test_check_u64((uint64_t)(a), (uint64_t)(b), #a, #b, __FILE__, __LINE__, true)
+#define EXPECT_EQ(a, b)                                                                            \
+	test_check_u64((uint64_t)(a), (uint64_t)(b), #a, #b, __FILE__, __LINE__, false)
+#define ASSERT_EQ(a, b)                                                                            \
+	test_check_u64((uint64_t)(a), (uint64_t)(b), #a, #b, __FILE__, __LINE__, true)
 #define EXPECT_STATUS(e, s) test_check_status((e), (s), #e, __FILE__, __LINE__, false)
 #define ASSERT_STATUS(e, s) test_check_status((e), (s), #e, __FILE__, __LINE__, true)
 

@@ -1,7 +1,8 @@
 /* --trace: every boot and runtime service an image calls, with its arguments and result,
  * on the log channel. Images get wrapper tables; the core itself never calls through the
  * tables, so only what programs ask for is shown. */
-#include "services.h"
+#include "../services.h"
+#include <ember/core/trace.h>
 #include <ember/core/log.h>
 #include <ember/core/platform.h>
 #include <ember/lib/str.h>
@@ -31,24 +32,24 @@ static const struct {
 	EFI_GUID guid;
 	const char *name;
 } known_guids[] = {
-	{EFI_LOADED_IMAGE_PROTOCOL_GUID, "LoadedImage"},
-	{EFI_LOADED_IMAGE_DEVICE_PATH_PROTOCOL_GUID, "LoadedImageDevicePath"},
-	{EFI_DEVICE_PATH_PROTOCOL_GUID, "DevicePath"},
-	{EFI_SIMPLE_TEXT_INPUT_PROTOCOL_GUID, "SimpleTextInput"},
-	{EFI_SIMPLE_TEXT_INPUT_EX_PROTOCOL_GUID, "SimpleTextInputEx"},
-	{EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL_GUID, "SimpleTextOutput"},
-	{EFI_GRAPHICS_OUTPUT_PROTOCOL_GUID, "GraphicsOutput"},
-	{EFI_SIMPLE_FILE_SYSTEM_PROTOCOL_GUID, "SimpleFileSystem"},
-	{EFI_LOAD_FILE_PROTOCOL_GUID, "LoadFile"},
-	{EFI_LOAD_FILE2_PROTOCOL_GUID, "LoadFile2"},
-	{EFI_DRIVER_BINDING_PROTOCOL_GUID, "DriverBinding"},
-	{EFI_DEVICE_PATH_TO_TEXT_PROTOCOL_GUID, "DevicePathToText"},
-	{EFI_GLOBAL_VARIABLE, "EfiGlobalVariable"},
-	{EFI_FILE_INFO_ID, "FileInfo"},
-	{EFI_EVENT_GROUP_EXIT_BOOT_SERVICES, "ExitBootServicesGroup"},
-	{EFI_EVENT_GROUP_READY_TO_BOOT, "ReadyToBootGroup"},
-	{EFI_ACPI_20_TABLE_GUID, "Acpi20Table"},
-	{SMBIOS3_TABLE_GUID, "Smbios3Table"},
+    {EFI_LOADED_IMAGE_PROTOCOL_GUID, "LoadedImage"},
+    {EFI_LOADED_IMAGE_DEVICE_PATH_PROTOCOL_GUID, "LoadedImageDevicePath"},
+    {EFI_DEVICE_PATH_PROTOCOL_GUID, "DevicePath"},
+    {EFI_SIMPLE_TEXT_INPUT_PROTOCOL_GUID, "SimpleTextInput"},
+    {EFI_SIMPLE_TEXT_INPUT_EX_PROTOCOL_GUID, "SimpleTextInputEx"},
+    {EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL_GUID, "SimpleTextOutput"},
+    {EFI_GRAPHICS_OUTPUT_PROTOCOL_GUID, "GraphicsOutput"},
+    {EFI_SIMPLE_FILE_SYSTEM_PROTOCOL_GUID, "SimpleFileSystem"},
+    {EFI_LOAD_FILE_PROTOCOL_GUID, "LoadFile"},
+    {EFI_LOAD_FILE2_PROTOCOL_GUID, "LoadFile2"},
+    {EFI_DRIVER_BINDING_PROTOCOL_GUID, "DriverBinding"},
+    {EFI_DEVICE_PATH_TO_TEXT_PROTOCOL_GUID, "DevicePathToText"},
+    {EFI_GLOBAL_VARIABLE, "EfiGlobalVariable"},
+    {EFI_FILE_INFO_ID, "FileInfo"},
+    {EFI_EVENT_GROUP_EXIT_BOOT_SERVICES, "ExitBootServicesGroup"},
+    {EFI_EVENT_GROUP_READY_TO_BOOT, "ReadyToBootGroup"},
+    {EFI_ACPI_20_TABLE_GUID, "Acpi20Table"},
+    {SMBIOS3_TABLE_GUID, "Smbios3Table"},
 };
 
 /* A GUID's name for the trace; unknown ones in registry format (one static buffer). */
@@ -59,7 +60,8 @@ static const char *guid_name(const EFI_GUID *guid)
 	if (!guid)
 		return "NULL";
 	if (!mem_is_allocated(guid, sizeof(*guid))) {
-		format_sn(text, sizeof(text), "(GUID at 0x%llx)", (unsigned long long)(uintptr_t)guid);
+		format_sn(text, sizeof(text), "(GUID at 0x%llx)",
+			  (unsigned long long)(uintptr_t)guid);
 		return text;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(known_guids); i++)
@@ -77,13 +79,22 @@ static const CHAR16 *safe_name(const CHAR16 *name)
 
 static const char *memory_type_name(UINT32 type)
 {
-	static const char *const names[] = {
-		"EfiReservedMemoryType", "EfiLoaderCode",	 "EfiLoaderData",
-		"EfiBootServicesCode",	 "EfiBootServicesData", "EfiRuntimeServicesCode",
-		"EfiRuntimeServicesData", "EfiConventionalMemory", "EfiUnusableMemory",
-		"EfiACPIReclaimMemory",	 "EfiACPIMemoryNVS",	 "EfiMemoryMappedIO",
-		"EfiMemoryMappedIOPortSpace", "EfiPalCode",	 "EfiPersistentMemory",
-		"EfiUnacceptedMemoryType"};
+	static const char *const names[] = {"EfiReservedMemoryType",
+					    "EfiLoaderCode",
+					    "EfiLoaderData",
+					    "EfiBootServicesCode",
+					    "EfiBootServicesData",
+					    "EfiRuntimeServicesCode",
+					    "EfiRuntimeServicesData",
+					    "EfiConventionalMemory",
+					    "EfiUnusableMemory",
+					    "EfiACPIReclaimMemory",
+					    "EfiACPIMemoryNVS",
+					    "EfiMemoryMappedIO",
+					    "EfiMemoryMappedIOPortSpace",
+					    "EfiPalCode",
+					    "EfiPersistentMemory",
+					    "EfiUnacceptedMemoryType"};
 	return type < ARRAY_SIZE(names) ? names[type] : "(other type)";
 }
 
@@ -206,8 +217,7 @@ static EFI_STATUS EFIAPI t_install_protocol_interface(EFI_HANDLE *handle, EFI_GU
 	EFI_HANDLE in = handle ? *handle : NULL;
 	EFI_STATUS s = efi_install_protocol_interface(handle, protocol, type, iface);
 	BS_RESULT("InstallProtocolInterface(0x%llx, %s, %u, 0x%llx) -> 0x%llx", ptr(in),
-		  guid_name(protocol), (unsigned)type, ptr(iface), ptr(handle ? *handle : NULL),
-		  s);
+		  guid_name(protocol), (unsigned)type, ptr(iface), ptr(handle ? *handle : NULL), s);
 	return s;
 }
 
@@ -246,8 +256,8 @@ static EFI_STATUS EFIAPI t_register_protocol_notify(EFI_GUID *protocol, EFI_EVEN
 	return s;
 }
 
-static EFI_STATUS EFIAPI t_locate_handle(EFI_LOCATE_SEARCH_TYPE type, EFI_GUID *protocol,
-					 VOID *key, UINTN *size, EFI_HANDLE *buffer)
+static EFI_STATUS EFIAPI t_locate_handle(EFI_LOCATE_SEARCH_TYPE type, EFI_GUID *protocol, VOID *key,
+					 UINTN *size, EFI_HANDLE *buffer)
 {
 	UINTN in = size ? *size : 0;
 	EFI_STATUS s = efi_locate_handle(type, protocol, key, size, buffer);
@@ -334,8 +344,7 @@ static EFI_STATUS EFIAPI t_stall(UINTN us)
 	return s;
 }
 
-static EFI_STATUS EFIAPI t_set_watchdog_timer(UINTN timeout, UINT64 code, UINTN size,
-					      CHAR16 *data)
+static EFI_STATUS EFIAPI t_set_watchdog_timer(UINTN timeout, UINT64 code, UINTN size, CHAR16 *data)
 {
 	EFI_STATUS s = efi_set_watchdog_timer(timeout, code, size, data);
 	BS_RESULT("SetWatchdogTimer(%llu, 0x%llx)", (unsigned long long)timeout,
@@ -439,8 +448,8 @@ static EFI_STATUS EFIAPI t_install_multiple(EFI_HANDLE *handle, ...)
 	ok = COLLECT_PAIRS(ap, efi_va_arg, pairs, n);
 	efi_va_end(ap);
 	s = !handle || !ok || (*handle && !handle_is_valid(*handle))
-		    ? EFI_INVALID_PARAMETER
-		    : protocol_install_pairs(handle, pairs, n);
+		? EFI_INVALID_PARAMETER
+		: protocol_install_pairs(handle, pairs, n);
 	out("BS.InstallMultipleProtocolInterfaces(0x%llx, ", ptr(in));
 	out_pairs(pairs, n);
 	out(") -> 0x%llx = %r\n", ptr(handle ? *handle : NULL), s);
@@ -459,7 +468,7 @@ static EFI_STATUS EFIAPI t_uninstall_multiple(EFI_HANDLE handle, ...)
 	ok = COLLECT_PAIRS(ap, efi_va_arg, pairs, n);
 	efi_va_end(ap);
 	s = !ok || !handle_is_valid(handle) ? EFI_INVALID_PARAMETER
-					   : protocol_uninstall_pairs(handle, pairs, n);
+					    : protocol_uninstall_pairs(handle, pairs, n);
 	out("BS.UninstallMultipleProtocolInterfaces(0x%llx, ", ptr(handle));
 	out_pairs(pairs, n);
 	out(") = %r\n", s);
@@ -487,8 +496,7 @@ static VOID EFIAPI t_set_mem(VOID *buffer, UINTN n, UINT8 value)
 }
 
 static EFI_STATUS EFIAPI t_create_event_ex(UINT32 type, EFI_TPL tpl, EFI_EVENT_NOTIFY fn,
-					   CONST VOID *ctx, CONST EFI_GUID *group,
-					   EFI_EVENT *event)
+					   CONST VOID *ctx, CONST EFI_GUID *group, EFI_EVENT *event)
 {
 	EFI_STATUS s = efi_create_event_ex(type, tpl, fn, ctx, group, event);
 	BS_RESULT("CreateEventEx(0x%x, %llu, 0x%llx, 0x%llx, %s) -> 0x%llx", type,
@@ -565,12 +573,12 @@ static EFI_STATUS EFIAPI t_get_next_variable_name(UINTN *size, CHAR16 *name, EFI
 	return s;
 }
 
-static EFI_STATUS EFIAPI t_set_variable(CHAR16 *name, EFI_GUID *guid, UINT32 attributes,
-					UINTN size, VOID *data)
+static EFI_STATUS EFIAPI t_set_variable(CHAR16 *name, EFI_GUID *guid, UINT32 attributes, UINTN size,
+					VOID *data)
 {
 	EFI_STATUS s = efi_set_variable(name, guid, attributes, size, data);
-	RT_RESULT("SetVariable(\"%ls\", %s, 0x%x, %llu)", safe_name(name), guid_name(guid), attributes,
-		  (unsigned long long)size, s);
+	RT_RESULT("SetVariable(\"%ls\", %s, 0x%x, %llu)", safe_name(name), guid_name(guid),
+		  attributes, (unsigned long long)size, s);
 	return s;
 }
 
@@ -614,26 +622,66 @@ static EFI_STATUS EFIAPI t_query_variable_info(UINT32 attributes, UINT64 *max, U
 /* Points the system table at wrapper tables. */
 void trace_install(void)
 {
-	trace_bs = (EFI_BOOT_SERVICES){
-		core_bs->Hdr,
-		t_raise_tpl, t_restore_tpl, t_allocate_pages, t_free_pages, t_get_memory_map,
-		t_allocate_pool, t_free_pool, t_create_event, t_set_timer, t_wait_for_event,
-		t_signal_event, t_close_event, t_check_event, t_install_protocol_interface,
-		t_reinstall_protocol_interface, t_uninstall_protocol_interface, t_handle_protocol,
-		NULL, t_register_protocol_notify, t_locate_handle, t_locate_device_path,
-		t_install_configuration_table, t_load_image, t_start_image, t_exit,
-		t_unload_image, t_exit_boot_services, t_get_next_monotonic_count, t_stall,
-		t_set_watchdog_timer, t_connect_controller, t_disconnect_controller,
-		t_open_protocol, t_close_protocol, t_open_protocol_information,
-		t_protocols_per_handle, t_locate_handle_buffer, t_locate_protocol,
-		t_install_multiple, t_uninstall_multiple, t_calculate_crc32, t_copy_mem,
-		t_set_mem, t_create_event_ex};
-	trace_rt = (EFI_RUNTIME_SERVICES){
-		core_rt->Hdr, t_get_time, t_set_time, t_get_wakeup_time, t_set_wakeup_time,
-		t_set_virtual_address_map, t_convert_pointer, t_get_variable,
-		t_get_next_variable_name, t_set_variable, t_get_next_high_monotonic_count,
-		t_reset_system, t_update_capsule, t_query_capsule_capabilities,
-		t_query_variable_info};
+	trace_bs = (EFI_BOOT_SERVICES){core_bs->Hdr,
+				       t_raise_tpl,
+				       t_restore_tpl,
+				       t_allocate_pages,
+				       t_free_pages,
+				       t_get_memory_map,
+				       t_allocate_pool,
+				       t_free_pool,
+				       t_create_event,
+				       t_set_timer,
+				       t_wait_for_event,
+				       t_signal_event,
+				       t_close_event,
+				       t_check_event,
+				       t_install_protocol_interface,
+				       t_reinstall_protocol_interface,
+				       t_uninstall_protocol_interface,
+				       t_handle_protocol,
+				       NULL,
+				       t_register_protocol_notify,
+				       t_locate_handle,
+				       t_locate_device_path,
+				       t_install_configuration_table,
+				       t_load_image,
+				       t_start_image,
+				       t_exit,
+				       t_unload_image,
+				       t_exit_boot_services,
+				       t_get_next_monotonic_count,
+				       t_stall,
+				       t_set_watchdog_timer,
+				       t_connect_controller,
+				       t_disconnect_controller,
+				       t_open_protocol,
+				       t_close_protocol,
+				       t_open_protocol_information,
+				       t_protocols_per_handle,
+				       t_locate_handle_buffer,
+				       t_locate_protocol,
+				       t_install_multiple,
+				       t_uninstall_multiple,
+				       t_calculate_crc32,
+				       t_copy_mem,
+				       t_set_mem,
+				       t_create_event_ex};
+	trace_rt = (EFI_RUNTIME_SERVICES){core_rt->Hdr,
+					  t_get_time,
+					  t_set_time,
+					  t_get_wakeup_time,
+					  t_set_wakeup_time,
+					  t_set_virtual_address_map,
+					  t_convert_pointer,
+					  t_get_variable,
+					  t_get_next_variable_name,
+					  t_set_variable,
+					  t_get_next_high_monotonic_count,
+					  t_reset_system,
+					  t_update_capsule,
+					  t_query_capsule_capabilities,
+					  t_query_variable_info};
 	table_update_crc(&trace_bs.Hdr);
 	table_update_crc(&trace_rt.Hdr);
 	core_bs = &trace_bs; /* ExitBootServices clears what the images see */
