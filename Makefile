@@ -12,6 +12,9 @@ COMMON := -std=gnu11 -g -Iinclude $(WARN) -fno-strict-aliasing
 HOST_CFLAGS := $(COMMON) -O2 -fno-omit-frame-pointer -D_GNU_SOURCE
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 ASAN_CFLAGS := $(COMMON) -O1 -fno-omit-frame-pointer -D_GNU_SOURCE $(SAN_FLAGS)
+# make coverage: clang's source-based coverage of the host builds (scripts/coverage).
+COV_CFLAGS := $(COMMON) -O1 -fno-omit-frame-pointer -D_GNU_SOURCE \
+	-fprofile-instr-generate -fcoverage-mapping
 FUZZ_CFLAGS := $(COMMON) -O1 -fno-omit-frame-pointer -D_GNU_SOURCE -DEMBER_FUZZING \
 	-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
 # PE32+ applications: clang targeting UEFI's ABI, linked by lld as EFI applications.
@@ -69,7 +72,7 @@ FUZZERS := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRC))
 APP_EFIS := $(patsubst %,$(BUILD)/apps/%.efi,$(APPS))
 PROGRAM_EFIS := $(patsubst %,$(BUILD)/tests/programs/%.efi,$(GNUEFI_PROGRAMS))
 
-.PHONY: all deps firmware install check check-unit check-integration check-fuzz check-format bench run clean format
+.PHONY: all deps firmware install check check-unit check-integration check-fuzz check-format coverage bench run clean format
 all: $(EMBER_RUN) $(EMBER_VARSTORE) $(APP_EFIS) $(PROGRAM_EFIS) $(FW_IMAGES) $(FW_DIR)/ember-x86_64.json
 
 # Missing Debian packages are installed before anything is compiled (once per build dir).
@@ -96,6 +99,12 @@ $(BUILD)/asan/%.o: %.S | $(DEPS_STAMP)
 $(BUILD)/fuzzobj/%.o: %.S | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(FUZZ_CFLAGS) -MMD -MP -c $< -o $@
+$(BUILD)/covobj/%.o: %.S | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(COV_CFLAGS) -MMD -MP -c $< -o $@
+$(BUILD)/covobj/%.o: %.c | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(COV_CFLAGS) -MMD -MP -c $< -o $@
 $(BUILD)/asan/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(ASAN_CFLAGS) -MMD -MP -c $< -o $@
@@ -119,6 +128,17 @@ $(UNIT_TESTS): $(call obj,host,$(FIRMWARE_SRC) $(UNIT_SRC))
 $(UNIT_TESTS_ASAN): $(call obj,asan,$(FIRMWARE_SRC) $(UNIT_SRC))
 	@echo "  LD      $@"
 	$(Q)$(CC) $(SAN_FLAGS) -o $@ $^ -lm -lz
+
+# The instrumented unit tests and ember-run of make coverage.
+COV_DIR := $(BUILD)/cov
+$(COV_DIR)/unit-tests: $(call obj,covobj,$(FIRMWARE_SRC) $(UNIT_SRC))
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	$(Q)$(CC) -fprofile-instr-generate -o $@ $^ -lm -lz
+$(COV_DIR)/ember-run: $(call obj,covobj,$(FIRMWARE_SRC) $(HOSTED_SRC))
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	$(Q)$(CC) -fprofile-instr-generate -o $@ $^ -lpng -lz -lm
 
 $(BUILD)/fuzz/%: $(call obj,fuzzobj,$(FIRMWARE_SRC) $(FUZZ_SUPPORT_SRC) $(HOST_PURE_SRC)) $(BUILD)/fuzzobj/tests/fuzz/%.o
 	@mkdir -p $(dir $@)
@@ -217,6 +237,11 @@ check-integration: all
 
 check-fuzz: $(FUZZERS)
 	$(Q)scripts/run-fuzzers $(FUZZERS)
+
+# Line coverage of the firmware code (core, drivers, varstore, bds, lib) over the unit and
+# integration tests; fails below COVERAGE_MIN percent.
+coverage: all $(COV_DIR)/unit-tests $(COV_DIR)/ember-run
+	$(Q)BUILD=$(BUILD) scripts/coverage
 
 bench: all
 	$(Q)EMBER_BUILD=$(BUILD) scripts/bench

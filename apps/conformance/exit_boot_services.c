@@ -8,7 +8,11 @@
  * After the first ExitBootServices call only memory services may be used and no console
  * exists, so results go to a memlog (apps/lib/memlog.h) whose address is printed
  * beforehand (scripts/run-ovmf reads it back from guest memory), and the outcome leaves
- * through ResetSystem(EfiResetShutdown, status, "<summary>"). */
+ * through ResetSystem(EfiResetShutdown, status, "<summary>").
+ *
+ * Last comes SetVirtualAddressMap (8.4) with an identity map (every runtime range keeps its
+ * address, so the rest still works on any firmware), checked with ConvertPointer from a
+ * VIRTUAL_ADDRESS_CHANGE notification. */
 #include "conformance.h"
 #include "../lib/memlog.h"
 #include <ember/lib/crc32.h>
@@ -26,10 +30,14 @@ struct ebs_probe {
 static struct {
 	struct ebs_probe by_type, by_group, before, outsider;
 	EFI_EVENT events[4];
+	EFI_EVENT virtual_change;
+	UINTN virtual_notified;
+	EFI_STATUS convert[5];
 	UINTN seq;
 	struct memlog *log;
 	EFI_MEMORY_DESCRIPTOR *map;
-	UINTN map_cap;
+	UINTN map_cap, map_size, desc_size;
+	UINT32 desc_version;
 	struct check_totals before_ebs;
 	CHAR16 reset_text[64];
 } ebs;
@@ -48,6 +56,24 @@ static void EFIAPI ebs_notify(EFI_EVENT event, void *ctx)
 		p->tpl = current_tpl();
 }
 
+/* During SetVirtualAddressMap, in physical mode: ConvertPointer on a runtime pointer (the
+ * runtime services table), on NULL with and without EFI_OPTIONAL_PTR, on a NULL address,
+ * and on a pointer to loader data, which no runtime range holds. */
+static void EFIAPI virtual_change_notify(EFI_EVENT event, void *ctx)
+{
+	void *runtime = app_rt, *none = NULL, *loader = ebs.log;
+
+	ebs.virtual_notified++;
+	ebs.convert[0] = app_rt->ConvertPointer(0, &runtime);
+	ebs.convert[1] = runtime == app_rt ? EFI_SUCCESS : EFI_ABORTED; /* identity map */
+	ebs.convert[2] = app_rt->ConvertPointer(EFI_OPTIONAL_PTR, &none);
+	ebs.convert[3] = app_rt->ConvertPointer(0, &none) == EFI_INVALID_PARAMETER &&
+				 app_rt->ConvertPointer(0, NULL) == EFI_INVALID_PARAMETER
+			     ? EFI_SUCCESS
+			     : EFI_ABORTED;
+	ebs.convert[4] = app_rt->ConvertPointer(0, &loader);
+}
+
 static bool create_probes(void)
 {
 	static EFI_GUID exit_group = EFI_EVENT_GROUP_EXIT_BOOT_SERVICES;
@@ -64,6 +90,9 @@ static bool create_probes(void)
 			    EFI_SUCCESS) &&
 	       CHECK_STATUS(app_bs->CreateEventEx(EVT_NOTIFY_SIGNAL, TPL_CALLBACK, ebs_notify,
 						  &ebs.outsider, tguid(G_EBS), &ebs.events[3]),
+			    EFI_SUCCESS) &&
+	       CHECK_STATUS(app_bs->CreateEvent(EVT_SIGNAL_VIRTUAL_ADDRESS_CHANGE, TPL_NOTIFY,
+						virtual_change_notify, NULL, &ebs.virtual_change),
 			    EFI_SUCCESS);
 }
 
@@ -96,12 +125,13 @@ bool ebs_prepare(void)
 	return true;
 }
 
+/* Keeps the map: after a successful ExitBootServices it is the final one, which
+ * SetVirtualAddressMap is given. */
 static EFI_STATUS fresh_key(UINTN *key)
 {
-	UINTN size = ebs.map_cap, dsize;
-	UINT32 dver;
-
-	return app_bs->GetMemoryMap(&size, ebs.map, key, &dsize, &dver);
+	ebs.map_size = ebs.map_cap;
+	return app_bs->GetMemoryMap(&ebs.map_size, ebs.map, key, &ebs.desc_size,
+				    &ebs.desc_version);
 }
 
 /* The first call with a map key made stale by an allocation and a free. */
@@ -206,6 +236,39 @@ static void check_runtime_services(void)
 	}
 }
 
+/* SetVirtualAddressMap with every range at its physical address: the bad descriptor version
+ * and size first (refused without a change), then the real call, then a second one. */
+static void check_virtual_address_map(void)
+{
+	EFI_MEMORY_DESCRIPTOR *map = ebs.map;
+	UINTN size = ebs.map_size, dsize = ebs.desc_size;
+
+	for (UINTN off = 0; off + dsize <= size; off += dsize) {
+		EFI_MEMORY_DESCRIPTOR *d = (EFI_MEMORY_DESCRIPTOR *)((UINT8 *)map + off);
+		d->VirtualStart = d->PhysicalStart;
+	}
+	CHECK_STATUS(app_rt->SetVirtualAddressMap(size, dsize, ebs.desc_version + 1, map),
+		     EFI_INVALID_PARAMETER);
+	CHECK_STATUS(app_rt->SetVirtualAddressMap(size, sizeof(EFI_MEMORY_DESCRIPTOR) - 8,
+						  ebs.desc_version, map),
+		     EFI_INVALID_PARAMETER);
+	CHECK_EQ(ebs.virtual_notified, 0);
+	if (!CHECK_STATUS(app_rt->SetVirtualAddressMap(size, dsize, ebs.desc_version, map),
+			  EFI_SUCCESS))
+		return;
+	CHECK_EQ(ebs.virtual_notified, 1);
+	CHECK_STATUS(ebs.convert[0], EFI_SUCCESS);
+	CHECK_STATUS(ebs.convert[1], EFI_SUCCESS);
+	CHECK_STATUS(ebs.convert[2], EFI_SUCCESS);
+	CHECK_STATUS(ebs.convert[3], EFI_SUCCESS);
+	CHECK_STATUS(ebs.convert[4], EFI_NOT_FOUND);
+	/* Once in virtual mode, never again. */
+	CHECK_STATUS(app_rt->SetVirtualAddressMap(size, dsize, ebs.desc_version, map),
+		     EFI_UNSUPPORTED);
+	CHECK_EQ(ebs.virtual_notified, 1);
+	check_runtime_services();
+}
+
 __attribute__((noreturn)) void ebs_run_and_shutdown(void)
 {
 	EFI_BOOT_SERVICES *bs = app_bs;
@@ -222,6 +285,7 @@ __attribute__((noreturn)) void ebs_run_and_shutdown(void)
 		check_events();
 		check_system_table(vendor);
 		check_runtime_services();
+		check_virtual_address_map();
 	}
 	UINT32 passed = check_totals.passed - ebs.before_ebs.passed;
 	UINT32 failed = check_totals.failed - ebs.before_ebs.failed;

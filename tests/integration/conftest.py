@@ -7,7 +7,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 BUILD = Path(os.environ.get("EMBER_BUILD", ROOT / "build"))
-EMBER_RUN = BUILD / "ember-run"
+# EMBER_RUN may name another build of it (make coverage runs an instrumented one).
+EMBER_RUN = Path(os.environ.get("EMBER_RUN", BUILD / "ember-run"))
 PROGRAMS = BUILD / "tests" / "programs"
 APPS = BUILD / "apps"
 
