@@ -130,8 +130,7 @@ bool ebs_prepare(void)
 static EFI_STATUS fresh_key(UINTN *key)
 {
 	ebs.map_size = ebs.map_cap;
-	return app_bs->GetMemoryMap(&ebs.map_size, ebs.map, key, &ebs.desc_size,
-				    &ebs.desc_version);
+	return app_bs->GetMemoryMap(&ebs.map_size, ebs.map, key, &ebs.desc_size, &ebs.desc_version);
 }
 
 /* The first call with a map key made stale by an allocation and a free. */

@@ -1,5 +1,8 @@
 /* Runs every registered unit test and prints "N passed, N failed". */
 #include <setjmp.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <sys/wait.h>
 #include <stdio.h>
 #include <string.h>
 #include <inttypes.h>
@@ -57,6 +60,35 @@ bool test_check_status(EFI_STATUS got, EFI_STATUS want, const char *expr, const 
 			longjmp(abort_test, 1);
 	}
 	return got == want;
+}
+
+bool test_run_isolated(void (*fn)(void), const char *what, const char *file, int line)
+{
+	int status = 0;
+	pid_t child;
+
+	fflush(stdout);
+	fflush(stderr);
+	child = fork();
+	if (child < 0) {
+		report(file, line, "fork failed");
+		return false;
+	}
+	if (child == 0) {
+		current_failures = 0;
+		if (setjmp(abort_test) == 0)
+			fn();
+		fflush(stdout);
+		exit(current_failures ? 1 : 0); /* exit, not _exit: coverage is written at exit */
+	}
+	if (waitpid(child, &status, 0) != child || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		char msg[256];
+		snprintf(msg, sizeof(msg), "%s failed in its own process (status 0x%x)", what,
+			 status);
+		report(file, line, msg);
+		return false;
+	}
+	return true;
 }
 
 int main(int argc, char **argv)

@@ -93,7 +93,9 @@ void test_platform_init(void)
 	    {TEST_RAM_BASE, TEST_RAM_PAGES, EfiConventionalMemory,
 	     EFI_MEMORY_UC | EFI_MEMORY_WC | EFI_MEMORY_WT | EFI_MEMORY_WB},
 	};
-	void *p = mmap((void *)TEST_RAM_BASE, TEST_RAM_PAGES * 4096ULL, PROT_READ | PROT_WRITE,
+	/* Executable: tests load and start PE images (the boot manager's). */
+	void *p = mmap((void *)TEST_RAM_BASE, TEST_RAM_PAGES * 4096ULL,
+		       PROT_READ | PROT_WRITE | PROT_EXEC,
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE | MAP_NORESERVE, -1, 0);
 	if (p != (void *)TEST_RAM_BASE) {
 		perror("test platform: mmap RAM");

@@ -36,6 +36,12 @@ bool test_check_status(EFI_STATUS got, EFI_STATUS want, const char *expr, const 
 #define EXPECT_STATUS(e, s) test_check_status((e), (s), #e, __FILE__, __LINE__, false)
 #define ASSERT_STATUS(e, s) test_check_status((e), (s), #e, __FILE__, __LINE__, true)
 
+/* Runs fn in a child process, a copy of the whole firmware: for tests that change what
+ * every other test shares (variables, handles, boot services). Its checks count in the
+ * child; the test fails when the child reports a failure or dies. */
+bool test_run_isolated(void (*fn)(void), const char *what, const char *file, int line);
+#define RUN_ISOLATED(fn) test_run_isolated(fn, #fn, __FILE__, __LINE__)
+
 /* The unit-test platform's controllable clock: advancing it runs the timer tick. */
 void test_advance_time_ns(uint64_t ns);
 uint64_t test_now_ns(void);

@@ -1,0 +1,132 @@
+/* Default boot options (bds/defaults.c, UEFI 2.10 3.4.1.1): one per file system holding
+ * \EFI\BOOT\BOOTX64.EFI, marked as Ember's own, appended to BootOrder once, removed when
+ * the device or its file goes, ordered by the platform's ranks; options others wrote are
+ * never touched. */
+#include <string.h>
+
+#include "bds_fixture.h"
+#include "support/test.h"
+#include <ember/core/bds.h>
+#include <ember/core/core.h>
+#include <ember/core/devpath.h>
+#include <ember/lib/str.h>
+
+static const EFI_GUID global_guid = EFI_GLOBAL_VARIABLE;
+static const struct bds_file removable_a[] = {{"/EFI/BOOT/BOOTX64.EFI", 1}};
+static const struct bds_file removable_b[] = {{"/EFI/BOOT/BOOTX64.EFI", 2}};
+static const struct bds_file not_removable[] = {{"/EFI/debian/grubx64.efi", 3}};
+
+/* The option's description, or an empty string. */
+static void description_of(UINT16 number, CHAR16 *out, UINTN max)
+{
+	CHAR16 name[16] = u"Boot0000";
+	UINT8 data[512];
+	UINTN size = sizeof(data);
+	struct load_option lo;
+
+	out[0] = 0;
+	name[4] = u"0123456789ABCDEF"[number >> 12 & 15];
+	name[5] = u"0123456789ABCDEF"[number >> 8 & 15];
+	name[6] = u"0123456789ABCDEF"[number >> 4 & 15];
+	name[7] = u"0123456789ABCDEF"[number & 15];
+	if (EFI_ERROR(variable_get(name, &global_guid, NULL, &size, data)) ||
+	    !load_option_parse(data, size, &lo))
+		return;
+	if (str16_size(lo.description) <= max * sizeof(CHAR16))
+		str16_copy(out, lo.description);
+}
+
+static void created_and_booted(void)
+{
+	struct bds_platform platform = {0};
+	UINT16 order[8];
+	CHAR16 text[96];
+	UINT64 steps;
+
+	bds_world_start();
+	bds_disk_add(removable_a, 1, NULL);
+	bds_disk_add(not_removable, 1, NULL);
+	bds_run(&platform);
+	/* One option, for the disk with the removable-media file; booted without
+	 * LoadOptions (Ember's marker is not an argument). */
+	ASSERT_EQ(bds_order_get(u"BootOrder", order, 8), 1);
+	EXPECT(!strcmp(bds_runs_text(), "1"));
+	EXPECT_EQ(bds_world.runs[0].load_options_size, 0);
+	EXPECT_EQ(bds_world.runs[0].boot_current, order[0]);
+	description_of(order[0], text, 96);
+	EXPECT(!mem_cmp(text, u"UEFI ", 10));
+	/* A second start finds it there: no new option, no flash write for the order. */
+	steps = bds_flash_steps();
+	bds_run(&platform);
+	EXPECT_EQ(bds_order_get(u"BootOrder", order, 8), 1);
+	EXPECT(!strcmp(bds_runs_text(), "1,1"));
+	EXPECT_EQ(bds_flash_steps() - steps, 0); /* BootCurrent is volatile */
+}
+
+TEST(bds_defaults_created_once_and_booted)
+{
+	RUN_ISOLATED(created_and_booted);
+}
+
+/* A disk that goes takes its option with it; an option a user wrote for the same device
+ * stays. */
+static void stale_removed_user_kept(void)
+{
+	struct bds_platform platform = {0};
+	EFI_DEVICE_PATH_PROTOCOL *path_b, *user_path;
+	EFI_HANDLE disk_b;
+	UINT16 order[8], user_order[8];
+	UINTN count;
+
+	bds_world_start();
+	bds_disk_add(removable_a, 1, NULL);
+	disk_b = bds_disk_add(removable_b, 1, &path_b);
+	user_path = bds_file_path(path_b, "/EFI/BOOT/BOOTX64.EFI");
+	bds_option_put(u"Boot", 0x100, LOAD_OPTION_ACTIVE, u"mine", user_path, NULL, 0);
+	pool_free(user_path);
+	bds_run(&platform);
+	count = bds_order_get(u"BootOrder", order, 8);
+	EXPECT_EQ(count, 2); /* the user's option is not in BootOrder: only the two auto ones */
+	EXPECT(!strcmp(bds_runs_text(), "1,2"));
+	mem_copy(user_order, order, sizeof(order));
+	user_order[count] = 0x100;
+	bds_order_put(u"BootOrder", user_order, count + 1);
+	bds_disk_remove(disk_b);
+	bds_world.run_count = 0;
+	bds_run(&platform);
+	count = bds_order_get(u"BootOrder", order, 8);
+	ASSERT_EQ(count, 2);
+	EXPECT_EQ(order[1], 0x100);
+	EXPECT(!strcmp(bds_runs_text(), "1"));
+}
+
+TEST(bds_defaults_stale_removed_user_kept)
+{
+	RUN_ISOLATED(stale_removed_user_kept);
+}
+
+static EFI_DEVICE_PATH_PROTOCOL *preferred;
+
+/* The platform prefers the device `preferred` (QEMU's bootindex=0), nothing else. */
+static int rank(const EFI_DEVICE_PATH_PROTOCOL *path)
+{
+	return dp_starts_with(path, preferred) ? 0 : -1;
+}
+
+static void ranked(void)
+{
+	struct bds_platform platform = {.boot_rank = rank};
+	UINT16 order[8];
+
+	bds_world_start();
+	bds_disk_add(removable_a, 1, NULL);
+	bds_disk_add(removable_b, 1, &preferred);
+	bds_run(&platform);
+	EXPECT_EQ(bds_order_get(u"BootOrder", order, 8), 2);
+	EXPECT(!strcmp(bds_runs_text(), "2,1"));
+}
+
+TEST(bds_defaults_platform_rank_first)
+{
+	RUN_ISOLATED(ranked);
+}
