@@ -57,7 +57,7 @@ static EFI_STATUS EFIAPI program_entry(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	if (li->LoadOptions)
 		memcpy(r->load_options, li->LoadOptions,
 		       li->LoadOptionsSize < sizeof(r->load_options) ? li->LoadOptionsSize
-								      : sizeof(r->load_options));
+								     : sizeof(r->load_options));
 	return bds_world.status_of[id];
 }
 
@@ -114,8 +114,7 @@ static void put_program(UINT8 *image, size_t size, const struct bds_file *file)
 	unlink(temp);
 }
 
-EFI_HANDLE bds_disk_add(const struct bds_file *files, size_t count,
-			EFI_DEVICE_PATH_PROTOCOL **path)
+EFI_HANDLE bds_disk_add(const struct bds_file *files, size_t count, EFI_DEVICE_PATH_PROTOCOL **path)
 {
 	static const EFI_GUID dp_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
 	size_t size;
@@ -138,8 +137,8 @@ EFI_HANDLE bds_gpt_disk_add(const struct bds_file *files, size_t count,
 	static const EFI_GUID sfs_guid = EFI_SIMPLE_FILE_SYSTEM_PROTOCOL_GUID;
 	static const EFI_GUID dp_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
 	static struct mem_disk disk; /* kept: the device's medium */
-	struct gpt_part part = {.type = {0xc12a7328, 0xf81f, 0x11d2,
-					 {0xba, 0x4b, 0x00, 0xa0, 0xc9, 0x3e, 0xc9, 0x3b}}};
+	struct gpt_part part = {
+	    .type = {0xc12a7328, 0xf81f, 0x11d2, {0xba, 0x4b, 0x00, 0xa0, 0xc9, 0x3e, 0xc9, 0x3b}}};
 	size_t size;
 	UINT8 *fat = fat_image_mkfs("-F 12", 1024, &size);
 	struct test_block_dev *dev;
@@ -193,12 +192,12 @@ EFI_DEVICE_PATH_PROTOCOL *bds_file_path(EFI_DEVICE_PATH_PROTOCOL *disk, const ch
 	return full;
 }
 
-void bds_option_put(const CHAR16 *kind, UINT16 number, UINT32 attributes,
-		    const CHAR16 *description, const EFI_DEVICE_PATH_PROTOCOL *path,
-		    const void *optional, UINTN optional_size)
+void bds_option_put(const CHAR16 *kind, UINT16 number, UINT32 attributes, const CHAR16 *description,
+		    const EFI_DEVICE_PATH_PROTOCOL *path, const void *optional, UINTN optional_size)
 {
-	struct load_option lo = {attributes, description,	  str16_size(description), path,
-				 (UINT16)dp_size(path),	 optional, optional_size};
+	struct load_option lo = {attributes,   description,	      str16_size(description),
+				 path,	       (UINT16)dp_size(path), optional,
+				 optional_size};
 	UINTN size = load_option_size(&lo);
 	void *data = malloc(size);
 	char text[8];

@@ -56,9 +56,9 @@ void bds_disk_remove(EFI_HANDLE disk);
 EFI_DEVICE_PATH_PROTOCOL *bds_file_path(EFI_DEVICE_PATH_PROTOCOL *disk, const char *file);
 
 /* Writes Boot####-style option kind####: attributes, description, path, optional data. */
-void bds_option_put(const CHAR16 *kind, UINT16 number, UINT32 attributes,
-		    const CHAR16 *description, const EFI_DEVICE_PATH_PROTOCOL *path,
-		    const void *optional, UINTN optional_size);
+void bds_option_put(const CHAR16 *kind, UINT16 number, UINT32 attributes, const CHAR16 *description,
+		    const EFI_DEVICE_PATH_PROTOCOL *path, const void *optional,
+		    UINTN optional_size);
 /* Writes an order variable (BootOrder ...) of count numbers. */
 void bds_order_put(const CHAR16 *name, const UINT16 *order, UINTN count);
 /* Reads an order variable back: the count, the numbers into order (up to max). */

@@ -48,9 +48,9 @@ static void short_forms(void)
 	hd = dp_append_node(NULL, last_node(partition));
 	ASSERT(hd && hd->Type == MEDIA_DEVICE_PATH && hd->SubType == MEDIA_HARDDRIVE_DP);
 	app = bds_file_path(NULL, "/APP.EFI");
-	paths[0] = dp_append(hd, app);		      /* HD(...)/\APP.EFI */
-	paths[1] = dp_dup(hd);			      /* HD(...): the removable file */
-	paths[2] = bds_file_path(NULL, "/OTHER.EFI"); /* a file on any file system */
+	paths[0] = dp_append(hd, app);			 /* HD(...)/\APP.EFI */
+	paths[1] = dp_dup(hd);				 /* HD(...): the removable file */
+	paths[2] = bds_file_path(NULL, "/OTHER.EFI");	 /* a file on any file system */
 	paths[3] = bds_file_path(partition, "/APP.EFI"); /* the full path */
 	paths[4] = NULL;
 	boot_each(paths, 4);

@@ -79,8 +79,9 @@ static void two_options(void)
  * Enter boots the second option first; the request is used once. */
 static void os_indications(void)
 {
-	static const EFI_INPUT_KEY keys[] = {{GAP, 0}, {SCAN_UP, 0},   {SCAN_DOWN, 0},
-					     {SCAN_DOWN, 0}, {0, 'x'}, {0, CHAR_CARRIAGE_RETURN}};
+	static const EFI_INPUT_KEY keys[] = {{GAP, 0},	     {SCAN_UP, 0},
+					     {SCAN_DOWN, 0}, {SCAN_DOWN, 0},
+					     {0, 'x'},	     {0, CHAR_CARRIAGE_RETURN}};
 	UINT64 indications = 1; /* EFI_OS_INDICATIONS_BOOT_TO_FW_UI */
 	UINTN size = sizeof(indications);
 	struct bds_platform platform = {0};
@@ -164,8 +165,8 @@ static void console_variables(void)
 		   EFI_GUID_INIT(0x6b1e5a1d, 0x1b4f, 0x4d2e, 0x9a, 0x41, 0x3c, 0x0e, 0x52, 0x77,
 				 0x8d, 0x10)},
 		  {END_DEVICE_PATH_TYPE, END_ENTIRE_DEVICE_PATH_SUBTYPE, {4, 0}}};
-	static const CHAR16 *names[] = {u"ConIn", u"ConInDev", u"ConOut",
-					u"ConOutDev", u"ErrOut", u"ErrOutDev"};
+	static const CHAR16 *names[] = {u"ConIn",     u"ConInDev", u"ConOut",
+					u"ConOutDev", u"ErrOut",   u"ErrOutDev"};
 	struct bds_platform platform = {0};
 	EFI_HANDLE handle = NULL;
 	UINT8 value[64];
