@@ -22,8 +22,8 @@ static UINTN key_now(struct mmap *m)
 	UINTN size = m->cap, key = 0, dsize;
 	UINT32 version;
 
-	if (app_bs->GetMemoryMap(&size, (EFI_MEMORY_DESCRIPTOR *)m->buf, &key, &dsize,
-				 &version) != EFI_SUCCESS)
+	if (app_bs->GetMemoryMap(&size, (EFI_MEMORY_DESCRIPTOR *)m->buf, &key, &dsize, &version) !=
+	    EFI_SUCCESS)
 		return 0;
 	return key;
 }
@@ -83,8 +83,7 @@ APP_TEST(map_change_waits_for_the_tpl)
 
 /* Allocates a pool block at TPL_NOTIFY; *signalled tells whether the group was signalled,
  * *changed whether the map key moved. */
-static EFI_STATUS pool_step(struct mmap *m, UINTN size, void **p, bool *changed,
-			    bool *signalled)
+static EFI_STATUS pool_step(struct mmap *m, UINTN size, void **p, bool *changed, bool *signalled)
 {
 	UINTN n = 0;
 	EFI_EVENT e;
