@@ -184,15 +184,21 @@ $(FW_DIR)/ember-x86_64.json: scripts/firmware-json
 	$(Q)scripts/firmware-json $(FW_DIR) > $@
 firmware: $(FW_IMAGES) $(FW_DIR)/ember-x86_64.json
 
-# `make install PREFIX=/usr/local`: images in share/ember, a descriptor where libvirt looks.
+# `make install PREFIX=/usr/local`: ember-run, the images in PREFIX/share/ember, and their
+# firmware descriptor where QEMU's firmware.json says libvirt looks: /usr/share/qemu/firmware
+# (a distribution's, for PREFIX=/usr), /etc/qemu/firmware (the host's own, for any other
+# PREFIX: PREFIX/share/qemu/firmware is never read) or the user's
+# FIRMWARE_JSON_DIR=~/.config/qemu/firmware (qemu:///session). DESTDIR is put before each.
 PREFIX ?= /usr/local
+FIRMWARE_JSON_DIR ?= $(if $(filter /usr,$(PREFIX)),/usr/share/qemu/firmware,/etc/qemu/firmware)
 install: firmware $(EMBER_RUN)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/ember \
-		$(DESTDIR)$(PREFIX)/share/qemu/firmware
+		$(DESTDIR)$(FIRMWARE_JSON_DIR)
 	install -m 755 $(EMBER_RUN) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 $(FW_IMAGES) $(DESTDIR)$(PREFIX)/share/ember/
 	scripts/firmware-json $(PREFIX)/share/ember \
-		> $(DESTDIR)$(PREFIX)/share/qemu/firmware/70-ember-x86_64.json
+		> $(DESTDIR)$(FIRMWARE_JSON_DIR)/70-ember-x86_64.json
+	chmod 644 $(DESTDIR)$(FIRMWARE_JSON_DIR)/70-ember-x86_64.json
 
 # ---- PE32+ applications (apps/NAME/*.c + apps/lib + lib) ----
 PE_LIB_OBJ := $(call obj,pe,$(LIB_SRC) $(FREESTANDING_SRC) $(APP_LIB_SRC))

@@ -9,6 +9,32 @@
 /* Descriptors are larger than the structure, so callers must honour DescriptorSize. */
 #define DESCRIPTOR_SIZE (sizeof(EFI_MEMORY_DESCRIPTOR) + sizeof(UINT64))
 
+static const EFI_GUID map_change_group = EFI_EVENT_GROUP_MEMORY_MAP_CHANGE;
+static unsigned lock_depth; /* nesting of map_lock: the array's growth allocates inside */
+static UINTN key_at_lock;
+
+/* Takes the memory map lock; returns the TPL to give map_unlock. */
+static EFI_TPL map_lock(void)
+{
+	EFI_TPL old = tpl_raise(MEMORY_LOCK_TPL);
+
+	if (lock_depth++ == 0)
+		key_at_lock = memmap_key();
+	return old;
+}
+
+/* Releases the lock. When the outermost holder leaves a changed map, the map-change group
+ * is signalled (UEFI 2.10, 7.1): still at the lock's TPL, so the notifications run once
+ * the caller's TPL is back, when no memory code is on the way and the map is whole again
+ * (a notification may allocate). Not after ExitBootServices: the boot-time events are
+ * gone by then. */
+static void map_unlock(EFI_TPL old)
+{
+	if (--lock_depth == 0 && memmap_key() != key_at_lock && !core_boot_services_exited)
+		event_signal_group(&map_change_group);
+	tpl_restore(old);
+}
+
 /* Types a caller may allocate: the spec's own (minus free kinds) and the OEM/OS ranges. */
 bool mem_type_is_allocatable(UINT32 type)
 {
@@ -62,7 +88,7 @@ EFI_STATUS mem_allocate_aligned(EFI_ALLOCATE_TYPE type, EFI_MEMORY_TYPE memory_t
 
 	if (pages == 0 || pages > (UINT64)1 << (64 - EFI_PAGE_SHIFT - 1))
 		return type == AllocateAnyPages ? EFI_OUT_OF_RESOURCES : EFI_NOT_FOUND;
-	old = tpl_raise(MEMORY_LOCK_TPL);
+	old = map_lock();
 	if (type == AllocateAddress) {
 		if (!IS_ALIGNED(start, EFI_PAGE_SIZE) || start + size < start ||
 		    !memmap_span_is(start, pages, is_free))
@@ -84,7 +110,7 @@ EFI_STATUS mem_allocate_aligned(EFI_ALLOCATE_TYPE type, EFI_MEMORY_TYPE memory_t
 		*memory = start;
 		memmap_reserve();
 	}
-	tpl_restore(old);
+	map_unlock(old);
 	return status;
 }
 
@@ -101,12 +127,12 @@ EFI_STATUS mem_free_pages(EFI_PHYSICAL_ADDRESS memory, UINTN pages)
 
 	if (!IS_ALIGNED(memory, EFI_PAGE_SIZE) || pages == 0)
 		return EFI_INVALID_PARAMETER;
-	old = tpl_raise(MEMORY_LOCK_TPL);
+	old = map_lock();
 	if (memmap_span_is(memory, pages, is_owned)) {
 		status = memmap_retype(memory, pages, EfiConventionalMemory, false);
 		memmap_reserve();
 	}
-	tpl_restore(old);
+	map_unlock(old);
 	return status;
 }
 

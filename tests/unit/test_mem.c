@@ -251,3 +251,96 @@ TEST(pool_returns_empty_chunks)
 	EXPECT_EQ(before, 0);
 	EXPECT(after <= 4); /* at most one chunk stays for the next allocation */
 }
+
+static const EFI_GUID map_change_group = EFI_EVENT_GROUP_MEMORY_MAP_CHANGE;
+static UINTN map_changes;
+
+static VOID EFIAPI count_map_change(EFI_EVENT event, VOID *context)
+{
+	map_changes++;
+}
+
+static UINTN current_key(void)
+{
+	static UINT8 buffer[64 * 1024];
+	UINTN key, dsize;
+
+	map_snapshot(buffer, sizeof(buffer), &key, &dsize);
+	return key;
+}
+
+TEST(memory_map_change_group_follows_the_map)
+{
+	EFI_PHYSICAL_ADDRESS a;
+	EFI_EVENT e;
+	void *p, *q;
+	UINTN key;
+
+	map_changes = 0;
+	ASSERT_STATUS(efi_create_event_ex(EVT_NOTIFY_SIGNAL, TPL_CALLBACK, count_map_change, NULL,
+					  &map_change_group, &e),
+		      EFI_SUCCESS);
+	ASSERT_STATUS(efi_allocate_pages(AllocateAnyPages, EfiLoaderData, 2, &a), EFI_SUCCESS);
+	EXPECT_EQ(map_changes, 1);
+	ASSERT_STATUS(efi_free_pages(a, 2), EFI_SUCCESS);
+	EXPECT_EQ(map_changes, 2);
+	/* A failed call changes nothing and signals nothing. */
+	EXPECT_STATUS(efi_free_pages(a, 2), EFI_NOT_FOUND);
+	EXPECT_EQ(map_changes, 2);
+	/* The first block of a fresh type takes pages, the second fits in the same chunk. */
+	key = current_key();
+	ASSERT_STATUS(efi_allocate_pool(0x7abc0001, 40, &p), EFI_SUCCESS);
+	EXPECT(current_key() != key);
+	EXPECT_EQ(map_changes, 3);
+	key = current_key();
+	ASSERT_STATUS(efi_allocate_pool(0x7abc0001, 40, &q), EFI_SUCCESS);
+	EXPECT_EQ(current_key(), key);
+	EXPECT_EQ(map_changes, 3);
+	EXPECT_STATUS(efi_free_pool(q), EFI_SUCCESS);
+	EXPECT_EQ(map_changes, 3);
+	/* The chunk is the type's last one and stays: nothing changes. Large blocks have
+	 * their own pages. */
+	EXPECT_STATUS(efi_free_pool(p), EFI_SUCCESS);
+	EXPECT_EQ(current_key(), key);
+	EXPECT_EQ(map_changes, 3);
+	ASSERT_STATUS(efi_allocate_pool(EfiLoaderData, 70000, &p), EFI_SUCCESS);
+	EXPECT_EQ(map_changes, 4);
+	EXPECT_STATUS(efi_free_pool(p), EFI_SUCCESS);
+	EXPECT_EQ(map_changes, 5);
+	/* Above the notification's TPL it waits, and changes made meanwhile signal once. */
+	EFI_TPL old = efi_raise_tpl(TPL_NOTIFY);
+	ASSERT_STATUS(efi_allocate_pages(AllocateAnyPages, EfiLoaderData, 1, &a), EFI_SUCCESS);
+	ASSERT_STATUS(efi_free_pages(a, 1), EFI_SUCCESS);
+	EXPECT_EQ(map_changes, 5);
+	efi_restore_tpl(old);
+	EXPECT_EQ(map_changes, 6);
+	efi_close_event(e);
+}
+
+/* A notification that changes the map itself, the first time it runs. */
+static VOID EFIAPI allocating_notify(EFI_EVENT event, VOID *context)
+{
+	EFI_PHYSICAL_ADDRESS a;
+
+	if (map_changes++ == 0 &&
+	    !EFI_ERROR(efi_allocate_pages(AllocateAnyPages, EfiBootServicesData, 3, &a)))
+		efi_free_pages(a, 3);
+}
+
+TEST(memory_map_change_notification_may_allocate)
+{
+	EFI_PHYSICAL_ADDRESS a;
+	EFI_EVENT e;
+
+	map_changes = 0;
+	ASSERT_STATUS(efi_create_event_ex(EVT_NOTIFY_SIGNAL, TPL_NOTIFY, allocating_notify, NULL,
+					  &map_change_group, &e),
+		      EFI_SUCCESS);
+	ASSERT_STATUS(efi_allocate_pages(AllocateAnyPages, EfiLoaderData, 1, &a), EFI_SUCCESS);
+	/* Its own change signals it once more, after it returned; the map stays sound. */
+	EXPECT_EQ(map_changes, 2);
+	EXPECT_EQ(type_at(a), EfiLoaderData);
+	EXPECT_STATUS(efi_free_pages(a, 1), EFI_SUCCESS);
+	EXPECT_EQ(map_changes, 3);
+	efi_close_event(e);
+}
