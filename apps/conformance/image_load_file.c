@@ -15,11 +15,11 @@ static const CHAR16 file_name[] = u"\\loaded-by-load-file.efi";
 static struct load_device {
 	EFI_LOAD_FILE_PROTOCOL lf, lf2;
 	UINT8 image[PE_FILE_SIZE];
-	EFI_STATUS answer;	/* what a request for the bytes returns (EFI_SUCCESS: serve) */
-	UINTN calls, calls2;	/* LoadFile and LoadFile2 requests */
-	UINTN size_queries;	/* requests without a buffer */
-	BOOLEAN last_policy;	/* BootPolicy of the last LoadFile request */
-	bool path_ok;		/* every request's FilePath was the file node */
+	EFI_STATUS answer;   /* what a request for the bytes returns (EFI_SUCCESS: serve) */
+	UINTN calls, calls2; /* LoadFile and LoadFile2 requests */
+	UINTN size_queries;  /* requests without a buffer */
+	BOOLEAN last_policy; /* BootPolicy of the last LoadFile request */
+	bool path_ok;	     /* every request's FilePath was the file node */
 	EFI_DEVICE_PATH_PROTOCOL *file;
 	EFI_HANDLE handle;
 	EFI_DEVICE_PATH_PROTOCOL *path; /* the device's */
@@ -82,9 +82,9 @@ static bool device_up(bool with_load_file2)
 	dev.file = dp_file_path(file_name);
 	if (!CHECK(dev.path && dev.file))
 		return false;
-	if (!CHECK_STATUS(app_bs->InstallMultipleProtocolInterfaces(
-			      &dev.handle, &guid_device_path, dev.path, &load_file_guid, &dev.lf,
-			      NULL),
+	if (!CHECK_STATUS(app_bs->InstallMultipleProtocolInterfaces(&dev.handle, &guid_device_path,
+								    dev.path, &load_file_guid,
+								    &dev.lf, NULL),
 			  EFI_SUCCESS))
 		return false;
 	return !with_load_file2 ||
@@ -97,9 +97,8 @@ static void device_down(void)
 {
 	if (dev.handle) {
 		app_bs->UninstallProtocolInterface(dev.handle, &load_file2_guid, &dev.lf2);
-		app_bs->UninstallMultipleProtocolInterfaces(dev.handle, &guid_device_path,
-							    dev.path, &load_file_guid, &dev.lf,
-							    NULL);
+		app_bs->UninstallMultipleProtocolInterfaces(dev.handle, &guid_device_path, dev.path,
+							    &load_file_guid, &dev.lf, NULL);
 	}
 	app_free(dev.path);
 	app_free(dev.file);
@@ -109,8 +108,8 @@ static void device_down(void)
 static EFI_STATUS load(BOOLEAN policy, EFI_HANDLE *h)
 {
 	EFI_DEVICE_PATH_PROTOCOL *full = dp_append(dev.path, dev.file);
-	EFI_STATUS status = full ? app_bs->LoadImage(policy, app_image, full, NULL, 0, h)
-				 : EFI_OUT_OF_RESOURCES;
+	EFI_STATUS status =
+	    full ? app_bs->LoadImage(policy, app_image, full, NULL, 0, h) : EFI_OUT_OF_RESOURCES;
 
 	app_free(full);
 	return status;

@@ -41,20 +41,10 @@ _Static_assert(sizeof(EFI_KEY_OPTION) == 10, "EFI_KEY_OPTION layout");
 
 /* Hardware error records: HwErrRec#### under this GUID, NV+BS+RT+HR (appendix P). */
 #define EFI_HARDWARE_ERROR_VARIABLE                                                                \
-	{                                                                                          \
-		0x414e6bdd, 0xe47b, 0x47cc,                                                        \
-		{                                                                                  \
-			0xb2, 0x44, 0xbb, 0x61, 0x02, 0x0c, 0xf5, 0x16                             \
-		}                                                                                  \
-	}
+	EFI_GUID_INIT(0x414e6bdd, 0xe47b, 0x47cc, 0xb2, 0x44, 0xbb, 0x61, 0x02, 0x0c, 0xf5, 0x16)
 
 /* db, dbx, dbt, dbr (the image security databases). */
 #define EFI_IMAGE_SECURITY_DATABASE_GUID                                                           \
-	{                                                                                          \
-		0xd719b2cb, 0x3d3a, 0x4596,                                                        \
-		{                                                                                  \
-			0xa3, 0xbc, 0xda, 0xd0, 0x0e, 0x67, 0x65, 0x6f                             \
-		}                                                                                  \
-	}
+	EFI_GUID_INIT(0xd719b2cb, 0x3d3a, 0x4596, 0xa3, 0xbc, 0xda, 0xd0, 0x0e, 0x67, 0x65, 0x6f)
 
 #endif

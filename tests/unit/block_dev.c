@@ -9,12 +9,7 @@
 #include <ember/lib/util.h>
 
 #define TEST_BLOCK_DEV_GUID                                                                        \
-	{                                                                                          \
-		0x5e5e1d0e, 0x7a57, 0x4b10,                                                        \
-		{                                                                                  \
-			0x8c, 0x1a, 0x00, 0x11, 0x22, 0x33, 0x44, 0x55                             \
-		}                                                                                  \
-	}
+	EFI_GUID_INIT(0x5e5e1d0e, 0x7a57, 0x4b10, 0x8c, 0x1a, 0x00, 0x11, 0x22, 0x33, 0x44, 0x55)
 
 static EFI_STATUS check(struct test_block_dev *d, UINT32 media_id, EFI_LBA lba, UINTN size,
 			const void *buffer)

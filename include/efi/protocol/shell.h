@@ -9,29 +9,14 @@
 #include <efi/protocol/simple_file_system.h>
 
 #define EFI_SHELL_PROTOCOL_GUID                                                                    \
-	{                                                                                          \
-		0x6302d008, 0x7f9b, 0x4f30,                                                        \
-		{                                                                                  \
-			0x87, 0xac, 0x60, 0xc9, 0xfe, 0xf5, 0xda, 0x4e                             \
-		}                                                                                  \
-	}
+	EFI_GUID_INIT(0x6302d008, 0x7f9b, 0x4f30, 0x87, 0xac, 0x60, 0xc9, 0xfe, 0xf5, 0xda, 0x4e)
 
 /* The vendor GUID of non-volatile shell environment variables kept as UEFI variables. */
 #define EFI_SHELL_VARIABLE_GUID                                                                    \
-	{                                                                                          \
-		0x158def5a, 0xf656, 0x419c,                                                        \
-		{                                                                                  \
-			0xb0, 0x27, 0x7a, 0x31, 0x92, 0xc0, 0x79, 0xd2                             \
-		}                                                                                  \
-	}
+	EFI_GUID_INIT(0x158def5a, 0xf656, 0x419c, 0xb0, 0x27, 0x7a, 0x31, 0x92, 0xc0, 0x79, 0xd2)
 /* The vendor GUID of non-volatile aliases. */
 #define EFI_SHELL_ALIAS_GUID                                                                       \
-	{                                                                                          \
-		0x0053d9d6, 0x2659, 0x4599,                                                        \
-		{                                                                                  \
-			0xa2, 0x6b, 0xef, 0x45, 0x36, 0xe6, 0x31, 0xa9                             \
-		}                                                                                  \
-	}
+	EFI_GUID_INIT(0x0053d9d6, 0x2659, 0x4599, 0xa2, 0x6b, 0xef, 0x45, 0x36, 0xe6, 0x31, 0xa9)
 
 #define EFI_SHELL_MAJOR_VERSION 2
 #define EFI_SHELL_MINOR_VERSION 2

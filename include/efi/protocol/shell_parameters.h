@@ -7,12 +7,7 @@
 #include <efi/types.h>
 
 #define EFI_SHELL_PARAMETERS_PROTOCOL_GUID                                                         \
-	{                                                                                          \
-		0x752f3136, 0x4e16, 0x4fdc,                                                        \
-		{                                                                                  \
-			0xa2, 0x2a, 0xe5, 0xf4, 0x68, 0x12, 0xf4, 0xca                             \
-		}                                                                                  \
-	}
+	EFI_GUID_INIT(0x752f3136, 0x4e16, 0x4fdc, 0xa2, 0x2a, 0xe5, 0xf4, 0x68, 0x12, 0xf4, 0xca)
 
 /* An open shell file; it behaves as an EFI_FILE_PROTOCOL (the console streams too). */
 typedef VOID *SHELL_FILE_HANDLE;

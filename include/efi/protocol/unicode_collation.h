@@ -8,20 +8,10 @@
 #include <efi/types.h>
 
 #define EFI_UNICODE_COLLATION_PROTOCOL2_GUID                                                       \
-	{                                                                                          \
-		0xa4c751fc, 0x23ae, 0x4c3e,                                                        \
-		{                                                                                  \
-			0x92, 0xe9, 0x49, 0x64, 0xcf, 0x63, 0xf3, 0x49                             \
-		}                                                                                  \
-	}
+	EFI_GUID_INIT(0xa4c751fc, 0x23ae, 0x4c3e, 0x92, 0xe9, 0x49, 0x64, 0xcf, 0x63, 0xf3, 0x49)
 /* The EFI 1.10 protocol (ISO 639-2 language codes), still looked for by old drivers. */
 #define EFI_UNICODE_COLLATION_PROTOCOL_GUID                                                        \
-	{                                                                                          \
-		0x1d85cd7f, 0xf43d, 0x11d2,                                                        \
-		{                                                                                  \
-			0x9a, 0x0c, 0x00, 0x90, 0x27, 0x3f, 0xc1, 0x4d                             \
-		}                                                                                  \
-	}
+	EFI_GUID_INIT(0x1d85cd7f, 0xf43d, 0x11d2, 0x9a, 0x0c, 0x00, 0x90, 0x27, 0x3f, 0xc1, 0x4d)
 
 typedef struct _EFI_UNICODE_COLLATION_PROTOCOL EFI_UNICODE_COLLATION_PROTOCOL;
 
