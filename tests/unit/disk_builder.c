@@ -112,9 +112,14 @@ EFI_LBA gpt_last_usable(const struct mem_disk *d, UINT32 entries, UINT32 entry_s
 	return d->size / d->block_size - 2 - array_blocks(d, entries, entry_size);
 }
 
+EFI_PARTITION_TABLE_HEADER *gpt_header(struct mem_disk *d, EFI_LBA lba)
+{
+	return (EFI_PARTITION_TABLE_HEADER *)mem_disk_block(d, lba);
+}
+
 void gpt_fix_header_crc(struct mem_disk *d, EFI_LBA lba)
 {
-	EFI_PARTITION_TABLE_HEADER *h = (EFI_PARTITION_TABLE_HEADER *)mem_disk_block(d, lba);
+	EFI_PARTITION_TABLE_HEADER *h = gpt_header(d, lba);
 
 	h->Header.CRC32 = 0;
 	h->Header.CRC32 = crc32(h, h->Header.HeaderSize);

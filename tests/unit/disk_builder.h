@@ -42,6 +42,8 @@ EFI_LBA gpt_first_usable(const struct mem_disk *d, UINT32 entries, UINT32 entry_
 EFI_LBA gpt_last_usable(const struct mem_disk *d, UINT32 entries, UINT32 entry_size);
 /* Recomputes the header CRC of the header at lba (after a test changed a field). */
 void gpt_fix_header_crc(struct mem_disk *d, EFI_LBA lba);
+/* The GPT header in block lba, to read or change in place. */
+EFI_PARTITION_TABLE_HEADER *gpt_header(struct mem_disk *d, EFI_LBA lba);
 
 /* ---- MBR ---- */
 /* Sets record slot (0-3) of the MBR or EBR at lba, and its 55 AA signature. */
