@@ -117,6 +117,10 @@ def test_hostile_primary_array_over_the_backup_area(ember, tmp_path):
     # Neither header may be trusted, so Ember shows no partitions and says why.
     assert parts == []
     assert "no valid GPT" in err and "partition entry array" in err
+    # --debug shows each failing step: both headers, then the driver's Start.
+    assert "gpt: header at LBA 1: partition entry array is not between" in err
+    assert f"gpt: header at LBA {img.last}: no \"EFI PART\" signature" in err
+    assert "partition: no partitions, so the disk is left to others" in err
     # And a second run finds the disk as the first left it.
     run_ember(ember, disk)
     assert sgdisk_partitions(disk) == expected
