@@ -177,6 +177,7 @@ static EFI_STATUS collect_entries(const struct part_disk *disk, struct part_tabl
 EFI_STATUS part_parse_gpt(const struct part_disk *disk, struct part_table *table)
 {
 	EFI_PARTITION_TABLE_HEADER primary, backup;
+	EFI_STATUS status;
 
 	part_table_reset(table);
 	if (!has_protective_mbr(disk, table))
@@ -193,5 +194,11 @@ EFI_STATUS part_parse_gpt(const struct part_disk *disk, struct part_table *table
 	}
 	table->header = table->primary_valid ? primary : backup;
 	table->scheme = PART_SCHEME_GPT;
-	return collect_entries(disk, table, &table->header);
+	status = collect_entries(disk, table, &table->header);
+	if (EFI_ERROR(status)) {
+		/* The array was checked whole; a part of it is not the table. */
+		table->count = 0;
+		table->problem = "cannot read the partition entries";
+	}
+	return status;
 }

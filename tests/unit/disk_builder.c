@@ -10,6 +10,8 @@ static EFI_STATUS mem_read(void *ctx, UINT64 offset, UINTN size, void *buffer)
 	struct mem_disk *d = ctx;
 
 	d->reads++;
+	if (d->reads == d->fail_read)
+		return EFI_DEVICE_ERROR;
 	if (offset > d->size || size > d->size - offset)
 		return EFI_INVALID_PARAMETER;
 	memcpy(buffer, d->data + offset, size);
@@ -37,6 +39,7 @@ void mem_disk_init(struct mem_disk *d, UINT64 blocks, UINT32 block_size)
 	d->reads = 0;
 	d->writes = 0;
 	d->read_only = false;
+	d->fail_read = 0;
 }
 
 void mem_disk_free(struct mem_disk *d)

@@ -13,6 +13,7 @@ struct mem_disk {
 	UINT32 block_size;
 	UINTN reads, writes; /* callbacks served */
 	bool read_only;	     /* writes fail with EFI_WRITE_PROTECTED */
+	UINTN fail_read;     /* read number fail_read (1: the first) fails; 0: none */
 };
 
 /* A zeroed disk of blocks blocks; free with mem_disk_free. */

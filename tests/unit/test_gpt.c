@@ -223,3 +223,37 @@ TEST(gpt_backup_found_through_alternate_lba)
 	EXPECT(table.backup_problem && strstr(table.backup_problem, "cannot read"));
 	mem_disk_free(&d);
 }
+
+/* A disk where one read fails, each in turn: the protective MBR unread is no GPT, a header
+ * or array unread makes that copy invalid and the other is used, and the entries unread
+ * are the parse's error with no partitions at all, never part of them. */
+TEST(gpt_read_errors)
+{
+	struct mem_disk d;
+	struct part_disk view;
+	UINTN reads;
+
+	make_disk(&d, 512, BLOCKS);
+	view = mem_disk_view(&d);
+	EXPECT_STATUS(part_parse_gpt(&view, &table), EFI_SUCCESS);
+	reads = d.reads; /* MBR, header and 4 array reads for each copy, 4 entry reads */
+	ASSERT_EQ(reads, 15);
+	for (UINTN k = 1; k <= reads; k++) {
+		EFI_STATUS status;
+		d.reads = 0;
+		d.fail_read = k;
+		status = part_parse_gpt(&view, &table);
+		if (k == 1) {
+			EXPECT_STATUS(status, EFI_NOT_FOUND);
+		} else if (k <= 11) {
+			EXPECT_STATUS(status, EFI_SUCCESS);
+			EXPECT(k <= 6 ? !table.primary_valid : !table.backup_valid);
+			expect_standard_partitions();
+		} else {
+			EXPECT_STATUS(status, EFI_DEVICE_ERROR);
+			EXPECT_EQ(table.count, 0);
+			EXPECT(table.problem && strstr(table.problem, "cannot read"));
+		}
+	}
+	mem_disk_free(&d);
+}
