@@ -3,6 +3,8 @@
  * and in the catalogue the bootable entries for the EFI platform (0xEF). Each such boot
  * image becomes a partition with a CDROM() node; entries are numbered in catalogue order,
  * the initial/default entry being 0. Only 2048-byte-block media are CDs. Pure logic. */
+#define LOG_PREFIX "eltorito: "
+#include <ember/core/log.h>
 #include <ember/drivers/partition.h>
 #include <ember/lib/str.h>
 #include <ember/lib/util.h>
@@ -72,18 +74,23 @@ static EFI_STATUS find_catalog(const struct part_disk *disk, UINT8 *vd, bool *is
 	*iso = false;
 	for (UINT64 s = FIRST_DESCRIPTOR; s < FIRST_DESCRIPTOR + MAX_DESCRIPTORS; s++) {
 		EFI_STATUS status = read_sector(disk, s, vd);
-		if (EFI_ERROR(status))
+		if (EFI_ERROR(status)) {
+			log_debug("cannot read volume descriptor %llu: %r\n", s, status);
 			return *iso ? EFI_NOT_FOUND : status;
-		if (mem_cmp(vd + 1, "CD001", 5) || vd[6] != 1)
+		}
+		if (mem_cmp(vd + 1, "CD001", 5) || vd[6] != 1) {
+			log_debug("sector %llu is no ISO 9660 volume descriptor\n", s);
 			return EFI_NOT_FOUND;
+		}
 		*iso = true;
 		if (vd[0] == VD_TYPE_TERMINATOR)
-			return EFI_NOT_FOUND;
+			break;
 		if (is_boot_record(vd)) {
 			*catalog = le32(vd + VD_CATALOG_OFFSET);
 			return EFI_SUCCESS;
 		}
 	}
+	log_debug("no El Torito boot record among the volume descriptors\n");
 	return EFI_NOT_FOUND;
 }
 
@@ -120,6 +127,8 @@ static void add_image(struct catalog_walk *w, const UINT8 *e, UINT32 number)
 	struct part_entry p;
 
 	if (rba == 0 || rba > w->disk->last_block) {
+		log_debug("boot entry %u: image at sector %llu lies outside the disk\n", number,
+			  rba);
 		w->table->problem = "a boot image lies outside the disk";
 		w->table->skipped++;
 		return;
@@ -128,6 +137,7 @@ static void add_image(struct catalog_walk *w, const UINT8 *e, UINT32 number)
 	if (!sectors || sectors > room)
 		sectors = room;
 	if (part_table_overlaps(w->table, rba, sectors)) {
+		log_debug("boot entry %u: image at sector %llu overlaps another\n", number, rba);
 		w->table->problem = "two boot images overlap";
 		w->table->skipped++;
 		return;
@@ -189,8 +199,10 @@ EFI_STATUS part_parse_eltorito(const struct part_disk *disk, struct part_table *
 	EFI_STATUS status;
 
 	part_table_reset(table);
-	if (disk->block_size != SECTOR)
+	if (disk->block_size != SECTOR) {
+		log_debug("not a CD: blocks of %u bytes\n", disk->block_size);
 		return EFI_NOT_FOUND;
+	}
 	status = find_catalog(disk, table->scratch, &iso, &catalog);
 	if (status == EFI_NOT_FOUND && iso) {
 		/* An ISO 9660 volume without a boot record: its MBR, if any, is an isohybrid
@@ -204,12 +216,16 @@ EFI_STATUS part_parse_eltorito(const struct part_disk *disk, struct part_table *
 	table->scheme = PART_SCHEME_ELTORITO;
 	status = read_sector(disk, catalog, table->scratch);
 	if (EFI_ERROR(status) || !valid_validation_entry(table->scratch)) {
+		log_debug("boot catalogue at sector %u is %s\n", catalog,
+			  EFI_ERROR(status) ? "unreadable" : "invalid");
 		table->problem = "the El Torito boot catalogue is unreadable or invalid";
 		return EFI_SUCCESS;
 	}
 	boot_entry(&w, table->scratch + ENTRY_SIZE, table->scratch[1]);
 	walk_sections(&w);
-	if (!table->count && !table->problem)
+	if (!table->count && !table->problem) {
+		log_debug("no EFI boot image in the boot catalogue\n");
 		table->problem = "no EFI boot image in the El Torito boot catalogue";
+	}
 	return EFI_SUCCESS;
 }

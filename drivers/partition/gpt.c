@@ -2,6 +2,8 @@
  * header and its entry array checked by CRC32 and for sane geometry, the backup header at
  * the disk's last block used when the primary is damaged, and entries kept only when they
  * lie in the usable area without overlapping. Pure logic. */
+#define LOG_PREFIX "gpt: "
+#include <ember/core/log.h>
 #include <ember/lib/crc32.h>
 #include <ember/drivers/partition.h>
 #include <ember/lib/str.h>
@@ -26,48 +28,22 @@ static bool has_protective_mbr(const struct part_disk *disk, struct part_table *
 {
 	MASTER_BOOT_RECORD *mbr = (MASTER_BOOT_RECORD *)table->scratch;
 
-	if (EFI_ERROR(disk->read(disk->ctx, 0, sizeof(*mbr), mbr)) ||
-	    mbr->Signature != MBR_SIGNATURE)
+	EFI_STATUS status = disk->read(disk->ctx, 0, sizeof(*mbr), mbr);
+
+	if (EFI_ERROR(status)) {
+		log_debug("cannot read the protective MBR: %r\n", status);
 		return false;
-	for (UINTN i = 0; i < MAX_MBR_PARTITIONS; i++)
+	}
+	for (UINTN i = 0; mbr->Signature == MBR_SIGNATURE && i < MAX_MBR_PARTITIONS; i++)
 		if (mbr->Partition[i].OSIndicator == PMBR_GPT_PARTITION)
 			return true;
+	log_debug("no protective MBR\n");
 	return false;
 }
 
 static UINT64 array_bytes(const EFI_PARTITION_TABLE_HEADER *h)
 {
 	return (UINT64)h->NumberOfPartitionEntries * h->SizeOfPartitionEntry;
-}
-
-/* The geometry checks of 5.3.2 that need no further reads; NULL when all hold. */
-static const char *check_geometry(const struct part_disk *disk, const EFI_PARTITION_TABLE_HEADER *h,
-				  EFI_LBA lba)
-{
-	UINT64 bytes = array_bytes(h), blocks = (bytes + disk->block_size - 1) / disk->block_size;
-	UINT32 esize = h->SizeOfPartitionEntry;
-
-	if (h->MyLBA != lba)
-		return "MyLBA is not where the header is";
-	if (h->FirstUsableLBA < 2 || h->FirstUsableLBA > h->LastUsableLBA ||
-	    h->LastUsableLBA > disk->last_block)
-		return "usable LBA range is not inside the disk";
-	if (h->AlternateLBA == lba || h->AlternateLBA == 0 ||
-	    (h->AlternateLBA >= h->FirstUsableLBA && h->AlternateLBA <= h->LastUsableLBA))
-		return "AlternateLBA is not a header location";
-	if (esize < sizeof(EFI_PARTITION_ENTRY) || esize > 4096 || (esize & (esize - 1)))
-		return "SizeOfPartitionEntry is not 128 times a power of two";
-	if (bytes > PART_GPT_MAX_ARRAY)
-		return "partition entry array is too large";
-	if (h->PartitionEntryLBA < 2 || h->PartitionEntryLBA > disk->last_block ||
-	    blocks > disk->last_block - h->PartitionEntryLBA + 1)
-		return "partition entry array is not inside the disk";
-	if (blocks && h->PartitionEntryLBA <= h->LastUsableLBA &&
-	    h->PartitionEntryLBA + blocks > h->FirstUsableLBA)
-		return "partition entry array overlaps the usable area";
-	if (blocks && lba >= h->PartitionEntryLBA && lba < h->PartitionEntryLBA + blocks)
-		return "partition entry array overlaps its header";
-	return NULL;
 }
 
 /* Reads and checks the header at lba into *h (signature, size, CRC32, geometry). */
@@ -90,7 +66,9 @@ static const char *load_header(const struct part_disk *disk, struct part_table *
 		return "header CRC32 mismatch";
 	raw->Header.CRC32 = crc;
 	*h = *raw;
-	return check_geometry(disk, h, lba);
+	if (h->MyLBA != lba)
+		return "MyLBA is not where the header is";
+	return part_gpt_check_geometry(disk, h);
 }
 
 /* Checks the entry array's CRC32, reading it in chunks of whole entries. */
@@ -116,7 +94,11 @@ static const char *load_table(const struct part_disk *disk, struct part_table *t
 {
 	const char *problem = load_header(disk, table, lba, h);
 
-	return problem ? problem : check_array(disk, table, h);
+	if (!problem)
+		problem = check_array(disk, table, h);
+	if (problem)
+		log_debug("header at LBA %llu: %s\n", lba, problem);
+	return problem;
 }
 
 static void fill_entry(struct part_entry *out, const EFI_PARTITION_ENTRY *e, UINT32 number)
@@ -148,11 +130,15 @@ static void add_entry(struct part_table *table, const EFI_PARTITION_TABLE_HEADER
 
 	if (e->StartingLBA > e->EndingLBA || e->StartingLBA < h->FirstUsableLBA ||
 	    e->EndingLBA > h->LastUsableLBA) {
+		log_debug("entry %u (LBA %llu-%llu) lies outside the usable area\n", number,
+			  e->StartingLBA, e->EndingLBA);
 		table->problem = "a partition lies outside the usable area";
 		table->skipped++;
 		return;
 	}
 	if (part_table_overlaps(table, e->StartingLBA, e->EndingLBA - e->StartingLBA + 1)) {
+		log_debug("entry %u (LBA %llu-%llu) overlaps another\n", number, e->StartingLBA,
+			  e->EndingLBA);
 		table->problem = "a partition overlaps another";
 		table->skipped++;
 		return;
@@ -175,8 +161,10 @@ static EFI_STATUS collect_entries(const struct part_disk *disk, struct part_tabl
 		UINTN n = MIN(per_chunk, (UINTN)(h->NumberOfPartitionEntries - first));
 		status = read_at_block(disk, h->PartitionEntryLBA, (UINT64)first * esize, n * esize,
 				       table->scratch);
-		if (EFI_ERROR(status))
+		if (EFI_ERROR(status)) {
+			log_debug("cannot read entries from %u: %r\n", first + 1, status);
 			return status;
+		}
 		for (UINTN i = 0; i < n; i++) {
 			mem_copy(&entry, table->scratch + i * esize, sizeof(entry));
 			if (!mem_is_zero(&entry.PartitionTypeGUID, sizeof(EFI_GUID)))
@@ -189,11 +177,12 @@ static EFI_STATUS collect_entries(const struct part_disk *disk, struct part_tabl
 EFI_STATUS part_parse_gpt(const struct part_disk *disk, struct part_table *table)
 {
 	EFI_PARTITION_TABLE_HEADER primary, backup;
+	EFI_STATUS status;
 
 	part_table_reset(table);
 	if (!has_protective_mbr(disk, table))
 		return EFI_NOT_FOUND;
-	table->primary_problem = load_table(disk, table, 1, &primary);
+	table->primary_problem = load_table(disk, table, PART_GPT_PRIMARY_LBA, &primary);
 	table->primary_valid = !table->primary_problem;
 	/* The backup sits where the primary says, or else on the last block (5.3.2). */
 	table->backup_problem = load_table(
@@ -205,5 +194,11 @@ EFI_STATUS part_parse_gpt(const struct part_disk *disk, struct part_table *table
 	}
 	table->header = table->primary_valid ? primary : backup;
 	table->scheme = PART_SCHEME_GPT;
-	return collect_entries(disk, table, &table->header);
+	status = collect_entries(disk, table, &table->header);
+	if (EFI_ERROR(status)) {
+		/* The array was checked whole; a part of it is not the table. */
+		table->count = 0;
+		table->problem = "cannot read the partition entries";
+	}
+	return status;
 }

@@ -1,35 +1,74 @@
-/* Restoring a damaged GPT copy from the valid one (UEFI 2.10, section 5.3.2): the entry
- * array is copied first and the header written last, so that an interrupted repair leaves
- * a copy whose header still fails its checks rather than one that points at half an array.
+/* Restoring a damaged GPT copy from the valid one (UEFI 2.10, section 5.3.2). Nothing is
+ * written unless the valid header and the copy made from it both pass the geometry rules
+ * (gpt_geometry.c), the backup goes on the disk's last block, and the blocks written are
+ * none of the blocks read. The entry array is copied first, its CRC32 checked as it is
+ * read, and the header written last, so that a failed or interrupted repair leaves a copy
+ * whose header still fails its checks rather than one that points at half an array.
  * Pure logic over the part_disk callbacks. */
+#define LOG_PREFIX "gpt: "
+#include <ember/core/log.h>
 #include <ember/lib/crc32.h>
 #include <ember/drivers/partition.h>
 #include <ember/lib/str.h>
 #include <ember/lib/util.h>
 
-static UINT64 array_blocks(const struct part_disk *disk, const EFI_PARTITION_TABLE_HEADER *h)
+static bool ranges_overlap(UINT64 a, UINT64 a_blocks, UINT64 b, UINT64 b_blocks)
 {
-	UINT64 bytes = (UINT64)h->NumberOfPartitionEntries * h->SizeOfPartitionEntry;
-
-	return (bytes + disk->block_size - 1) / disk->block_size;
+	return a < b + b_blocks && b < a + a_blocks;
 }
 
-/* Copies the entry array from block from to block to, a scratch-full at a time. */
-static EFI_STATUS copy_array(const struct part_disk *disk, struct part_table *table,
-			     const EFI_PARTITION_TABLE_HEADER *h, EFI_LBA from, EFI_LBA to)
+/* The header of the copy to write: the valid one moved to its alternate's place, with the
+ * primary's array right after it (LBA 2) and the backup's right before it. NULL when the
+ * copy may be written, else why not. */
+static const char *plan_copy(const struct part_disk *disk, const EFI_PARTITION_TABLE_HEADER *good,
+			     EFI_PARTITION_TABLE_HEADER *copy)
 {
-	UINT64 total = (UINT64)h->NumberOfPartitionEntries * h->SizeOfPartitionEntry;
-	UINT64 bs = disk->block_size;
-	EFI_STATUS status = EFI_SUCCESS;
+	UINT64 blocks = part_gpt_array_blocks(disk, good);
+	const char *problem;
 
-	for (UINT64 done = 0; done < total && !EFI_ERROR(status);) {
+	*copy = *good;
+	copy->MyLBA = good->AlternateLBA;
+	copy->AlternateLBA = good->MyLBA;
+	if (copy->MyLBA == PART_GPT_PRIMARY_LBA)
+		copy->PartitionEntryLBA = PART_GPT_PRIMARY_LBA + 1;
+	else if (copy->MyLBA == disk->last_block && copy->MyLBA > blocks)
+		copy->PartitionEntryLBA = copy->MyLBA - blocks;
+	else
+		return "the backup's place is not the disk's last block";
+	problem = part_gpt_check_geometry(disk, copy);
+	if (problem)
+		return problem;
+	/* Both geometries hold, so this cannot happen; a copy over its source would destroy
+	 * both tables, so it is checked all the same. */
+	if (ranges_overlap(copy->PartitionEntryLBA, blocks, good->PartitionEntryLBA, blocks) ||
+	    ranges_overlap(copy->MyLBA, 1, good->PartitionEntryLBA, blocks) ||
+	    ranges_overlap(copy->PartitionEntryLBA, blocks, good->MyLBA, 1))
+		return "the copy would overlap the valid table";
+	return NULL;
+}
+
+/* Copies good's entry array to copy's place a scratch-full at a time; EFI_CRC_ERROR when
+ * what was read is not the array whose CRC32 good holds. */
+static EFI_STATUS copy_array(const struct part_disk *disk, struct part_table *table,
+			     const EFI_PARTITION_TABLE_HEADER *good,
+			     const EFI_PARTITION_TABLE_HEADER *copy)
+{
+	UINT64 total = (UINT64)good->NumberOfPartitionEntries * good->SizeOfPartitionEntry;
+	UINT64 from = good->PartitionEntryLBA * disk->block_size;
+	UINT64 to = copy->PartitionEntryLBA * disk->block_size;
+	UINT32 crc = 0;
+	EFI_STATUS status;
+
+	for (UINT64 done = 0; done < total; done += sizeof(table->scratch)) {
 		UINTN n = (UINTN)MIN((UINT64)sizeof(table->scratch), total - done);
-		status = disk->read(disk->ctx, from * bs + done, n, table->scratch);
+		status = disk->read(disk->ctx, from + done, n, table->scratch);
 		if (!EFI_ERROR(status))
-			status = disk->write(disk->ctx, to * bs + done, n, table->scratch);
-		done += n;
+			status = disk->write(disk->ctx, to + done, n, table->scratch);
+		if (EFI_ERROR(status))
+			return status;
+		crc = crc32_update(crc, table->scratch, n);
 	}
-	return status;
+	return crc == good->PartitionEntryArrayCRC32 ? EFI_SUCCESS : EFI_CRC_ERROR;
 }
 
 /* Writes header h (CRC recomputed) at its MyLBA, zero-padded to a block. */
@@ -49,9 +88,8 @@ static EFI_STATUS write_header(const struct part_disk *disk, struct part_table *
 EFI_STATUS part_gpt_repair(const struct part_disk *disk, struct part_table *table,
 			   const char **what)
 {
-	EFI_PARTITION_TABLE_HEADER copy = table->header;
-	const EFI_PARTITION_TABLE_HEADER *good = &table->header;
-	UINT64 blocks = array_blocks(disk, good);
+	EFI_PARTITION_TABLE_HEADER good = table->header, copy;
+	const char *problem;
 	EFI_STATUS status;
 
 	if (what)
@@ -60,23 +98,22 @@ EFI_STATUS part_gpt_repair(const struct part_disk *disk, struct part_table *tabl
 		return EFI_SUCCESS;
 	if (!disk->write)
 		return EFI_UNSUPPORTED;
-	copy.MyLBA = good->AlternateLBA;
-	copy.AlternateLBA = good->MyLBA;
-	if (table->backup_valid) {
-		/* The primary: header at 1, array from 2, before the usable area. */
-		copy.PartitionEntryLBA = 2;
-		if (good->MyLBA != disk->last_block || 2 + blocks > good->FirstUsableLBA)
-			return EFI_UNSUPPORTED;
-	} else {
-		/* The backup: header where the primary says, its array just before it. */
-		if (copy.MyLBA > disk->last_block || copy.MyLBA <= good->LastUsableLBA + blocks)
-			return EFI_UNSUPPORTED;
-		copy.PartitionEntryLBA = copy.MyLBA - blocks;
+	/* Never repair from a header that breaks 5.3.2, however the table was filled. */
+	problem = part_gpt_check_geometry(disk, &good);
+	if (!problem)
+		problem = plan_copy(disk, &good, &copy);
+	if (problem) {
+		log_debug("no repair from the header at LBA %llu: %s\n", good.MyLBA, problem);
+		return EFI_UNSUPPORTED;
 	}
-	status = copy_array(disk, table, good, good->PartitionEntryLBA, copy.PartitionEntryLBA);
+	status = copy_array(disk, table, &good, &copy);
 	if (!EFI_ERROR(status))
 		status = write_header(disk, table, &copy);
-	if (!EFI_ERROR(status) && what)
-		*what = table->backup_valid ? "primary" : "backup";
-	return status;
+	if (EFI_ERROR(status)) {
+		log_debug("repair of the header at LBA %llu: %r\n", copy.MyLBA, status);
+		return status;
+	}
+	if (what)
+		*what = copy.MyLBA == PART_GPT_PRIMARY_LBA ? "primary" : "backup";
+	return EFI_SUCCESS;
 }

@@ -3,6 +3,8 @@
  * from 5. A record is used only when it lies inside the disk (logical ones inside their
  * extended partition) and overlaps nothing found before it; the chain is followed for at
  * most PART_MAX links and never revisits a block. Pure logic. */
+#define LOG_PREFIX "mbr: "
+#include <ember/core/log.h>
 #include <ember/drivers/partition.h>
 #include <ember/lib/str.h>
 #include <ember/lib/util.h>
@@ -109,41 +111,60 @@ static bool visited_before(const UINT64 *visited, UINTN count, UINT64 lba)
 	return false;
 }
 
+/* Adds the logical partition of the EBR at block ebr, if it lies after the EBR inside the
+ * extended partition (which ends before ext_end) and over no other partition. */
+static void add_logical(struct mbr_walk *w, const MBR_PARTITION_RECORD *logical, UINT64 ebr,
+			UINT64 ext_end, UINT32 *number)
+{
+	UINT64 start = ebr + le32(logical->StartingLBA), size = le32(logical->SizeInLBA);
+
+	if (start > ebr && start + size <= ext_end && !part_table_overlaps(w->table, start, size)) {
+		add_record(w, logical, start, (*number)++);
+		return;
+	}
+	log_debug("logical partition %u (LBA %llu, %llu blocks) lies outside its extended "
+		  "partition or over another\n",
+		  *number, start, size);
+	w->table->skipped++;
+	w->table->problem = "a logical partition is invalid";
+}
+
 /* Follows the EBR chain of the extended partition [ext_start, ext_start + ext_size). */
 static EFI_STATUS walk_extended(struct mbr_walk *w, UINT64 ext_start, UINT64 ext_size,
 				UINT32 *number)
 {
 	UINT64 visited[PART_MAX], ebr = ext_start, ext_end = ext_start + ext_size;
 	MASTER_BOOT_RECORD *mbr = (MASTER_BOOT_RECORD *)w->table->scratch;
+	const MBR_PARTITION_RECORD *next = &mbr->Partition[1];
 	UINTN hops = 0;
 
-	while (hops < PART_MAX && !visited_before(visited, hops, ebr)) {
-		const MBR_PARTITION_RECORD *logical = &mbr->Partition[0],
-					   *next = &mbr->Partition[1];
-		EFI_STATUS status = read_mbr(w->disk, ebr, mbr);
-		if (EFI_ERROR(status))
-			return status;
-		visited[hops++] = ebr;
-		if (mbr->Signature != MBR_SIGNATURE)
-			break;
-		if (!is_empty(logical)) {
-			UINT64 start = ebr + le32(logical->StartingLBA),
-			       size = le32(logical->SizeInLBA);
-			if (start > ebr && start + size <= ext_end &&
-			    !part_table_overlaps(w->table, start, size)) {
-				add_record(w, logical, start, (*number)++);
-			} else {
-				w->table->skipped++;
-				w->table->problem = "a logical partition is invalid";
-			}
+	for (;;) {
+		EFI_STATUS status;
+		if (hops == PART_MAX || visited_before(visited, hops, ebr)) {
+			log_debug("the EBR chain loops or runs too long at LBA %llu\n", ebr);
+			return EFI_SUCCESS;
 		}
+		status = read_mbr(w->disk, ebr, mbr);
+		if (EFI_ERROR(status)) {
+			log_debug("cannot read the EBR at LBA %llu: %r\n", ebr, status);
+			return status;
+		}
+		visited[hops++] = ebr;
+		if (mbr->Signature != MBR_SIGNATURE) {
+			log_debug("no signature in the EBR at LBA %llu\n", ebr);
+			return EFI_SUCCESS;
+		}
+		if (!is_empty(&mbr->Partition[0]))
+			add_logical(w, &mbr->Partition[0], ebr, ext_end, number);
 		if (is_empty(next) || !is_extended(next->OSIndicator))
-			break;
+			return EFI_SUCCESS;
 		ebr = ext_start + le32(next->StartingLBA);
-		if (ebr <= ext_start || ebr >= ext_end)
-			break;
+		if (ebr <= ext_start || ebr >= ext_end) {
+			log_debug("the next EBR (LBA %llu) lies outside the extended partition\n",
+				  ebr);
+			return EFI_SUCCESS;
+		}
 	}
-	return EFI_SUCCESS;
 }
 
 EFI_STATUS part_parse_mbr(const struct part_disk *disk, struct part_table *table)
@@ -155,13 +176,19 @@ EFI_STATUS part_parse_mbr(const struct part_disk *disk, struct part_table *table
 
 	part_table_reset(table);
 	status = read_mbr(disk, 0, &mbr);
-	if (EFI_ERROR(status))
+	if (EFI_ERROR(status)) {
+		log_debug("cannot read the MBR: %r\n", status);
 		return status;
-	if (mbr.Signature != MBR_SIGNATURE)
+	}
+	if (mbr.Signature != MBR_SIGNATURE) {
+		log_debug("no 55 AA signature\n");
 		return EFI_NOT_FOUND;
+	}
 	table->problem = check_primaries(&w, &mbr);
-	if (table->problem)
+	if (table->problem) {
+		log_debug("%s\n", table->problem);
 		return EFI_NOT_FOUND;
+	}
 	mem_copy(w.disk_signature, mbr.UniqueMbrSignature, sizeof(w.disk_signature));
 	table->scheme = PART_SCHEME_MBR;
 	for (UINTN i = 0; i < MAX_MBR_PARTITIONS; i++) {
@@ -177,7 +204,7 @@ EFI_STATUS part_parse_mbr(const struct part_disk *disk, struct part_table *table
 			status = walk_extended(&w, le32(r->StartingLBA), le32(r->SizeInLBA),
 					       &logical_number);
 			if (EFI_ERROR(status))
-				return status;
+				return status; /* walk_extended said which read */
 		}
 	}
 	return EFI_SUCCESS;

@@ -3,28 +3,21 @@
  * Partitions always use the parent's block size, so every request maps to one parent call. */
 #include "partition.h"
 #include <ember/core/core.h>
+#include <ember/drivers/blkdev.h>
 
-/* The checks of ReadBlocks/WriteBlocks against the partition's own bounds. */
+/* The checks of ReadBlocks/WriteBlocks (13.9, blkdev_check_request) against the partition's
+ * own media, once the parent's medium is known to be the one the partition was found on. */
 static EFI_STATUS check_request(struct part_child *c, UINT32 media_id, EFI_LBA lba, UINTN size,
 				const void *buffer, bool write)
 {
-	EFI_BLOCK_IO_MEDIA *m = &c->media;
-	UINT64 blocks;
+	const EFI_BLOCK_IO_MEDIA *parent = c->parent->Media;
 
-	if (!c->parent->Media->MediaPresent)
+	if (!parent->MediaPresent)
 		return EFI_NO_MEDIA;
-	if (media_id != m->MediaId || media_id != c->parent->Media->MediaId)
+	/* Another medium: its blocks are not this partition's (the driver rebinds to it). */
+	if (parent->MediaId != c->media.MediaId)
 		return EFI_MEDIA_CHANGED;
-	if (write && m->ReadOnly)
-		return EFI_WRITE_PROTECTED;
-	if (!buffer)
-		return EFI_INVALID_PARAMETER;
-	if (size % m->BlockSize)
-		return EFI_BAD_BUFFER_SIZE;
-	blocks = size / m->BlockSize;
-	if (lba > m->LastBlock || blocks > m->LastBlock - lba + 1)
-		return EFI_INVALID_PARAMETER;
-	return EFI_SUCCESS;
+	return blkdev_check_request(&c->media, media_id, lba, size, buffer, write);
 }
 
 static EFI_STATUS EFIAPI part_reset(EFI_BLOCK_IO_PROTOCOL *this, BOOLEAN extended)

@@ -1,8 +1,10 @@
 /* Child handles for partitions: creation with every protocol a partition carries, and
  * teardown that gives way (leaving the child whole) when a user refuses to stop. */
+#define LOG_PREFIX "partition: "
 #include "partition.h"
 #include <ember/core/core.h>
 #include <ember/core/devpath.h>
+#include <ember/core/log.h>
 #include <ember/lib/str.h>
 
 static const EFI_GUID block_io_guid = EFI_BLOCK_IO_PROTOCOL_GUID;
@@ -34,8 +36,10 @@ static struct part_child *new_child(EFI_DEVICE_PATH_PROTOCOL *parent_path,
 {
 	struct part_child *c = pool_alloc(sizeof(*c));
 
-	if (!c)
+	if (!c) {
+		log_debug("no memory for a child\n");
 		return NULL;
+	}
 	c->signature = PART_CHILD_SIGNATURE;
 	c->parent = parent;
 	c->parent2 = parent2;
@@ -46,6 +50,7 @@ static struct part_child *new_child(EFI_DEVICE_PATH_PROTOCOL *parent_path,
 	part_child_init_block_io(c);
 	c->device_path = dp_append_node(parent_path, &entry->node.header);
 	if (!c->device_path) {
+		log_debug("no memory for a child's device path\n");
 		pool_free(c);
 		return NULL;
 	}
@@ -100,12 +105,16 @@ EFI_STATUS part_child_create(EFI_HANDLE driver, EFI_HANDLE controller,
 	if (!c)
 		return EFI_OUT_OF_RESOURCES;
 	status = install_child(c);
-	if (EFI_ERROR(status))
+	if (EFI_ERROR(status)) {
+		log_debug("cannot install a child's protocols: %r\n", status);
 		goto err_free;
+	}
 	status = protocol_open(controller, &disk_io_guid, (void **)&dio, driver, c->handle,
 			       EFI_OPEN_PROTOCOL_BY_CHILD_CONTROLLER);
-	if (EFI_ERROR(status))
+	if (EFI_ERROR(status)) {
+		log_debug("cannot open DiskIo for a child: %r\n", status);
 		goto err_uninstall;
+	}
 	return EFI_SUCCESS;
 
 err_uninstall:

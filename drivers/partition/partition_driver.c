@@ -2,6 +2,7 @@
  * and DevicePath, not itself a partition), reads its partition table and creates one child
  * handle per partition. A disk without a table is left alone, so that a file system driver
  * can take the whole disk. */
+#define LOG_PREFIX "partition: "
 #include "partition.h"
 #include <ember/core/core.h>
 #include <ember/core/devpath.h>
@@ -45,10 +46,9 @@ static void repair_gpt(const struct part_disk *disk, struct part_table *table,
 	status = read_only ? EFI_WRITE_PROTECTED : part_gpt_repair(disk, table, &what);
 	text = dp_to_text(path, true, true);
 	if (EFI_ERROR(status))
-		log_warn("partition: %ls: cannot restore the damaged GPT: %r\n", text ? text : u"?",
-			 status);
+		log_warn("%ls: cannot restore the damaged GPT: %r\n", text ? text : u"?", status);
 	else
-		log_info("partition: %ls: restored the %s GPT\n", text ? text : u"?", what);
+		log_info("%ls: restored the %s GPT\n", text ? text : u"?", what);
 	pool_free(text);
 }
 
@@ -87,20 +87,20 @@ static void log_table(EFI_DEVICE_PATH_PROTOCOL *path, const struct part_table *t
 	const CHAR16 *disk = text ? text : u"?";
 
 	if (t->primary_problem && t->backup_problem)
-		log_warn("partition: %ls: no valid GPT, so no partitions\n"
+		log_warn("%ls: no valid GPT, so no partitions\n"
 			 "  primary: %s\n  backup: %s\n",
 			 disk, t->primary_problem, t->backup_problem);
 	else if (t->primary_problem)
-		log_warn("partition: %ls: primary GPT is damaged (%s); using the backup\n", disk,
+		log_warn("%ls: primary GPT is damaged (%s); using the backup\n", disk,
 			 t->primary_problem);
 	else if (t->scheme == PART_SCHEME_GPT && t->backup_problem)
-		log_warn("partition: %ls: backup GPT is damaged (%s)\n", disk, t->backup_problem);
+		log_warn("%ls: backup GPT is damaged (%s)\n", disk, t->backup_problem);
 	if (t->scheme == PART_SCHEME_NONE && !t->primary_problem)
-		log_info("partition: %ls: no partition table%s%s\n", disk, t->problem ? ": " : "",
+		log_info("%ls: no partition table%s%s\n", disk, t->problem ? ": " : "",
 			 t->problem ? t->problem : "");
 	else if (t->scheme != PART_SCHEME_NONE)
 		log_printf(t->skipped ? LOG_LEVEL_WARN : LOG_LEVEL_INFO,
-			   "partition: %ls: %s, %u partition(s)%s%s\n", disk, names[t->scheme],
+			   LOG_PREFIX "%ls: %s, %u partition(s)%s%s\n", disk, names[t->scheme],
 			   (UINT32)t->count, t->problem ? "; " : "", t->problem ? t->problem : "");
 	pool_free(text);
 }
@@ -119,8 +119,10 @@ static UINTN create_children(EFI_HANDLE driver, EFI_HANDLE controller,
 				 .ctx = &reader};
 	UINTN created = 0;
 
-	if (!table)
+	if (!table) {
+		log_debug("no memory for the partition table\n");
 		return 0;
+	}
 	part_parse(&disk, table);
 	log_table(path, table);
 	repair_gpt(&disk, table, path, bio->Media->ReadOnly);
@@ -130,7 +132,7 @@ static UINTN create_children(EFI_HANDLE driver, EFI_HANDLE controller,
 		if (!EFI_ERROR(status))
 			created++;
 		else
-			log_warn("partition: cannot create partition %u: %r\n", (UINT32)i, status);
+			log_warn("cannot create partition %u: %r\n", (UINT32)i, status);
 	}
 	pool_free(table);
 	return created;
@@ -148,25 +150,35 @@ static EFI_STATUS EFIAPI part_start(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDL
 
 	status = protocol_open(controller, &disk_io_guid, (void **)&dio, driver, controller,
 			       EFI_OPEN_PROTOCOL_BY_DRIVER);
-	if (EFI_ERROR(status))
+	if (EFI_ERROR(status)) {
+		log_debug("cannot open the disk's DiskIo: %r\n", status);
 		return status;
+	}
 	status = protocol_open(controller, &device_path_guid, (void **)&path, driver, controller,
 			       EFI_OPEN_PROTOCOL_BY_DRIVER);
-	if (EFI_ERROR(status))
+	if (EFI_ERROR(status)) {
+		log_debug("cannot open the disk's device path: %r\n", status);
 		goto err_disk_io;
+	}
 	status = protocol_open(controller, &block_io_guid, (void **)&bio, driver, controller,
 			       EFI_OPEN_PROTOCOL_GET_PROTOCOL);
-	if (EFI_ERROR(status))
+	if (EFI_ERROR(status)) {
+		log_debug("cannot open the disk's BlockIo: %r\n", status);
 		goto err_path;
+	}
 	if (EFI_ERROR(protocol_open(controller, &block_io2_guid, (void **)&bio2, driver, controller,
 				    EFI_OPEN_PROTOCOL_GET_PROTOCOL)))
 		bio2 = NULL;
 	status = EFI_NO_MEDIA;
-	if (!bio->Media->MediaPresent || !bio->Media->BlockSize)
+	if (!bio->Media->MediaPresent || !bio->Media->BlockSize) {
+		log_debug("no media in the disk\n");
 		goto err_path;
+	}
 	status = EFI_NOT_FOUND;
-	if (!create_children(driver, controller, path, dio, bio, bio2))
+	if (!create_children(driver, controller, path, dio, bio, bio2)) {
+		log_debug("no partitions, so the disk is left to others\n");
 		goto err_path;
+	}
 	return EFI_SUCCESS;
 
 err_path:

@@ -10,6 +10,8 @@ static EFI_STATUS mem_read(void *ctx, UINT64 offset, UINTN size, void *buffer)
 	struct mem_disk *d = ctx;
 
 	d->reads++;
+	if (d->reads == d->fail_read)
+		return EFI_DEVICE_ERROR;
 	if (offset > d->size || size > d->size - offset)
 		return EFI_INVALID_PARAMETER;
 	memcpy(buffer, d->data + offset, size);
@@ -37,6 +39,7 @@ void mem_disk_init(struct mem_disk *d, UINT64 blocks, UINT32 block_size)
 	d->reads = 0;
 	d->writes = 0;
 	d->read_only = false;
+	d->fail_read = 0;
 }
 
 void mem_disk_free(struct mem_disk *d)
@@ -112,9 +115,14 @@ EFI_LBA gpt_last_usable(const struct mem_disk *d, UINT32 entries, UINT32 entry_s
 	return d->size / d->block_size - 2 - array_blocks(d, entries, entry_size);
 }
 
+EFI_PARTITION_TABLE_HEADER *gpt_header(struct mem_disk *d, EFI_LBA lba)
+{
+	return (EFI_PARTITION_TABLE_HEADER *)mem_disk_block(d, lba);
+}
+
 void gpt_fix_header_crc(struct mem_disk *d, EFI_LBA lba)
 {
-	EFI_PARTITION_TABLE_HEADER *h = (EFI_PARTITION_TABLE_HEADER *)mem_disk_block(d, lba);
+	EFI_PARTITION_TABLE_HEADER *h = gpt_header(d, lba);
 
 	h->Header.CRC32 = 0;
 	h->Header.CRC32 = crc32(h, h->Header.HeaderSize);

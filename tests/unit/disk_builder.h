@@ -13,6 +13,7 @@ struct mem_disk {
 	UINT32 block_size;
 	UINTN reads, writes; /* callbacks served */
 	bool read_only;	     /* writes fail with EFI_WRITE_PROTECTED */
+	UINTN fail_read;     /* read number fail_read (1: the first) fails; 0: none */
 };
 
 /* A zeroed disk of blocks blocks; free with mem_disk_free. */
@@ -42,6 +43,8 @@ EFI_LBA gpt_first_usable(const struct mem_disk *d, UINT32 entries, UINT32 entry_
 EFI_LBA gpt_last_usable(const struct mem_disk *d, UINT32 entries, UINT32 entry_size);
 /* Recomputes the header CRC of the header at lba (after a test changed a field). */
 void gpt_fix_header_crc(struct mem_disk *d, EFI_LBA lba);
+/* The GPT header in block lba, to read or change in place. */
+EFI_PARTITION_TABLE_HEADER *gpt_header(struct mem_disk *d, EFI_LBA lba);
 
 /* ---- MBR ---- */
 /* Sets record slot (0-3) of the MBR or EBR at lba, and its 55 AA signature. */

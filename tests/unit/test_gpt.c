@@ -135,62 +135,6 @@ TEST(gpt_corrupt_array_crc_in_both_shows_nothing)
 	mem_disk_free(&d);
 }
 
-TEST(gpt_header_checks)
-{
-	struct mem_disk d;
-	struct part_disk view;
-	EFI_PARTITION_TABLE_HEADER *h;
-
-	make_disk(&d, 512, BLOCKS);
-	view = mem_disk_view(&d);
-	h = (EFI_PARTITION_TABLE_HEADER *)mem_disk_block(&d, 1);
-
-	h->MyLBA = 2;
-	gpt_fix_header_crc(&d, 1);
-	EXPECT_STATUS(part_parse_gpt(&view, &table), EFI_SUCCESS);
-	EXPECT(table.primary_problem && strstr(table.primary_problem, "MyLBA"));
-	h->MyLBA = 1;
-
-	h->Header.CRC32 ^= 1;
-	EXPECT_STATUS(part_parse_gpt(&view, &table), EFI_SUCCESS);
-	EXPECT(table.primary_problem && strstr(table.primary_problem, "header CRC32"));
-
-	h->SizeOfPartitionEntry = 192;
-	gpt_fix_header_crc(&d, 1);
-	EXPECT_STATUS(part_parse_gpt(&view, &table), EFI_SUCCESS);
-	EXPECT(table.primary_problem && strstr(table.primary_problem, "SizeOfPartitionEntry"));
-	h->SizeOfPartitionEntry = 128;
-
-	h->LastUsableLBA = BLOCKS;
-	gpt_fix_header_crc(&d, 1);
-	EXPECT_STATUS(part_parse_gpt(&view, &table), EFI_SUCCESS);
-	EXPECT(table.primary_problem && strstr(table.primary_problem, "usable"));
-	h->LastUsableLBA = gpt_last_usable(&d, 128, 128);
-
-	h->PartitionEntryLBA = 40; /* inside the usable area */
-	gpt_fix_header_crc(&d, 1);
-	EXPECT_STATUS(part_parse_gpt(&view, &table), EFI_SUCCESS);
-	EXPECT(table.primary_problem && strstr(table.primary_problem, "overlaps"));
-	h->PartitionEntryLBA = 2;
-
-	h->NumberOfPartitionEntries = 0x10000000;
-	gpt_fix_header_crc(&d, 1);
-	EXPECT_STATUS(part_parse_gpt(&view, &table), EFI_SUCCESS);
-	EXPECT(table.primary_problem && strstr(table.primary_problem, "too large"));
-	h->NumberOfPartitionEntries = 128;
-
-	h->Header.HeaderSize = 600;
-	gpt_fix_header_crc(&d, 1); /* reads past the block: the CRC cannot cover it */
-	EXPECT_STATUS(part_parse_gpt(&view, &table), EFI_SUCCESS);
-	EXPECT(table.primary_problem && strstr(table.primary_problem, "HeaderSize"));
-	h->Header.HeaderSize = 92;
-	gpt_fix_header_crc(&d, 1);
-
-	EXPECT_STATUS(part_parse_gpt(&view, &table), EFI_SUCCESS);
-	EXPECT(table.primary_problem == NULL);
-	mem_disk_free(&d);
-}
-
 TEST(gpt_needs_protective_mbr)
 {
 	struct mem_disk d;
@@ -280,74 +224,36 @@ TEST(gpt_backup_found_through_alternate_lba)
 	mem_disk_free(&d);
 }
 
-TEST(gpt_repair_restores_the_primary)
-{
-	struct mem_disk d, reference;
-	struct part_disk view;
-	const char *what;
-
-	make_disk(&reference, 512, BLOCKS);
-	make_disk(&d, 512, BLOCKS);
-	memset(mem_disk_block(&d, 1), 0, 512 * 33); /* header and array */
-	view = mem_disk_view(&d);
-	EXPECT_STATUS(part_parse_gpt(&view, &table), EFI_SUCCESS);
-	EXPECT_STATUS(part_gpt_repair(&view, &table, &what), EFI_SUCCESS);
-	EXPECT(what && !strcmp(what, "primary"));
-	EXPECT(!memcmp(d.data, reference.data, d.size));
-	EXPECT_STATUS(part_parse_gpt(&view, &table), EFI_SUCCESS);
-	EXPECT(table.primary_valid && table.backup_valid);
-	/* Nothing to do now. */
-	d.writes = 0;
-	EXPECT_STATUS(part_gpt_repair(&view, &table, &what), EFI_SUCCESS);
-	EXPECT(what == NULL);
-	EXPECT_EQ(d.writes, 0);
-	mem_disk_free(&d);
-	mem_disk_free(&reference);
-}
-
-TEST(gpt_repair_restores_the_backup)
-{
-	struct mem_disk d, reference;
-	struct part_disk view;
-	const char *what;
-
-	make_disk(&reference, 512, BLOCKS);
-	make_disk(&d, 512, BLOCKS);
-	mem_disk_block(&d, BLOCKS - 1)[20] ^= 1; /* the backup header's CRC */
-	mem_disk_block(&d, BLOCKS - 33)[0] ^= 1; /* and its array */
-	view = mem_disk_view(&d);
-	EXPECT_STATUS(part_parse_gpt(&view, &table), EFI_SUCCESS);
-	EXPECT(table.primary_valid && !table.backup_valid);
-	EXPECT_STATUS(part_gpt_repair(&view, &table, &what), EFI_SUCCESS);
-	EXPECT(what && !strcmp(what, "backup"));
-	EXPECT(!memcmp(d.data, reference.data, d.size));
-	mem_disk_free(&d);
-	mem_disk_free(&reference);
-}
-
-TEST(gpt_repair_failures)
+/* A disk where one read fails, each in turn: the protective MBR unread is no GPT, a header
+ * or array unread makes that copy invalid and the other is used, and the entries unread
+ * are the parse's error with no partitions at all, never part of them. */
+TEST(gpt_read_errors)
 {
 	struct mem_disk d;
 	struct part_disk view;
-	EFI_PARTITION_TABLE_HEADER *backup;
+	UINTN reads;
 
 	make_disk(&d, 512, BLOCKS);
-	memset(mem_disk_block(&d, 1), 0, 512);
-	d.read_only = true;
 	view = mem_disk_view(&d);
 	EXPECT_STATUS(part_parse_gpt(&view, &table), EFI_SUCCESS);
-	EXPECT_STATUS(part_gpt_repair(&view, &table, NULL), EFI_WRITE_PROTECTED);
-	view.write = NULL;
-	EXPECT_STATUS(part_gpt_repair(&view, &table, NULL), EFI_UNSUPPORTED);
-	/* A backup whose usable area starts too early leaves no room for the primary. */
-	d.read_only = false;
-	d.writes = 0;
-	view = mem_disk_view(&d);
-	backup = (EFI_PARTITION_TABLE_HEADER *)mem_disk_block(&d, BLOCKS - 1);
-	backup->FirstUsableLBA = 20;
-	gpt_fix_header_crc(&d, BLOCKS - 1);
-	EXPECT_STATUS(part_parse_gpt(&view, &table), EFI_SUCCESS);
-	EXPECT_STATUS(part_gpt_repair(&view, &table, NULL), EFI_UNSUPPORTED);
-	EXPECT_EQ(d.writes, 0);
+	reads = d.reads; /* MBR, header and 4 array reads for each copy, 4 entry reads */
+	ASSERT_EQ(reads, 15);
+	for (UINTN k = 1; k <= reads; k++) {
+		EFI_STATUS status;
+		d.reads = 0;
+		d.fail_read = k;
+		status = part_parse_gpt(&view, &table);
+		if (k == 1) {
+			EXPECT_STATUS(status, EFI_NOT_FOUND);
+		} else if (k <= 11) {
+			EXPECT_STATUS(status, EFI_SUCCESS);
+			EXPECT(k <= 6 ? !table.primary_valid : !table.backup_valid);
+			expect_standard_partitions();
+		} else {
+			EXPECT_STATUS(status, EFI_DEVICE_ERROR);
+			EXPECT_EQ(table.count, 0);
+			EXPECT(table.problem && strstr(table.problem, "cannot read"));
+		}
+	}
 	mem_disk_free(&d);
 }

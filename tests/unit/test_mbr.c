@@ -153,3 +153,34 @@ TEST(mbr_through_part_parse)
 	EXPECT_EQ(table.count, 4);
 	mem_disk_free(&d);
 }
+
+/* The EBR chain ends at an EBR without the 55 AA signature; what came before it stays. */
+TEST(mbr_ebr_without_signature_ends_the_chain)
+{
+	struct mem_disk d;
+
+	make_logicals(&d);
+	mem_disk_block(&d, 13000)[510] = 0;
+	EXPECT_STATUS(parse(&d), EFI_SUCCESS);
+	EXPECT_EQ(table.count, 3);
+	EXPECT_EQ(table.entries[2].node.hd.PartitionNumber, 6);
+	mem_disk_free(&d);
+}
+
+/* Read errors are the parse's errors: the MBR (read 1) and each EBR (reads 2 to 4). */
+TEST(mbr_read_errors)
+{
+	struct mem_disk d;
+
+	make_logicals(&d);
+	for (UINTN k = 1; k <= 4; k++) {
+		d.reads = 0;
+		d.fail_read = k;
+		EXPECT_STATUS(parse(&d), EFI_DEVICE_ERROR);
+	}
+	d.reads = 0;
+	d.fail_read = 5;
+	EXPECT_STATUS(parse(&d), EFI_SUCCESS);
+	EXPECT_EQ(table.count, 4);
+	mem_disk_free(&d);
+}

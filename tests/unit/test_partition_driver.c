@@ -10,6 +10,7 @@
 #include <ember/core/core.h>
 #include <ember/core/devpath.h>
 #include <efi/protocol/disk_io.h>
+#include <ember/lib/str.h>
 
 #define BLOCKS 4096
 
@@ -47,7 +48,8 @@ static UINTN children_of(struct test_block_dev *dev, EFI_HANDLE *out, UINTN max)
 	return n;
 }
 
-static struct test_block_dev *gpt_disk(struct mem_disk *d)
+/* A GPT image: the ESP at 100-199 and data at 300-999, blocks tagged with their LBA. */
+static void gpt_image(struct mem_disk *d)
 {
 	struct gpt_part parts[] = {{esp_guid, 100, 199, 0, 0}, {data_type, 300, 999, 0, 1}};
 
@@ -55,6 +57,12 @@ static struct test_block_dev *gpt_disk(struct mem_disk *d)
 	gpt_write(d, parts, 2, 128, 128);
 	for (UINT64 lba = 100; lba < 1000; lba++) /* inside the partitions only */
 		memcpy(mem_disk_block(d, lba) + 500, &lba, sizeof(lba));
+}
+
+/* The image as a block device (not yet connected). */
+static struct test_block_dev *gpt_disk(struct mem_disk *d)
+{
+	gpt_image(d);
 	test_install_builtin_drivers();
 	return test_block_dev_create(d->data, d->size, 512, 0);
 }
@@ -207,6 +215,144 @@ TEST(partition_mbr_and_cd_children)
 	ASSERT_STATUS(protocol_get(kids[0], &dp_guid, (void **)&path), EFI_SUCCESS);
 	path = (EFI_DEVICE_PATH_PROTOCOL *)((UINT8 *)path + sizeof(dev->path) - 4);
 	EXPECT_EQ(path->SubType, MEDIA_CDROM_DP);
+	test_block_dev_destroy(dev);
+	mem_disk_free(&d);
+}
+
+/* A disk whose primary GPT is gone: the children come from the backup, and the driver
+ * restores the primary (5.3.2), unless the disk is read-only. */
+TEST(partition_driver_restores_a_damaged_gpt)
+{
+	struct mem_disk d, reference;
+	struct test_block_dev *dev;
+	EFI_HANDLE kids[8];
+
+	test_install_builtin_drivers();
+	gpt_image(&reference);
+	for (int read_only = 1; read_only >= 0; read_only--) {
+		gpt_image(&d);
+		memset(mem_disk_block(&d, 1), 0, 512);
+		dev = test_block_dev_create(d.data, d.size, 512, 0);
+		dev->media.ReadOnly = read_only;
+		driver_connect(dev->handle, NULL, NULL, true);
+		EXPECT_EQ(children_of(dev, kids, 8), 2);
+		if (read_only)
+			EXPECT(mem_is_zero(mem_disk_block(&d, 1), 512));
+		else
+			EXPECT(!memcmp(d.data, reference.data, d.size));
+		test_block_dev_destroy(dev);
+		mem_disk_free(&d);
+	}
+	/* The same for the backup. */
+	gpt_image(&d);
+	memset(mem_disk_block(&d, BLOCKS - 1), 0, 512);
+	dev = test_block_dev_create(d.data, d.size, 512, 0);
+	driver_connect(dev->handle, NULL, NULL, true);
+	EXPECT_EQ(children_of(dev, kids, 8), 2);
+	EXPECT(!memcmp(d.data, reference.data, d.size));
+	test_block_dev_destroy(dev);
+	mem_disk_free(&d);
+	mem_disk_free(&reference);
+}
+
+/* Issue 10's hostile disk through the driver: no children, and not a byte written. */
+TEST(partition_driver_leaves_a_hostile_gpt_alone)
+{
+	struct mem_disk d;
+	struct test_block_dev *dev;
+	EFI_HANDLE kids[8];
+	EFI_PARTITION_TABLE_HEADER *h;
+	UINT64 moved = BLOCKS - 1 - 32 - 9;
+	UINT8 *before;
+
+	test_install_builtin_drivers();
+	gpt_image(&d);
+	memcpy(mem_disk_block(&d, moved), mem_disk_block(&d, 2), 32 * 512);
+	h = gpt_header(&d, 1);
+	h->PartitionEntryLBA = moved;
+	h->LastUsableLBA = moved - 1;
+	gpt_fix_header_crc(&d, 1);
+	memset(mem_disk_block(&d, BLOCKS - 1), 0, 512);
+	before = malloc(d.size);
+	memcpy(before, d.data, d.size);
+	dev = test_block_dev_create(d.data, d.size, 512, 0);
+	driver_connect(dev->handle, NULL, NULL, true);
+	EXPECT_EQ(children_of(dev, kids, 8), 0);
+	EXPECT_EQ(dev->writes, 0);
+	EXPECT(!memcmp(d.data, before, d.size));
+	test_block_dev_destroy(dev);
+	free(before);
+	mem_disk_free(&d);
+}
+
+TEST(partition_driver_needs_media)
+{
+	struct mem_disk d;
+	struct test_block_dev *dev = gpt_disk(&d);
+	EFI_HANDLE kids[8];
+
+	dev->media.MediaPresent = FALSE;
+	driver_connect(dev->handle, NULL, NULL, true);
+	EXPECT_EQ(children_of(dev, kids, 8), 0);
+	dev->media.MediaPresent = TRUE;
+	driver_connect(dev->handle, NULL, NULL, true);
+	EXPECT_EQ(children_of(dev, kids, 8), 2);
+	test_block_dev_destroy(dev);
+	mem_disk_free(&d);
+}
+
+/* Only HD() and CDROM() nodes name partitions: a connect asking for anything else below
+ * the disk does not start the partition driver. */
+TEST(partition_driver_remaining_path)
+{
+	static const EFI_GUID other = {0x0e7e0001, 1, 2, {3, 4, 5, 6, 7, 8, 9, 10}};
+	struct mem_disk d;
+	struct test_block_dev *dev = gpt_disk(&d);
+	EFI_HANDLE kids[8];
+	struct {
+		VENDOR_DEVICE_PATH vendor;
+		EFI_DEVICE_PATH_PROTOCOL end;
+	} __attribute__((packed))
+	remaining = {{{HARDWARE_DEVICE_PATH, HW_VENDOR_DP, {sizeof(VENDOR_DEVICE_PATH), 0}}, other},
+		     {END_DEVICE_PATH_TYPE, END_ENTIRE_DEVICE_PATH_SUBTYPE, {4, 0}}};
+
+	void *dio;
+
+	driver_connect(dev->handle, NULL, &remaining.vendor.Header, false);
+	EXPECT_STATUS(protocol_get(dev->handle, &disk_io_guid, &dio), EFI_SUCCESS);
+	EXPECT_EQ(children_of(dev, kids, 8), 0);
+	driver_connect(dev->handle, NULL, NULL, false);
+	EXPECT_EQ(children_of(dev, kids, 8), 2);
+	test_block_dev_destroy(dev);
+	mem_disk_free(&d);
+}
+
+/* A child that a user will not let go of stays whole: Stop fails, the child still reads,
+ * and once the user lets go the disk can be disconnected. */
+TEST(partition_driver_stop_gives_way)
+{
+	static int agent_iface;
+	static const EFI_GUID agent_guid = {0xa6e47, 3, 4, {5}};
+	struct mem_disk d;
+	struct test_block_dev *dev = gpt_disk(&d);
+	EFI_HANDLE kids[8], agent = NULL;
+	EFI_BLOCK_IO_PROTOCOL *bio;
+	UINT8 block[512];
+
+	driver_connect(dev->handle, NULL, NULL, false);
+	ASSERT_EQ(children_of(dev, kids, 8), 2);
+	ASSERT_STATUS(protocol_install(&agent, &agent_guid, &agent_iface), EFI_SUCCESS);
+	ASSERT_STATUS(protocol_open(kids[0], &bio_guid, (void **)&bio, agent, kids[0],
+				    EFI_OPEN_PROTOCOL_BY_DRIVER),
+		      EFI_SUCCESS);
+	EXPECT(EFI_ERROR(driver_disconnect(dev->handle, NULL, NULL)));
+	EXPECT_EQ(children_of(dev, kids + 2, 6), 1);
+	EXPECT(kids[2] == kids[0]);
+	EXPECT_STATUS(bio->ReadBlocks(bio, 7, 0, 512, block), EFI_SUCCESS);
+	protocol_close(kids[0], &bio_guid, agent, kids[0]);
+	EXPECT_STATUS(driver_disconnect(dev->handle, NULL, NULL), EFI_SUCCESS);
+	EXPECT_EQ(children_of(dev, kids, 8), 0);
+	protocol_uninstall(agent, &agent_guid, &agent_iface);
 	test_block_dev_destroy(dev);
 	mem_disk_free(&d);
 }

@@ -15,8 +15,11 @@
 
 /* Partitions kept per disk; more are ignored (and said so in table->problem). */
 #define PART_MAX 256
-/* The largest GPT entry array accepted (bytes). */
+/* The largest GPT entry array accepted (bytes), and the largest entry. */
 #define PART_GPT_MAX_ARRAY (4u << 20)
+#define PART_GPT_MAX_ENTRY_SIZE 4096u
+/* Where the primary GPT header lives (UEFI 2.10, 5.3.2). */
+#define PART_GPT_PRIMARY_LBA 1
 /* The sector size of CD media: El Torito is only looked for on disks with these blocks. */
 #define PART_CD_BLOCK_SIZE 2048
 
@@ -75,11 +78,25 @@ EFI_STATUS part_parse_eltorito(const struct part_disk *disk, struct part_table *
  * damaged GPT is not passed over for its protective MBR. */
 EFI_STATUS part_parse(const struct part_disk *disk, struct part_table *table);
 
+/* The geometry rules of 5.3.2 for header h on this disk (h->MyLBA says which copy it is:
+ * 1 the primary, else the backup): entry size and count, the usable area inside the disk,
+ * the alternate header and the entry array where that copy's must be, nothing overlapping.
+ * NULL when all hold, else the rule that fails. A header that fails is never used. */
+const char *part_gpt_check_geometry(const struct part_disk *disk,
+				    const EFI_PARTITION_TABLE_HEADER *h);
+/* The blocks of h's entry array (h passed part_gpt_check_geometry, or the count is
+ * meaningless). */
+UINT64 part_gpt_array_blocks(const struct part_disk *disk, const EFI_PARTITION_TABLE_HEADER *h);
+
 /* After part_parse_gpt() found one valid GPT and one damaged, rewrites the damaged copy
  * from the valid one (5.3.2: the backup restores the primary, the primary the backup): its
- * entry array, then its header. EFI_SUCCESS when there was nothing to do or it is done;
- * EFI_UNSUPPORTED when the copy has no room where it belongs; else the write's error.
- * *what (may be NULL) says which copy was rewritten. */
+ * entry array, then its header. Nothing is written unless the valid header passes
+ * part_gpt_check_geometry, the rewritten copy would pass it too with the backup on the
+ * disk's last block, and the copy overlaps nothing it is copied from. EFI_SUCCESS when
+ * there was nothing to do or it is done; EFI_UNSUPPORTED when it may not be done;
+ * EFI_CRC_ERROR when the array read back differs from the one checked (the damaged copy's
+ * header is then not written); else the write's error. *what (may be NULL) says which
+ * copy was rewritten. */
 EFI_STATUS part_gpt_repair(const struct part_disk *disk, struct part_table *table,
 			   const char **what);
 
