@@ -114,6 +114,8 @@ struct vs_pending {
 EFI_STATUS vs_program_record(struct vstore *s, UINT32 at, const struct vs_pending *p);
 /* Compaction, with a pending record taking its variable's place (p may be NULL). */
 EFI_STATUS vs_compact(struct vstore *s, const struct vs_pending *p);
+/* Replays the active area's log into the index and finds the tail (store_scan.c). */
+EFI_STATUS vs_scan(struct vstore *s);
 /* Mounts again from flash (after compaction or a write error). */
 EFI_STATUS vs_remount(struct vstore *s);
 

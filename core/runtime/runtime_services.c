@@ -192,18 +192,23 @@ static void EFIAPI variables_virtual_address_change(EFI_EVENT event, void *ctx)
 	var_service_convert(&variables, variables_convert_one, NULL);
 }
 
+/* What the first mount found: the report of later mounts (after compaction) is new. */
+static struct vstore_report variables_mounted;
+
 static void variables_report(const struct vstore_report *r)
 {
-	if (r->reformatted)
-		log_warn("variables: the store could not be read and has been formatted again; "
-			 "non-volatile variables were lost\n");
-	if (r->damaged)
-		log_warn("variables: %u damaged record(s) skipped\n", r->damaged);
-	if (r->dropped)
-		log_warn("variables: %u variable(s) did not fit the index\n", r->dropped);
-	if (r->torn || r->garbage)
-		log_debug("variables: %u interrupted write(s), %u unused unit(s) skipped\n",
-			  r->torn, r->garbage);
+	char text[400];
+
+	variables_mounted = *r;
+	if (vstore_report_text(r, text, sizeof(text)))
+		log_warn("variables: %s\n", text);
+	if (r->torn)
+		log_debug("variables: %u interrupted write(s) ignored\n", r->torn);
+}
+
+const struct vstore_report *variables_mount_report(void)
+{
+	return variables_ready ? &variables_mounted : NULL;
 }
 
 static void variables_stop(void)

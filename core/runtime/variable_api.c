@@ -13,11 +13,6 @@ EFI_STATUS variable_set(const CHAR16 *name, const EFI_GUID *guid, UINT32 attribu
 	return efi_set_variable((CHAR16 *)name, (EFI_GUID *)guid, attributes, size, (void *)data);
 }
 
-EFI_STATUS variable_next_name(UINTN *name_size, CHAR16 *name, EFI_GUID *guid)
-{
-	return efi_get_next_variable_name(name_size, name, guid);
-}
-
 EFI_STATUS variable_read(const CHAR16 *name, const EFI_GUID *guid, void **data, UINTN *size,
 			 UINT32 *attributes)
 {

@@ -3,13 +3,15 @@
  * calls to every public entry point (SetVariable, GetVariable, GetNextVariableName,
  * QueryVariableInfo, compaction, remounting, ExitBootServices) with sizes, names,
  * attributes and pointers taken from the input. Besides memory errors it checks that a
- * successful SetVariable reads back, also after remounting. */
+ * successful SetVariable reads back, also after remounting, and that compaction keeps
+ * every variable the mount found (the same names, GUIDs, attributes and data). */
 #include "fuzz.h"
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <ember/core/varstore.h>
+#include <ember/lib/crc32.h>
 
 #define FLASH_SIZE (2 * 8192)
 #define FLASH_BLOCK 1024
@@ -138,6 +140,40 @@ static void remount(void)
 		abort(); /* a store once mounted always mounts again */
 }
 
+/* The store's variables as a count and an order-free sum of a CRC of each one's name,
+ * GUID, attributes and data. */
+static void fingerprint(struct vstore *s, UINT32 *count, UINT32 *sum)
+{
+	static UINT8 buf[VARSTORE_MAX_VARIABLE];
+
+	*count = *sum = 0;
+	for (UINT32 i = vstore_next(s, 0); i != VSTORE_NONE; i = vstore_next(s, i + 1)) {
+		const struct vstore_entry *e = vstore_entry(s, i);
+		UINT32 crc = crc32(&e->attributes, 1);
+		EFI_GUID guid;
+		if (EFI_ERROR(vstore_read_guid(s, i, &guid)) ||
+		    EFI_ERROR(vstore_read_name(s, i, (CHAR16 *)buf)))
+			abort();
+		crc = crc32_update(crc32_update(crc, &guid, sizeof(guid)), buf, e->name_size);
+		if (EFI_ERROR(vstore_read_data(s, i, 0, buf, e->data_size)))
+			abort();
+		*sum += crc32_update(crc, buf, e->data_size);
+		++*count;
+	}
+}
+
+static void compact(void)
+{
+	UINT32 count, sum, count_after, sum_after;
+
+	fingerprint(&svc.nv, &count, &sum);
+	if (EFI_ERROR(vstore_compact(&svc.nv)))
+		return;
+	fingerprint(&svc.nv, &count_after, &sum_after);
+	if (count != count_after || sum != sum_after)
+		abort();
+}
+
 static void step(struct input *in)
 {
 	UINT64 a, b, c;
@@ -163,7 +199,7 @@ static void step(struct input *in)
 		svc.at_runtime = !svc.at_runtime;
 		break;
 	case 7:
-		vstore_compact(&svc.nv);
+		compact();
 		break;
 	}
 }

@@ -7,12 +7,14 @@ for the rules."""
 import os
 import re
 import shutil
+import struct
 import subprocess
+import zlib
 from pathlib import Path
 
 import pytest
 
-from conftest import BUILD, ROOT, app
+from conftest import BUILD, ROOT, app, program
 
 VARSTORE = BUILD / "ember-varstore"
 SUMMARY = re.compile(r"^var-test: (\d+) passed, (\d+) failed(?:, (\d+) skipped)?\s*$", re.M)
@@ -151,6 +153,73 @@ def test_damaged_record_is_skipped_and_the_rest_survive(ember, tmp_path):
     # Only the damaged variable is gone: one failed check, the others pass.
     passed, failed, _ = SUMMARY.findall(out)[-1]
     assert failed == "1" and "VtPersistBs" in out, out
+
+
+def records(data, area=0):
+    """(offset, name) of each record of a store's area, walked by their sizes."""
+    at, found = area + 32, []
+    while at + 44 <= area + REGION // 2 and data[at:at + 4] == b"EmVR":
+        name_size, data_size = struct.unpack_from("<II", data, at + 8)
+        name = data[at + 44:at + 44 + name_size].decode("utf-16-le").rstrip("\0")
+        found.append((at, name))
+        at += (44 + name_size + data_size + 7) & ~7
+    return found
+
+
+def test_crafted_record_hides_no_variable(ember, tmp_path):
+    """A record with a valid header CRC, an interrupted state and a huge data size claims
+    the records after it: they are found again, and every reader says so."""
+    store = tmp_path / "vars.fd"
+    for name in ("VtFirst", "VtCrafted", "VtAfter1", "VtAfter2"):
+        tool(store, "set", name, TEST_GUID, "--ascii", f"value of {name}")
+    data = bytearray(store.read_bytes())
+    at = dict((name, at) for at, name in records(data))["VtCrafted"]
+    struct.pack_into("<I", data, at + 12, 30000)  # data_size
+    struct.pack_into("<I", data, at + 36, zlib.crc32(bytes(data[at:at + 36])))
+    data[at + 40] = 0xFF  # never committed
+    store.write_bytes(bytes(data))
+
+    listing = tool(store, "list")
+    names = [line.split()[-1] for line in listing.stdout.decode().splitlines()]
+    assert names == ["VtFirst", "VtAfter1", "VtAfter2"], names
+    assert "2 record(s) found again" in listing.stderr.decode(), listing.stderr
+    result = ember("--vars", store, program("hello"))
+    assert result.returncode == 0, result.stderr
+    assert "variables: 2 record(s) found again" in result.stderr.decode(), result.stderr
+    # Writing after such a mount keeps them too.
+    tool(store, "set", "VtLater", TEST_GUID, "--ascii", "later")
+    names = [line.split()[-1] for line in tool(store, "list").stdout.decode().splitlines()]
+    assert {"VtFirst", "VtAfter1", "VtAfter2", "VtLater"} <= set(names), names
+
+
+def test_tool_refuses_a_fifo_without_waiting(tmp_path):
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for command in ("list", "format"):
+        result = subprocess.run([str(VARSTORE), str(fifo), command], capture_output=True,
+                                timeout=10)
+        assert result.returncode == 1
+        assert b"not a regular file" in result.stderr, result.stderr
+    assert fifo.is_fifo()
+
+
+def test_tool_says_a_directory_is_one(tmp_path):
+    for command in ("list", "format", "set"):
+        args = ["VtX", TEST_GUID, "--hex", "01"] if command == "set" else []
+        result = tool(tmp_path, command, *args, check=False)
+        assert result.returncode == 1
+        assert b"is a directory" in result.stderr, result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_tool_writes_through_a_symbolic_link(tmp_path):
+    store, link = tmp_path / "vars.fd", tmp_path / "link.fd"
+    tool(store, "format")
+    link.symlink_to(store)
+    tool(link, "set", "VtLinked", TEST_GUID, "--ascii", "x")
+    assert link.is_symlink()
+    assert "VtLinked" in tool(store, "list").stdout.decode()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.fd", "vars.fd"]
 
 
 def test_vars_file_of_the_wrong_size_is_refused(ember, tmp_path):

@@ -34,6 +34,16 @@ void nor_copy(struct nor_sim *dst, const struct nor_sim *src);
 void nor_tear(struct nor_sim *sim, enum nor_op op, UINT32 offset, const void *data, UINT32 size,
 	      UINT32 variant);
 
+/* A flash over a simulated one that counts the bytes read and fails reads that reach
+ * fail_from (0: none). */
+struct probe_flash {
+	struct flash_device dev;
+	struct nor_sim *inner;
+	UINT64 read_bytes;
+	UINT32 fail_from;
+};
+struct probe_flash probe_of(struct nor_sim *f);
+
 /* A variable service with its own memory. */
 struct test_vars {
 	struct var_service svc;

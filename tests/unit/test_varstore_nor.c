@@ -148,3 +148,34 @@ EFI_GUID test_var_guid(UINT32 n)
 	return (EFI_GUID){
 	    0x6d2f4a11 + n, 0x8c1e, 0x4b7a, {0x9e, 0x3d, 0x52, 0x10, 0xa4, 0x77, 0x0c, (UINT8)n}};
 }
+
+static EFI_STATUS probe_read(struct flash_device *f, UINT32 offset, void *buffer, UINT32 size)
+{
+	struct probe_flash *p = (struct probe_flash *)f;
+
+	if (p->fail_from && offset + size > p->fail_from)
+		return EFI_DEVICE_ERROR;
+	p->read_bytes += size;
+	return p->inner->dev.read(&p->inner->dev, offset, buffer, size);
+}
+
+static EFI_STATUS probe_program(struct flash_device *f, UINT32 offset, const void *data,
+				UINT32 size)
+{
+	struct probe_flash *p = (struct probe_flash *)f;
+
+	return p->inner->dev.program(&p->inner->dev, offset, data, size);
+}
+
+static EFI_STATUS probe_erase(struct flash_device *f, UINT32 offset)
+{
+	struct probe_flash *p = (struct probe_flash *)f;
+
+	return p->inner->dev.erase(&p->inner->dev, offset);
+}
+
+struct probe_flash probe_of(struct nor_sim *f)
+{
+	return (struct probe_flash){
+	    {f->dev.size, f->dev.block_size, probe_read, probe_program, probe_erase}, f, 0, 0};
+}

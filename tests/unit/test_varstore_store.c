@@ -301,3 +301,143 @@ TEST(varstore_record_size_and_usable)
 	EXPECT_EQ(vstore_record_size(4, 0), 48);
 	EXPECT_EQ(vstore_mem_size(VARSTORE_REGION_SIZE) % 16, 0);
 }
+
+TEST(varstore_write_refuses_bad_names_attributes_and_sizes)
+{
+	struct nor_sim f;
+	struct test_store t;
+	static UINT8 big[VARSTORE_MAX_VARIABLE];
+	UINT64 steps;
+
+	nor_init(&f, 2 * 0x10000, 0x1000);
+	ASSERT_STATUS(test_store_mount(&t, &f.dev, 0), EFI_SUCCESS);
+	steps = f.steps;
+	EXPECT_STATUS(vstore_write(&t.s, u"", 2, &g, 7, "x", 1, false), EFI_INVALID_PARAMETER);
+	EXPECT_STATUS(vstore_write(&t.s, u"AB", 5, &g, 7, "x", 1, false), EFI_INVALID_PARAMETER);
+	EXPECT_STATUS(vstore_write(&t.s, u"A", VARSTORE_MAX_VARIABLE + 2, &g, 7, "x", 1, false),
+		      EFI_INVALID_PARAMETER);
+	EXPECT_STATUS(vstore_write(&t.s, u"A", 4, &g, 0x100, "x", 1, false), EFI_INVALID_PARAMETER);
+	/* Name and data together may not pass the largest variable, appends included. */
+	EXPECT_STATUS(vstore_write(&t.s, u"A", 4, &g, 7, big, sizeof(big) - 4, false), EFI_SUCCESS);
+	EXPECT_STATUS(vstore_write(&t.s, u"A", 4, &g, 7, "x", 1, true), EFI_INVALID_PARAMETER);
+	EXPECT_EQ(vstore_entry(&t.s, vstore_find(&t.s, u"A", 4, &g))->data_size, sizeof(big) - 4);
+	EXPECT(f.steps > steps);
+	test_store_unmount(&t);
+	nor_free(&f);
+}
+
+TEST(varstore_read_data_stays_inside_the_value)
+{
+	struct nor_sim f;
+	struct test_store t;
+	char buf[8];
+	UINT32 e;
+
+	nor_init(&f, SIZE, BLOCK);
+	ASSERT_STATUS(test_store_mount(&t, &f.dev, 0), EFI_SUCCESS);
+	write_str(&t.s, u"A", "abcdef");
+	e = vstore_find(&t.s, u"A", 4, &g);
+	EXPECT_STATUS(vstore_read_data(&t.s, e, 2, buf, 4), EFI_SUCCESS);
+	EXPECT(!memcmp(buf, "cdef", 4));
+	EXPECT_STATUS(vstore_read_data(&t.s, e, 7, buf, 0), EFI_INVALID_PARAMETER);
+	EXPECT_STATUS(vstore_read_data(&t.s, e, 2, buf, 5), EFI_INVALID_PARAMETER);
+	test_store_unmount(&t);
+	nor_free(&f);
+}
+
+TEST(varstore_deleting_in_any_order_keeps_the_hash_chains)
+{
+	struct nor_sim f;
+	struct test_store t;
+
+	/* More variables than buckets share chains; deleting unlinks inside them. */
+	nor_init(&f, 2 * 0x10000, 0x1000);
+	ASSERT_STATUS(test_store_mount(&t, &f.dev, 0), EFI_SUCCESS);
+	for (int i = 0; i < 600; i++) {
+		CHAR16 name[] = {u'V', (CHAR16)(u'A' + i / 26 % 26), (CHAR16)(u'A' + i % 26), 0};
+		ASSERT_STATUS(write_str(&t.s, name, "v"), EFI_SUCCESS);
+	}
+	for (int i = 0; i < 600; i += 2) {
+		CHAR16 name[] = {u'V', (CHAR16)(u'A' + i / 26 % 26), (CHAR16)(u'A' + i % 26), 0};
+		ASSERT_STATUS(vstore_write(&t.s, name, 8, &g, 7, NULL, 0, false), EFI_SUCCESS);
+	}
+	for (int i = 0; i < 600; i++) {
+		CHAR16 name[] = {u'V', (CHAR16)(u'A' + i / 26 % 26), (CHAR16)(u'A' + i % 26), 0};
+		EXPECT(!strcmp(read_str(&t.s, name), i % 2 ? "v" : ""));
+	}
+	test_store_unmount(&t);
+	nor_free(&f);
+}
+
+/* Once area 0's header is written, every later program and erase fails. */
+static void fail_after_area_header(struct nor_sim *sim, enum nor_op op, UINT32 offset,
+				   const void *data, UINT32 size, void *ctx)
+{
+	if (op == NOR_PROGRAM && offset == 0 && size == 32)
+		sim->fail_writes = true;
+}
+
+TEST(varstore_compaction_that_fails_half_way_keeps_the_old_area)
+{
+	struct nor_sim f;
+	struct test_store t;
+	nor_init(&f, SIZE, BLOCK);
+	ASSERT_STATUS(test_store_mount(&t, &f.dev, 0), EFI_SUCCESS);
+	write_str(&t.s, u"A", "alpha");
+	write_str(&t.s, u"B", "bravo");
+	/* Area 1 becomes the store, so the next compaction must erase area 0 first. */
+	ASSERT_STATUS(vstore_compact(&t.s), EFI_SUCCESS);
+	f.fail_writes = true;
+	EXPECT_STATUS(vstore_compact(&t.s), EFI_DEVICE_ERROR);
+	f.fail_writes = false;
+	EXPECT_EQ(t.s.active, AREA);
+	/* Erased and started, then the copy of the records fails. */
+	f.hook = fail_after_area_header;
+	EXPECT_STATUS(vstore_compact(&t.s), EFI_DEVICE_ERROR);
+	f.hook = NULL;
+	f.fail_writes = false;
+	EXPECT_EQ(t.s.active, AREA);
+	EXPECT(!strcmp(read_str(&t.s, u"A"), "alpha") && !strcmp(read_str(&t.s, u"B"), "bravo"));
+	test_store_unmount(&t);
+	ASSERT_STATUS(test_store_mount(&t, &f.dev, 0), EFI_SUCCESS);
+	EXPECT(!strcmp(read_str(&t.s, u"A"), "alpha") && !strcmp(read_str(&t.s, u"B"), "bravo"));
+	test_store_unmount(&t);
+	EXPECT_EQ(f.violations, 0);
+	nor_free(&f);
+}
+
+TEST(varstore_flash_ram_refuses_out_of_range_access)
+{
+	static UINT8 bytes[4096];
+	struct flash_ram ram;
+	UINT8 b = 0;
+
+	flash_ram_init(&ram, bytes, sizeof(bytes), 1024);
+	EXPECT_STATUS(ram.dev.read(&ram.dev, 4095, &b, 2), EFI_INVALID_PARAMETER);
+	EXPECT_STATUS(ram.dev.program(&ram.dev, 4097, &b, 0), EFI_INVALID_PARAMETER);
+	EXPECT_STATUS(ram.dev.erase(&ram.dev, 512), EFI_INVALID_PARAMETER);
+	EXPECT_STATUS(ram.dev.erase(&ram.dev, 4096), EFI_INVALID_PARAMETER);
+	EXPECT_STATUS(ram.dev.program(&ram.dev, 4095, &b, 1), EFI_SUCCESS);
+	EXPECT_EQ(bytes[4095], 0);
+}
+
+TEST(varstore_append_that_cannot_read_the_old_data_changes_nothing)
+{
+	struct nor_sim f;
+	struct probe_flash p;
+	struct test_store t;
+	UINT32 tail;
+
+	nor_init(&f, SIZE, BLOCK);
+	p = probe_of(&f);
+	ASSERT_STATUS(test_store_mount(&t, &p.dev, 0), EFI_SUCCESS);
+	write_str(&t.s, u"A", "alpha");
+	tail = t.s.tail;
+	p.fail_from = tail - 4; /* the end of A's data */
+	EXPECT_STATUS(vstore_write(&t.s, u"A", 4, &g, 7, "beta", 4, true), EFI_DEVICE_ERROR);
+	p.fail_from = 0;
+	EXPECT_EQ(t.s.tail, tail);
+	EXPECT(!strcmp(read_str(&t.s, u"A"), "alpha"));
+	test_store_unmount(&t);
+	nor_free(&f);
+}

@@ -149,7 +149,6 @@ EFI_STATUS variable_set(const CHAR16 *name, const EFI_GUID *guid, UINT32 attribu
 /* SetVariable as the firmware: variables only it may write (BootCurrent, ConOutDev ...). */
 EFI_STATUS variable_set_firmware(const CHAR16 *name, const EFI_GUID *guid, UINT32 attributes,
 				 UINTN size, const void *data);
-EFI_STATUS variable_next_name(UINTN *name_size, CHAR16 *name, EFI_GUID *guid);
 EFI_STATUS variable_read(const CHAR16 *name, const EFI_GUID *guid, void **data, UINTN *size,
 			 UINT32 *attributes);
 

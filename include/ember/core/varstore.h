@@ -1,8 +1,9 @@
 /* UEFI variables (UEFI 2.10, section 8.2) over a power-loss-safe, log-structured store on
  * NOR flash (docs/varstore.md has the format and the recovery rules).
  *
- * Two layers, both free of libc and of the core, so the same code runs in the firmware,
- * in ember-run, in the offline tool (ember-varstore), in unit tests and in the fuzzer:
+ * Two layers, both free of libc and of the core (its log aside), so the same code runs in
+ * the firmware, in ember-run, in the offline tool (ember-varstore), in unit tests and in
+ * the fuzzer:
  *  - the store (vstore_*): one region of flash split into two areas, an append-only log of
  *    records in the active one, compaction into the other, an index in RAM;
  *  - the variable services (var_*): GetVariable, GetNextVariableName, SetVariable and
@@ -47,6 +48,8 @@ struct vstore_report {
 	UINT32 torn;	  /* records whose writing was interrupted: ignored */
 	UINT32 garbage;	  /* 8-byte units holding neither records nor erased flash */
 	UINT32 dropped;	  /* variables the index had no room for */
+	UINT32 recovered; /* records found inside the space a torn or damaged record claimed */
+	UINT32 unchecked; /* headers left unchecked there: the scan's reading budget ran out */
 	bool formatted;	  /* the region was blank (erased) and has been formatted */
 	bool reformatted; /* it could not be parsed and has been formatted: data lost */
 };
@@ -75,6 +78,12 @@ struct vstore {
 #define VSTORE_NO_REFORMAT 0x1
 /* The region is known to be erased (new RAM): format it without reading it first. */
 #define VSTORE_ERASED 0x2
+
+/* Writes into text (size bytes, always terminated when size > 0) one line, without a
+ * newline, of what a mount lost or skipped that a user must know: damaged records,
+ * unreadable bytes, records found again, a reformat. Interrupted writes lost nothing
+ * committed and are left out. Returns the full length; 0: nothing to say. */
+UINTN vstore_report_text(const struct vstore_report *r, char *text, UINTN size);
 
 /* Memory needed to mount a region of flash_size bytes (8-byte aligned). */
 UINTN vstore_mem_size(UINT32 flash_size);
@@ -172,5 +181,8 @@ void var_service_convert(struct var_service *svc, void (*convert)(void **pointer
  * EFI_RT_PROPERTIES_TABLE announces the variable services. Until then they return
  * EFI_UNSUPPORTED. */
 EFI_STATUS variables_start(struct flash_device *nv);
+
+/* What mounting the store found when the variable services started (NULL before). */
+const struct vstore_report *variables_mount_report(void);
 
 #endif

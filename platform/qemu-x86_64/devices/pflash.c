@@ -6,6 +6,7 @@
  * With -bios the region is ROM: the variables then live in RAM, seeded from it. */
 #include <ember/core/core.h>
 #include <ember/core/log.h>
+#include <ember/lib/format.h>
 #include <ember/lib/str.h>
 #include <ember/core/varstore.h>
 #include "qemu.h"
@@ -173,6 +174,19 @@ UINT64 pflash_vars_base(void)
 	return 0x100000000ULL - FW_CODE_SIZE - FW_VARS_SIZE;
 }
 
+/* What the store lost or skipped goes to the serial console as well as the log: the log
+ * is QEMU's debug console, where users do not look, and no console exists yet. */
+static void announce_losses(void)
+{
+	const struct vstore_report *r = variables_mount_report();
+	char text[400], line[432];
+
+	if (!r || !vstore_report_text(r, text, sizeof(text)))
+		return;
+	serial_raw_write(line, MIN(format_sn(line, sizeof(line), "Ember: variables: %s\n", text),
+				   sizeof(line) - 1));
+}
+
 /* Starts the variable services on the VARS flash, or in RAM when it is not writable;
  * returns whether the variables are persistent. */
 bool pflash_variables_start(void)
@@ -187,8 +201,10 @@ bool pflash_variables_start(void)
 		pflash.dev = (struct flash_device){VARSTORE_REGION_SIZE, VARSTORE_BLOCK_SIZE,
 						   pflash_read, pflash_program, pflash_erase};
 		pflash.base = base;
-		if (!EFI_ERROR(variables_start(&pflash.dev)))
+		if (!EFI_ERROR(variables_start(&pflash.dev))) {
+			announce_losses();
 			return true;
+		}
 		log_warn("variables: the VARS flash does not work; using RAM\n");
 	}
 	copy = pool_alloc_typed(EfiRuntimeServicesData, VARSTORE_REGION_SIZE);
@@ -197,5 +213,6 @@ bool pflash_variables_start(void)
 	mem_copy(copy, (const void *)base, VARSTORE_REGION_SIZE);
 	flash_ram_init(&ram_flash, copy, VARSTORE_REGION_SIZE, VARSTORE_BLOCK_SIZE);
 	variables_start(&ram_flash.dev);
+	announce_losses();
 	return false;
 }
