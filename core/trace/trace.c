@@ -3,6 +3,7 @@
  * tables, so only what programs ask for is shown. */
 #include "../services.h"
 #include <ember/core/trace.h>
+#include <ember/lib/guids.h>
 #include <ember/core/log.h>
 #include <ember/core/platform.h>
 #include <ember/lib/str.h>
@@ -14,7 +15,8 @@
 #include <efi/protocol/simple_text_input_ex.h>
 
 static EFI_BOOT_SERVICES trace_bs;
-static EFI_RUNTIME_SERVICES trace_rt;
+/* In runtime memory, as the real one is: an OS converts the pointer to it with the rest. */
+static EFI_RUNTIME_SERVICES *trace_rt;
 
 static void out(const char *fmt, ...)
 {
@@ -28,32 +30,9 @@ static void out(const char *fmt, ...)
 	plat_log_write(line, MIN(n, sizeof(line) - 1));
 }
 
-static const struct {
-	EFI_GUID guid;
-	const char *name;
-} known_guids[] = {
-    {EFI_LOADED_IMAGE_PROTOCOL_GUID, "LoadedImage"},
-    {EFI_LOADED_IMAGE_DEVICE_PATH_PROTOCOL_GUID, "LoadedImageDevicePath"},
-    {EFI_DEVICE_PATH_PROTOCOL_GUID, "DevicePath"},
-    {EFI_SIMPLE_TEXT_INPUT_PROTOCOL_GUID, "SimpleTextInput"},
-    {EFI_SIMPLE_TEXT_INPUT_EX_PROTOCOL_GUID, "SimpleTextInputEx"},
-    {EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL_GUID, "SimpleTextOutput"},
-    {EFI_GRAPHICS_OUTPUT_PROTOCOL_GUID, "GraphicsOutput"},
-    {EFI_SIMPLE_FILE_SYSTEM_PROTOCOL_GUID, "SimpleFileSystem"},
-    {EFI_LOAD_FILE_PROTOCOL_GUID, "LoadFile"},
-    {EFI_LOAD_FILE2_PROTOCOL_GUID, "LoadFile2"},
-    {EFI_DRIVER_BINDING_PROTOCOL_GUID, "DriverBinding"},
-    {EFI_DEVICE_PATH_TO_TEXT_PROTOCOL_GUID, "DevicePathToText"},
-    {EFI_GLOBAL_VARIABLE, "EfiGlobalVariable"},
-    {EFI_FILE_INFO_ID, "FileInfo"},
-    {EFI_EVENT_GROUP_EXIT_BOOT_SERVICES, "ExitBootServicesGroup"},
-    {EFI_EVENT_GROUP_READY_TO_BOOT, "ReadyToBootGroup"},
-    {EFI_ACPI_20_TABLE_GUID, "Acpi20Table"},
-    {SMBIOS3_TABLE_GUID, "Smbios3Table"},
-};
-
-/* A GUID's name for the trace; unknown ones in registry format (one static buffer). */
-static const char *guid_name(const EFI_GUID *guid)
+/* A GUID's name for the trace (lib/guids.c); unknown ones in registry format (one static
+ * buffer). */
+static const char *trace_guid(const EFI_GUID *guid)
 {
 	static char text[40];
 
@@ -64,9 +43,8 @@ static const char *guid_name(const EFI_GUID *guid)
 			  (unsigned long long)(uintptr_t)guid);
 		return text;
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(known_guids); i++)
-		if (guid_eq(&known_guids[i].guid, guid))
-			return known_guids[i].name;
+	if (guid_name(guid))
+		return guid_name(guid);
 	guid_to_str(text, guid);
 	return text;
 }
@@ -217,7 +195,8 @@ static EFI_STATUS EFIAPI t_install_protocol_interface(EFI_HANDLE *handle, EFI_GU
 	EFI_HANDLE in = handle ? *handle : NULL;
 	EFI_STATUS s = efi_install_protocol_interface(handle, protocol, type, iface);
 	BS_RESULT("InstallProtocolInterface(0x%llx, %s, %u, 0x%llx) -> 0x%llx", ptr(in),
-		  guid_name(protocol), (unsigned)type, ptr(iface), ptr(handle ? *handle : NULL), s);
+		  trace_guid(protocol), (unsigned)type, ptr(iface), ptr(handle ? *handle : NULL),
+		  s);
 	return s;
 }
 
@@ -226,7 +205,7 @@ static EFI_STATUS EFIAPI t_reinstall_protocol_interface(EFI_HANDLE handle, EFI_G
 {
 	EFI_STATUS s = efi_reinstall_protocol_interface(handle, protocol, old_iface, new_iface);
 	BS_RESULT("ReinstallProtocolInterface(0x%llx, %s, 0x%llx, 0x%llx)", ptr(handle),
-		  guid_name(protocol), ptr(old_iface), ptr(new_iface), s);
+		  trace_guid(protocol), ptr(old_iface), ptr(new_iface), s);
 	return s;
 }
 
@@ -235,14 +214,14 @@ static EFI_STATUS EFIAPI t_uninstall_protocol_interface(EFI_HANDLE handle, EFI_G
 {
 	EFI_STATUS s = efi_uninstall_protocol_interface(handle, protocol, iface);
 	BS_RESULT("UninstallProtocolInterface(0x%llx, %s, 0x%llx)", ptr(handle),
-		  guid_name(protocol), ptr(iface), s);
+		  trace_guid(protocol), ptr(iface), s);
 	return s;
 }
 
 static EFI_STATUS EFIAPI t_handle_protocol(EFI_HANDLE handle, EFI_GUID *protocol, VOID **iface)
 {
 	EFI_STATUS s = efi_handle_protocol(handle, protocol, iface);
-	BS_RESULT("HandleProtocol(0x%llx, %s) -> 0x%llx", ptr(handle), guid_name(protocol),
+	BS_RESULT("HandleProtocol(0x%llx, %s) -> 0x%llx", ptr(handle), trace_guid(protocol),
 		  ptr(iface && !EFI_ERROR(s) ? *iface : NULL), s);
 	return s;
 }
@@ -251,7 +230,7 @@ static EFI_STATUS EFIAPI t_register_protocol_notify(EFI_GUID *protocol, EFI_EVEN
 						    VOID **registration)
 {
 	EFI_STATUS s = efi_register_protocol_notify(protocol, event, registration);
-	BS_RESULT("RegisterProtocolNotify(%s, 0x%llx) -> 0x%llx", guid_name(protocol), ptr(event),
+	BS_RESULT("RegisterProtocolNotify(%s, 0x%llx) -> 0x%llx", trace_guid(protocol), ptr(event),
 		  ptr(registration && !EFI_ERROR(s) ? *registration : NULL), s);
 	return s;
 }
@@ -262,7 +241,7 @@ static EFI_STATUS EFIAPI t_locate_handle(EFI_LOCATE_SEARCH_TYPE type, EFI_GUID *
 	UINTN in = size ? *size : 0;
 	EFI_STATUS s = efi_locate_handle(type, protocol, key, size, buffer);
 	BS_RESULT("LocateHandle(%u, %s, 0x%llx, %llu) -> %llu bytes", (unsigned)type,
-		  guid_name(protocol), ptr(key), (unsigned long long)in,
+		  trace_guid(protocol), ptr(key), (unsigned long long)in,
 		  (unsigned long long)(size ? *size : 0), s);
 	return s;
 }
@@ -271,7 +250,7 @@ static EFI_STATUS EFIAPI t_locate_device_path(EFI_GUID *protocol, EFI_DEVICE_PAT
 					      EFI_HANDLE *device)
 {
 	EFI_STATUS s = efi_locate_device_path(protocol, path, device);
-	BS_RESULT("LocateDevicePath(%s) -> 0x%llx", guid_name(protocol),
+	BS_RESULT("LocateDevicePath(%s) -> 0x%llx", trace_guid(protocol),
 		  ptr(device && !EFI_ERROR(s) ? *device : NULL), s);
 	return s;
 }
@@ -279,7 +258,7 @@ static EFI_STATUS EFIAPI t_locate_device_path(EFI_GUID *protocol, EFI_DEVICE_PAT
 static EFI_STATUS EFIAPI t_install_configuration_table(EFI_GUID *guid, VOID *table)
 {
 	EFI_STATUS s = efi_install_configuration_table(guid, table);
-	BS_RESULT("InstallConfigurationTable(%s, 0x%llx)", guid_name(guid), ptr(table), s);
+	BS_RESULT("InstallConfigurationTable(%s, 0x%llx)", trace_guid(guid), ptr(table), s);
 	return s;
 }
 
@@ -376,7 +355,7 @@ static EFI_STATUS EFIAPI t_open_protocol(EFI_HANDLE handle, EFI_GUID *protocol, 
 {
 	EFI_STATUS s = efi_open_protocol(handle, protocol, iface, agent, controller, attr);
 	BS_RESULT("OpenProtocol(0x%llx, %s, agent 0x%llx, controller 0x%llx, 0x%x) -> 0x%llx",
-		  ptr(handle), guid_name(protocol), ptr(agent), ptr(controller), attr,
+		  ptr(handle), trace_guid(protocol), ptr(agent), ptr(controller), attr,
 		  ptr(iface && !EFI_ERROR(s) ? *iface : NULL), s);
 	return s;
 }
@@ -385,7 +364,7 @@ static EFI_STATUS EFIAPI t_close_protocol(EFI_HANDLE handle, EFI_GUID *protocol,
 					  EFI_HANDLE controller)
 {
 	EFI_STATUS s = efi_close_protocol(handle, protocol, agent, controller);
-	BS_RESULT("CloseProtocol(0x%llx, %s, 0x%llx, 0x%llx)", ptr(handle), guid_name(protocol),
+	BS_RESULT("CloseProtocol(0x%llx, %s, 0x%llx, 0x%llx)", ptr(handle), trace_guid(protocol),
 		  ptr(agent), ptr(controller), s);
 	return s;
 }
@@ -396,7 +375,7 @@ static EFI_STATUS EFIAPI t_open_protocol_information(EFI_HANDLE handle, EFI_GUID
 {
 	EFI_STATUS s = efi_open_protocol_information(handle, protocol, entries, count);
 	BS_RESULT("OpenProtocolInformation(0x%llx, %s) -> %llu entries", ptr(handle),
-		  guid_name(protocol), (unsigned long long)(count && !EFI_ERROR(s) ? *count : 0),
+		  trace_guid(protocol), (unsigned long long)(count && !EFI_ERROR(s) ? *count : 0),
 		  s);
 	return s;
 }
@@ -415,7 +394,7 @@ static EFI_STATUS EFIAPI t_locate_handle_buffer(EFI_LOCATE_SEARCH_TYPE type, EFI
 {
 	EFI_STATUS s = efi_locate_handle_buffer(type, protocol, key, count, buffer);
 	BS_RESULT("LocateHandleBuffer(%u, %s, 0x%llx) -> %llu handles", (unsigned)type,
-		  guid_name(protocol), ptr(key),
+		  trace_guid(protocol), ptr(key),
 		  (unsigned long long)(count && !EFI_ERROR(s) ? *count : 0), s);
 	return s;
 }
@@ -423,7 +402,7 @@ static EFI_STATUS EFIAPI t_locate_handle_buffer(EFI_LOCATE_SEARCH_TYPE type, EFI
 static EFI_STATUS EFIAPI t_locate_protocol(EFI_GUID *protocol, VOID *registration, VOID **iface)
 {
 	EFI_STATUS s = efi_locate_protocol(protocol, registration, iface);
-	BS_RESULT("LocateProtocol(%s, 0x%llx) -> 0x%llx", guid_name(protocol), ptr(registration),
+	BS_RESULT("LocateProtocol(%s, 0x%llx) -> 0x%llx", trace_guid(protocol), ptr(registration),
 		  ptr(iface && !EFI_ERROR(s) ? *iface : NULL), s);
 	return s;
 }
@@ -431,7 +410,7 @@ static EFI_STATUS EFIAPI t_locate_protocol(EFI_GUID *protocol, VOID *registratio
 static void out_pairs(const struct protocol_pair *pairs, UINTN n)
 {
 	for (UINTN i = 0; i < n; i++)
-		out("%s%s 0x%llx", i ? ", " : "", guid_name(pairs[i].guid),
+		out("%s%s 0x%llx", i ? ", " : "", trace_guid(pairs[i].guid),
 		    ptr(pairs[i].interface));
 }
 
@@ -500,7 +479,7 @@ static EFI_STATUS EFIAPI t_create_event_ex(UINT32 type, EFI_TPL tpl, EFI_EVENT_N
 {
 	EFI_STATUS s = efi_create_event_ex(type, tpl, fn, ctx, group, event);
 	BS_RESULT("CreateEventEx(0x%x, %llu, 0x%llx, 0x%llx, %s) -> 0x%llx", type,
-		  (unsigned long long)tpl, ptr((void *)(uintptr_t)fn), ptr(ctx), guid_name(group),
+		  (unsigned long long)tpl, ptr((void *)(uintptr_t)fn), ptr(ctx), trace_guid(group),
 		  ptr(event && !EFI_ERROR(s) ? *event : NULL), s);
 	return s;
 }
@@ -561,7 +540,7 @@ static EFI_STATUS EFIAPI t_get_variable(CHAR16 *name, EFI_GUID *guid, UINT32 *at
 					UINTN *size, VOID *data)
 {
 	EFI_STATUS s = efi_get_variable(name, guid, attributes, size, data);
-	RT_RESULT("GetVariable(\"%ls\", %s) -> %llu bytes", safe_name(name), guid_name(guid),
+	RT_RESULT("GetVariable(\"%ls\", %s) -> %llu bytes", safe_name(name), trace_guid(guid),
 		  (unsigned long long)(size ? *size : 0), s);
 	return s;
 }
@@ -577,7 +556,7 @@ static EFI_STATUS EFIAPI t_set_variable(CHAR16 *name, EFI_GUID *guid, UINT32 att
 					VOID *data)
 {
 	EFI_STATUS s = efi_set_variable(name, guid, attributes, size, data);
-	RT_RESULT("SetVariable(\"%ls\", %s, 0x%x, %llu)", safe_name(name), guid_name(guid),
+	RT_RESULT("SetVariable(\"%ls\", %s, 0x%x, %llu)", safe_name(name), trace_guid(guid),
 		  attributes, (unsigned long long)size, s);
 	return s;
 }
@@ -667,25 +646,30 @@ void trace_install(void)
 				       t_copy_mem,
 				       t_set_mem,
 				       t_create_event_ex};
-	trace_rt = (EFI_RUNTIME_SERVICES){core_rt->Hdr,
-					  t_get_time,
-					  t_set_time,
-					  t_get_wakeup_time,
-					  t_set_wakeup_time,
-					  t_set_virtual_address_map,
-					  t_convert_pointer,
-					  t_get_variable,
-					  t_get_next_variable_name,
-					  t_set_variable,
-					  t_get_next_high_monotonic_count,
-					  t_reset_system,
-					  t_update_capsule,
-					  t_query_capsule_capabilities,
-					  t_query_variable_info};
+	trace_rt = pool_alloc_typed(EfiRuntimeServicesData, sizeof(*trace_rt));
+	if (!trace_rt) {
+		log_warn("--trace: no memory for the tables\n");
+		return;
+	}
+	*trace_rt = (EFI_RUNTIME_SERVICES){core_rt->Hdr,
+					   t_get_time,
+					   t_set_time,
+					   t_get_wakeup_time,
+					   t_set_wakeup_time,
+					   t_set_virtual_address_map,
+					   t_convert_pointer,
+					   t_get_variable,
+					   t_get_next_variable_name,
+					   t_set_variable,
+					   t_get_next_high_monotonic_count,
+					   t_reset_system,
+					   t_update_capsule,
+					   t_query_capsule_capabilities,
+					   t_query_variable_info};
 	table_update_crc(&trace_bs.Hdr);
-	table_update_crc(&trace_rt.Hdr);
+	table_update_crc(&trace_rt->Hdr);
 	core_bs = &trace_bs; /* ExitBootServices clears what the images see */
 	core_st->BootServices = &trace_bs;
-	core_st->RuntimeServices = &trace_rt;
+	core_st->RuntimeServices = trace_rt;
 	table_update_crc(&core_st->Hdr);
 }

@@ -55,4 +55,4 @@ def test_variable_services_traced(tmp_path):
     missing = [name for name in RUNTIME_SERVICES if name not in calls]
     assert not missing, f"not in the trace: {missing}"
     # Names and GUIDs are shown readably.
-    assert any("EfiGlobalVariable" in line for line in calls["GetVariable"]), calls["GetVariable"][:5]
+    assert any("GlobalVariable" in line for line in calls["GetVariable"]), calls["GetVariable"][:5]

@@ -1,0 +1,272 @@
+/* The table of GUIDs Ember names (include/ember/lib/guids.h). */
+#include <ember/lib/guids.h>
+#include <ember/lib/str.h>
+#include <efi/acpi.h>
+#include <efi/boot_services.h>
+#include <efi/global_variable.h>
+#include <efi/gpt.h>
+#include <efi/memory_attributes_table.h>
+#include <efi/protocol/block_io.h>
+#include <efi/protocol/block_io2.h>
+#include <efi/protocol/component_name2.h>
+#include <efi/protocol/device_path.h>
+#include <efi/protocol/device_path_from_text.h>
+#include <efi/protocol/device_path_to_text.h>
+#include <efi/protocol/device_path_utilities.h>
+#include <efi/protocol/disk_io.h>
+#include <efi/protocol/disk_io2.h>
+#include <efi/protocol/driver_binding.h>
+#include <efi/protocol/driver_override.h>
+#include <efi/protocol/graphics_output.h>
+#include <efi/protocol/load_file.h>
+#include <efi/protocol/loaded_image.h>
+#include <efi/protocol/partition_info.h>
+#include <efi/protocol/pci_io.h>
+#include <efi/protocol/pci_root_bridge_io.h>
+#include <efi/protocol/rng.h>
+#include <efi/protocol/serial_io.h>
+#include <efi/protocol/shell.h>
+#include <efi/protocol/shell_parameters.h>
+#include <efi/protocol/simple_file_system.h>
+#include <efi/protocol/simple_text_input.h>
+#include <efi/protocol/simple_text_input_ex.h>
+#include <efi/protocol/simple_text_output.h>
+#include <efi/protocol/unicode_collation.h>
+#include <efi/runtime_services.h>
+#include <efi/smbios.h>
+#include <efi/system_table.h>
+
+const EFI_GUID efi_acpi_20_table_guid = EFI_ACPI_20_TABLE_GUID;
+const EFI_GUID efi_acpi_table_guid = ACPI_TABLE_GUID;
+const EFI_GUID efi_block_io2_protocol_guid = EFI_BLOCK_IO2_PROTOCOL_GUID;
+const EFI_GUID efi_block_io_protocol_guid = EFI_BLOCK_IO_PROTOCOL_GUID;
+const EFI_GUID efi_bus_specific_driver_override_protocol_guid =
+    EFI_BUS_SPECIFIC_DRIVER_OVERRIDE_PROTOCOL_GUID;
+const EFI_GUID efi_component_name2_protocol_guid = EFI_COMPONENT_NAME2_PROTOCOL_GUID;
+const EFI_GUID efi_debugport_protocol_guid = EFI_DEBUGPORT_PROTOCOL_GUID;
+const EFI_GUID efi_device_path_from_text_protocol_guid = EFI_DEVICE_PATH_FROM_TEXT_PROTOCOL_GUID;
+const EFI_GUID efi_device_path_messaging_uart_flow_control_guid =
+    DEVICE_PATH_MESSAGING_UART_FLOW_CONTROL;
+const EFI_GUID efi_device_path_protocol_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
+const EFI_GUID efi_device_path_to_text_protocol_guid = EFI_DEVICE_PATH_TO_TEXT_PROTOCOL_GUID;
+const EFI_GUID efi_device_path_utilities_protocol_guid = EFI_DEVICE_PATH_UTILITIES_PROTOCOL_GUID;
+const EFI_GUID efi_disk_io2_protocol_guid = EFI_DISK_IO2_PROTOCOL_GUID;
+const EFI_GUID efi_disk_io_protocol_guid = EFI_DISK_IO_PROTOCOL_GUID;
+const EFI_GUID efi_driver_binding_protocol_guid = EFI_DRIVER_BINDING_PROTOCOL_GUID;
+const EFI_GUID efi_driver_family_override_protocol_guid = EFI_DRIVER_FAMILY_OVERRIDE_PROTOCOL_GUID;
+const EFI_GUID efi_event_group_after_ready_to_boot_guid = EFI_EVENT_GROUP_AFTER_READY_TO_BOOT;
+const EFI_GUID efi_event_group_before_exit_boot_services_guid =
+    EFI_EVENT_GROUP_BEFORE_EXIT_BOOT_SERVICES;
+const EFI_GUID efi_event_group_exit_boot_services_guid = EFI_EVENT_GROUP_EXIT_BOOT_SERVICES;
+const EFI_GUID efi_event_group_memory_map_change_guid = EFI_EVENT_GROUP_MEMORY_MAP_CHANGE;
+const EFI_GUID efi_event_group_ready_to_boot_guid = EFI_EVENT_GROUP_READY_TO_BOOT;
+const EFI_GUID efi_event_group_reset_system_guid = EFI_EVENT_GROUP_RESET_SYSTEM;
+const EFI_GUID efi_event_group_virtual_address_change_guid = EFI_EVENT_GROUP_VIRTUAL_ADDRESS_CHANGE;
+const EFI_GUID efi_file_info_guid = EFI_FILE_INFO_ID;
+const EFI_GUID efi_file_system_info_guid = EFI_FILE_SYSTEM_INFO_ID;
+const EFI_GUID efi_file_system_volume_label_guid = EFI_FILE_SYSTEM_VOLUME_LABEL_ID;
+const EFI_GUID efi_global_variable_guid = EFI_GLOBAL_VARIABLE;
+const EFI_GUID efi_graphics_output_protocol_guid = EFI_GRAPHICS_OUTPUT_PROTOCOL_GUID;
+const EFI_GUID efi_hardware_error_variable_guid = EFI_HARDWARE_ERROR_VARIABLE;
+const EFI_GUID efi_image_security_database_guid = EFI_IMAGE_SECURITY_DATABASE_GUID;
+const EFI_GUID efi_load_file2_protocol_guid = EFI_LOAD_FILE2_PROTOCOL_GUID;
+const EFI_GUID efi_load_file_protocol_guid = EFI_LOAD_FILE_PROTOCOL_GUID;
+const EFI_GUID efi_loaded_image_device_path_protocol_guid =
+    EFI_LOADED_IMAGE_DEVICE_PATH_PROTOCOL_GUID;
+const EFI_GUID efi_loaded_image_protocol_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
+const EFI_GUID efi_memory_attributes_table_guid = EFI_MEMORY_ATTRIBUTES_TABLE_GUID;
+const EFI_GUID efi_part_type_efi_system_part_guid = EFI_PART_TYPE_EFI_SYSTEM_PART_GUID;
+const EFI_GUID efi_part_type_legacy_mbr_guid = EFI_PART_TYPE_LEGACY_MBR_GUID;
+const EFI_GUID efi_part_type_unused_guid = EFI_PART_TYPE_UNUSED_GUID;
+const EFI_GUID efi_partition_info_protocol_guid = EFI_PARTITION_INFO_PROTOCOL_GUID;
+const EFI_GUID efi_pc_ansi_guid = EFI_PC_ANSI_GUID;
+const EFI_GUID efi_pci_io_protocol_guid = EFI_PCI_IO_PROTOCOL_GUID;
+const EFI_GUID efi_pci_root_bridge_io_protocol_guid = EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_GUID;
+const EFI_GUID efi_persistent_virtual_cd_guid = EFI_PERSISTENT_VIRTUAL_CD_GUID;
+const EFI_GUID efi_persistent_virtual_disk_guid = EFI_PERSISTENT_VIRTUAL_DISK_GUID;
+const EFI_GUID efi_platform_driver_override_protocol_guid =
+    EFI_PLATFORM_DRIVER_OVERRIDE_PROTOCOL_GUID;
+const EFI_GUID efi_rng_algorithm_raw_guid = EFI_RNG_ALGORITHM_RAW;
+const EFI_GUID efi_rng_protocol_guid = EFI_RNG_PROTOCOL_GUID;
+const EFI_GUID efi_rt_properties_table_guid = EFI_RT_PROPERTIES_TABLE_GUID;
+const EFI_GUID efi_sas_device_path_guid = EFI_SAS_DEVICE_PATH_GUID;
+const EFI_GUID efi_serial_io_protocol_guid = EFI_SERIAL_IO_PROTOCOL_GUID;
+const EFI_GUID efi_serial_terminal_device_type_guid = EFI_SERIAL_TERMINAL_DEVICE_TYPE_GUID;
+const EFI_GUID efi_shell_alias_guid = EFI_SHELL_ALIAS_GUID;
+const EFI_GUID efi_shell_parameters_protocol_guid = EFI_SHELL_PARAMETERS_PROTOCOL_GUID;
+const EFI_GUID efi_shell_protocol_guid = EFI_SHELL_PROTOCOL_GUID;
+const EFI_GUID efi_shell_variable_guid = EFI_SHELL_VARIABLE_GUID;
+const EFI_GUID efi_simple_file_system_protocol_guid = EFI_SIMPLE_FILE_SYSTEM_PROTOCOL_GUID;
+const EFI_GUID efi_simple_text_input_ex_protocol_guid = EFI_SIMPLE_TEXT_INPUT_EX_PROTOCOL_GUID;
+const EFI_GUID efi_simple_text_input_protocol_guid = EFI_SIMPLE_TEXT_INPUT_PROTOCOL_GUID;
+const EFI_GUID efi_simple_text_output_protocol_guid = EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL_GUID;
+const EFI_GUID efi_smbios3_table_guid = SMBIOS3_TABLE_GUID;
+const EFI_GUID efi_smbios_table_guid = SMBIOS_TABLE_GUID;
+const EFI_GUID efi_unicode_collation_protocol2_guid = EFI_UNICODE_COLLATION_PROTOCOL2_GUID;
+const EFI_GUID efi_unicode_collation_protocol_guid = EFI_UNICODE_COLLATION_PROTOCOL_GUID;
+const EFI_GUID efi_virtual_cd_guid = EFI_VIRTUAL_CD_GUID;
+const EFI_GUID efi_virtual_disk_guid = EFI_VIRTUAL_DISK_GUID;
+const EFI_GUID efi_vt_100_guid = EFI_VT_100_GUID;
+const EFI_GUID efi_vt_100_plus_guid = EFI_VT_100_PLUS_GUID;
+const EFI_GUID efi_vt_utf8_guid = EFI_VT_UTF8_GUID;
+
+const EFI_GUID efi_component_name_protocol_guid =
+    EFI_GUID_INIT(0x107a772c, 0xd5e1, 0x11d4, 0x9a, 0x46, 0x00, 0x90, 0x27, 0x3f, 0xc1, 0x4d);
+const EFI_GUID efi_driver_configuration_protocol_guid =
+    EFI_GUID_INIT(0x107a772b, 0xd5e1, 0x11d4, 0x9a, 0x46, 0x00, 0x90, 0x27, 0x3f, 0xc1, 0x4d);
+const EFI_GUID efi_driver_configuration2_protocol_guid =
+    EFI_GUID_INIT(0xbfd7dc1d, 0x24f1, 0x40d9, 0x82, 0xe7, 0x2e, 0x09, 0xbb, 0x6b, 0x4e, 0xbe);
+const EFI_GUID efi_driver_diagnostics_protocol_guid =
+    EFI_GUID_INIT(0x0784924f, 0xe296, 0x11d4, 0x9a, 0x49, 0x00, 0x90, 0x27, 0x3f, 0xc1, 0x4d);
+const EFI_GUID efi_driver_diagnostics2_protocol_guid =
+    EFI_GUID_INIT(0x4d330321, 0x025f, 0x4aac, 0x90, 0xd8, 0x5e, 0xd9, 0x00, 0x17, 0x3b, 0x63);
+const EFI_GUID efi_driver_supported_efi_version_protocol_guid =
+    EFI_GUID_INIT(0x5c198761, 0x16a8, 0x4e69, 0x97, 0x2c, 0x89, 0xd6, 0x79, 0x54, 0xf8, 0x1d);
+const EFI_GUID efi_driver_health_protocol_guid =
+    EFI_GUID_INIT(0x2a534210, 0x9280, 0x41d8, 0xae, 0x79, 0xca, 0xda, 0x01, 0xa2, 0xb1, 0x27);
+const EFI_GUID efi_simple_pointer_protocol_guid =
+    EFI_GUID_INIT(0x31878c87, 0x0b75, 0x11d5, 0x9a, 0x4f, 0x00, 0x90, 0x27, 0x3f, 0xc1, 0x4d);
+const EFI_GUID efi_absolute_pointer_protocol_guid =
+    EFI_GUID_INIT(0x8d59d32b, 0xc655, 0x4ae9, 0x9b, 0x15, 0xf2, 0x59, 0x04, 0x99, 0x2a, 0x43);
+const EFI_GUID efi_simple_network_protocol_guid =
+    EFI_GUID_INIT(0xa19832b9, 0xac25, 0x11d3, 0x9a, 0x2d, 0x00, 0x90, 0x27, 0x3f, 0xc1, 0x4d);
+const EFI_GUID efi_pxe_base_code_protocol_guid =
+    EFI_GUID_INIT(0x03c4e603, 0xac28, 0x11d3, 0x9a, 0x2d, 0x00, 0x90, 0x27, 0x3f, 0xc1, 0x4d);
+const EFI_GUID efi_edid_discovered_protocol_guid =
+    EFI_GUID_INIT(0x1c0c34f6, 0xd380, 0x41fa, 0xa0, 0x49, 0x8a, 0xd0, 0x6c, 0x1a, 0x66, 0xaa);
+const EFI_GUID efi_edid_active_protocol_guid =
+    EFI_GUID_INIT(0xbd8c1056, 0x9f36, 0x44ec, 0x92, 0xa8, 0xa6, 0x33, 0x7f, 0x81, 0x79, 0x86);
+const EFI_GUID efi_edid_override_protocol_guid =
+    EFI_GUID_INIT(0x48ecb431, 0xfb72, 0x45c0, 0xa9, 0x22, 0xf4, 0x58, 0xfe, 0x04, 0x0b, 0xd5);
+const EFI_GUID efi_ext_scsi_pass_thru_protocol_guid =
+    EFI_GUID_INIT(0x143b7632, 0xb81b, 0x4cb7, 0xab, 0xd3, 0xb6, 0x25, 0xa5, 0xb9, 0xbf, 0xfe);
+const EFI_GUID efi_ata_pass_thru_protocol_guid =
+    EFI_GUID_INIT(0x1d3de7f0, 0x0807, 0x424f, 0xaa, 0x69, 0x11, 0xa5, 0x4e, 0x19, 0xa4, 0x6f);
+const EFI_GUID efi_nvm_express_pass_thru_protocol_guid =
+    EFI_GUID_INIT(0x52c78312, 0x8edc, 0x4233, 0x98, 0xf2, 0x1a, 0x1a, 0xa5, 0xe3, 0x88, 0xa5);
+const EFI_GUID efi_ide_controller_init_protocol_guid =
+    EFI_GUID_INIT(0xa1e37052, 0x80d9, 0x4e65, 0xa3, 0x17, 0x3e, 0x9a, 0x55, 0xc4, 0x3e, 0xc9);
+
+static const struct guid_name table[] = {
+    {&efi_acpi_20_table_guid, "ACPI20Table"},
+    {&efi_acpi_table_guid, "ACPITable"},
+    {&efi_block_io2_protocol_guid, "BlockIo2"},
+    {&efi_block_io_protocol_guid, "BlockIo"},
+    {&efi_bus_specific_driver_override_protocol_guid, "BusSpecificDriverOverride"},
+    {&efi_component_name2_protocol_guid, "ComponentName2"},
+    {&efi_debugport_protocol_guid, "DebugPort"},
+    {&efi_device_path_from_text_protocol_guid, "DevicePathFromText"},
+    {&efi_device_path_messaging_uart_flow_control_guid, "UartFlowControl"},
+    {&efi_device_path_protocol_guid, "DevicePath"},
+    {&efi_device_path_to_text_protocol_guid, "DevicePathToText"},
+    {&efi_device_path_utilities_protocol_guid, "DevicePathUtilities"},
+    {&efi_disk_io2_protocol_guid, "DiskIo2"},
+    {&efi_disk_io_protocol_guid, "DiskIo"},
+    {&efi_driver_binding_protocol_guid, "DriverBinding"},
+    {&efi_driver_family_override_protocol_guid, "DriverFamilyOverride"},
+    {&efi_event_group_after_ready_to_boot_guid, "AfterReadyToBootGroup"},
+    {&efi_event_group_before_exit_boot_services_guid, "BeforeExitBootServicesGroup"},
+    {&efi_event_group_exit_boot_services_guid, "ExitBootServicesGroup"},
+    {&efi_event_group_memory_map_change_guid, "MemoryMapChangeGroup"},
+    {&efi_event_group_ready_to_boot_guid, "ReadyToBootGroup"},
+    {&efi_event_group_reset_system_guid, "ResetSystemGroup"},
+    {&efi_event_group_virtual_address_change_guid, "VirtualAddressChangeGroup"},
+    {&efi_file_info_guid, "FileInfo"},
+    {&efi_file_system_info_guid, "FileSystemInfo"},
+    {&efi_file_system_volume_label_guid, "FileSystemVolumeLabel"},
+    {&efi_global_variable_guid, "GlobalVariable"},
+    {&efi_graphics_output_protocol_guid, "GraphicsOutput"},
+    {&efi_hardware_error_variable_guid, "HardwareErrorVariable"},
+    {&efi_image_security_database_guid, "ImageSecurityDatabase"},
+    {&efi_load_file2_protocol_guid, "LoadFile2"},
+    {&efi_load_file_protocol_guid, "LoadFile"},
+    {&efi_loaded_image_device_path_protocol_guid, "LoadedImageDevicePath"},
+    {&efi_loaded_image_protocol_guid, "LoadedImage"},
+    {&efi_memory_attributes_table_guid, "MemoryAttributesTable"},
+    {&efi_part_type_efi_system_part_guid, "EfiSystemPartition"},
+    {&efi_part_type_legacy_mbr_guid, "LegacyMbrPartition"},
+    {&efi_part_type_unused_guid, "UnusedPartition"},
+    {&efi_partition_info_protocol_guid, "PartitionInfo"},
+    {&efi_pc_ansi_guid, "PcAnsi"},
+    {&efi_pci_io_protocol_guid, "PciIo"},
+    {&efi_pci_root_bridge_io_protocol_guid, "PciRootBridgeIo"},
+    {&efi_persistent_virtual_cd_guid, "PersistentVirtualCd"},
+    {&efi_persistent_virtual_disk_guid, "PersistentVirtualDisk"},
+    {&efi_platform_driver_override_protocol_guid, "PlatformDriverOverride"},
+    {&efi_rng_algorithm_raw_guid, "RngAlgorithmRaw"},
+    {&efi_rng_protocol_guid, "Rng"},
+    {&efi_rt_properties_table_guid, "RtPropertiesTable"},
+    {&efi_sas_device_path_guid, "SasDevicePath"},
+    {&efi_serial_io_protocol_guid, "SerialIo"},
+    {&efi_serial_terminal_device_type_guid, "SerialTerminalDeviceType"},
+    {&efi_shell_alias_guid, "ShellAlias"},
+    {&efi_shell_parameters_protocol_guid, "ShellParameters"},
+    {&efi_shell_protocol_guid, "Shell"},
+    {&efi_shell_variable_guid, "ShellVariable"},
+    {&efi_simple_file_system_protocol_guid, "SimpleFileSystem"},
+    {&efi_simple_text_input_ex_protocol_guid, "SimpleTextInEx"},
+    {&efi_simple_text_input_protocol_guid, "SimpleTextIn"},
+    {&efi_simple_text_output_protocol_guid, "SimpleTextOut"},
+    {&efi_smbios3_table_guid, "SMBIOS3Table"},
+    {&efi_smbios_table_guid, "SMBIOSTable"},
+    {&efi_unicode_collation_protocol2_guid, "UnicodeCollation2"},
+    {&efi_unicode_collation_protocol_guid, "UnicodeCollation"},
+    {&efi_virtual_cd_guid, "VirtualCd"},
+    {&efi_virtual_disk_guid, "VirtualDisk"},
+    {&efi_vt_100_guid, "Vt100"},
+    {&efi_vt_100_plus_guid, "Vt100Plus"},
+    {&efi_vt_utf8_guid, "VtUtf8"},
+    {&efi_component_name_protocol_guid, "ComponentName"},
+    {&efi_driver_configuration_protocol_guid, "DriverConfiguration"},
+    {&efi_driver_configuration2_protocol_guid, "DriverConfiguration2"},
+    {&efi_driver_diagnostics_protocol_guid, "DriverDiagnostics"},
+    {&efi_driver_diagnostics2_protocol_guid, "DriverDiagnostics2"},
+    {&efi_driver_supported_efi_version_protocol_guid, "DriverSupportedEfiVersion"},
+    {&efi_driver_health_protocol_guid, "DriverHealth"},
+    {&efi_simple_pointer_protocol_guid, "SimplePointer"},
+    {&efi_absolute_pointer_protocol_guid, "AbsolutePointer"},
+    {&efi_simple_network_protocol_guid, "SimpleNetwork"},
+    {&efi_pxe_base_code_protocol_guid, "PxeBaseCode"},
+    {&efi_edid_discovered_protocol_guid, "EdidDiscovered"},
+    {&efi_edid_active_protocol_guid, "EdidActive"},
+    {&efi_edid_override_protocol_guid, "EdidOverride"},
+    {&efi_ext_scsi_pass_thru_protocol_guid, "ExtScsiPassThru"},
+    {&efi_ata_pass_thru_protocol_guid, "AtaPassThru"},
+    {&efi_nvm_express_pass_thru_protocol_guid, "NvmExpressPassThru"},
+    {&efi_ide_controller_init_protocol_guid, "IdeControllerInit"},
+};
+
+const struct guid_name *guid_names(size_t *count)
+{
+	*count = ARRAY_SIZE(table);
+	return table;
+}
+
+const char *guid_name(const EFI_GUID *guid)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(table); i++)
+		if (guid_eq(table[i].guid, guid))
+			return table[i].name;
+	return NULL;
+}
+
+/* ASCII letters only: the names are ASCII. */
+static char ascii_lower(char c)
+{
+	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+}
+
+static bool same_name(const char *a, const char *b)
+{
+	for (; *a && ascii_lower(*a) == ascii_lower(*b); a++, b++)
+		;
+	return *a == *b;
+}
+
+const EFI_GUID *guid_by_name(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(table); i++)
+		if (same_name(table[i].name, name))
+			return table[i].guid;
+	return NULL;
+}
