@@ -4,16 +4,10 @@
 
 #define PIXEL_SIZE sizeof(EFI_GRAPHICS_OUTPUT_BLT_PIXEL)
 
-/* The operation's arguments, Delta already resolved. */
-struct blt_args {
-	EFI_GRAPHICS_OUTPUT_BLT_PIXEL *buffer;
-	UINTN sx, sy, dx, dy, w, h, delta;
-};
-
-/* The rectangle lies on the screen; no sum may overflow. */
-static bool on_screen(const struct fb_surface *fb, UINTN x, UINTN y, UINTN w, UINTN h)
+/* The rectangle lies on a width x height screen; no sum may overflow. */
+static bool on_screen(UINT32 width, UINT32 height, UINTN x, UINTN y, UINTN w, UINTN h)
 {
-	return x <= fb->width && w <= fb->width - x && y <= fb->height && h <= fb->height - y;
+	return x <= width && w <= width - x && y <= height && h <= height - y;
 }
 
 /* The rectangle lies in the caller's buffer: each row, delta bytes long, holds x + w
@@ -26,14 +20,46 @@ static bool in_buffer(UINTN x, UINTN y, UINTN w, UINTN h, UINTN delta)
 	       !mul_overflows(rows, delta, &end) && end <= INT64_MAX;
 }
 
+/* Where each operation reads and writes: both rectangles must be valid. */
+static bool rectangles_ok(UINT32 width, UINT32 height, const struct fb_blt_request *r)
+{
+	switch (r->op) {
+	case EfiBltVideoFill:
+		return on_screen(width, height, r->dx, r->dy, r->width, r->height);
+	case EfiBltVideoToBltBuffer:
+		return on_screen(width, height, r->sx, r->sy, r->width, r->height) &&
+		       in_buffer(r->dx, r->dy, r->width, r->height, r->delta);
+	case EfiBltBufferToVideo:
+		return in_buffer(r->sx, r->sy, r->width, r->height, r->delta) &&
+		       on_screen(width, height, r->dx, r->dy, r->width, r->height);
+	default:
+		return on_screen(width, height, r->sx, r->sy, r->width, r->height) &&
+		       on_screen(width, height, r->dx, r->dy, r->width, r->height);
+	}
+}
+
+EFI_STATUS fb_blt_check(UINT32 width, UINT32 height, struct fb_blt_request *r)
+{
+	if ((UINT32)r->op >= EfiGraphicsOutputBltOperationMax || r->width == 0 || r->height == 0)
+		return EFI_INVALID_PARAMETER;
+	if (r->op != EfiBltVideoToVideo && !r->buffer)
+		return EFI_INVALID_PARAMETER;
+	/* Delta 0: the buffer is exactly the rectangle. Fill and VideoToVideo ignore Delta. */
+	if (r->delta == 0 || r->op == EfiBltVideoFill || r->op == EfiBltVideoToVideo) {
+		if (mul_overflows(r->width, PIXEL_SIZE, &r->delta))
+			return EFI_INVALID_PARAMETER;
+	}
+	return rectangles_ok(width, height, r) ? EFI_SUCCESS : EFI_INVALID_PARAMETER;
+}
+
 static EFI_GRAPHICS_OUTPUT_BLT_PIXEL *screen_at(const struct fb_surface *fb, UINTN x, UINTN y)
 {
 	return fb->pixels + y * fb->stride + x;
 }
 
-static EFI_GRAPHICS_OUTPUT_BLT_PIXEL *buffer_at(const struct blt_args *a, UINTN x, UINTN y)
+static EFI_GRAPHICS_OUTPUT_BLT_PIXEL *buffer_at(const struct fb_blt_request *r, UINTN x, UINTN y)
 {
-	return (EFI_GRAPHICS_OUTPUT_BLT_PIXEL *)((UINT8 *)a->buffer + y * a->delta) + x;
+	return (EFI_GRAPHICS_OUTPUT_BLT_PIXEL *)((UINT8 *)r->buffer + y * r->delta) + x;
 }
 
 static void fill_row(EFI_GRAPHICS_OUTPUT_BLT_PIXEL *row, UINTN count,
@@ -43,82 +69,60 @@ static void fill_row(EFI_GRAPHICS_OUTPUT_BLT_PIXEL *row, UINTN count,
 		row[x] = color;
 }
 
-static EFI_STATUS blt_fill(const struct fb_surface *fb, const struct blt_args *a)
+static void blt_fill(const struct fb_surface *fb, const struct fb_blt_request *r)
 {
-	EFI_GRAPHICS_OUTPUT_BLT_PIXEL color = a->buffer[0];
+	EFI_GRAPHICS_OUTPUT_BLT_PIXEL color = r->buffer[0];
 
-	if (!on_screen(fb, a->dx, a->dy, a->w, a->h))
-		return EFI_INVALID_PARAMETER;
-	for (UINTN y = 0; y < a->h; y++)
-		fill_row(screen_at(fb, a->dx, a->dy + y), a->w, color);
-	return EFI_SUCCESS;
+	for (UINTN y = 0; y < r->height; y++)
+		fill_row(screen_at(fb, r->dx, r->dy + y), r->width, color);
 }
 
-static EFI_STATUS blt_video_to_buffer(const struct fb_surface *fb, const struct blt_args *a)
+static void blt_video_to_buffer(const struct fb_surface *fb, const struct fb_blt_request *r)
 {
-	if (!on_screen(fb, a->sx, a->sy, a->w, a->h) ||
-	    !in_buffer(a->dx, a->dy, a->w, a->h, a->delta))
-		return EFI_INVALID_PARAMETER;
-	for (UINTN y = 0; y < a->h; y++)
-		mem_copy(buffer_at(a, a->dx, a->dy + y), screen_at(fb, a->sx, a->sy + y),
-			 a->w * PIXEL_SIZE);
-	return EFI_SUCCESS;
+	for (UINTN y = 0; y < r->height; y++)
+		mem_copy(buffer_at(r, r->dx, r->dy + y), screen_at(fb, r->sx, r->sy + y),
+			 r->width * PIXEL_SIZE);
 }
 
-static EFI_STATUS blt_buffer_to_video(const struct fb_surface *fb, const struct blt_args *a)
+static void blt_buffer_to_video(const struct fb_surface *fb, const struct fb_blt_request *r)
 {
-	if (!in_buffer(a->sx, a->sy, a->w, a->h, a->delta) ||
-	    !on_screen(fb, a->dx, a->dy, a->w, a->h))
-		return EFI_INVALID_PARAMETER;
-	for (UINTN y = 0; y < a->h; y++)
-		mem_copy(screen_at(fb, a->dx, a->dy + y), buffer_at(a, a->sx, a->sy + y),
-			 a->w * PIXEL_SIZE);
-	return EFI_SUCCESS;
+	for (UINTN y = 0; y < r->height; y++)
+		mem_copy(screen_at(fb, r->dx, r->dy + y), buffer_at(r, r->sx, r->sy + y),
+			 r->width * PIXEL_SIZE);
 }
 
 /* Rows go in the order that reads each source row before it is overwritten; mem_copy
  * handles the overlap within a row. */
-static EFI_STATUS blt_video_to_video(const struct fb_surface *fb, const struct blt_args *a)
+static void blt_video_to_video(const struct fb_surface *fb, const struct fb_blt_request *r)
 {
-	if (!on_screen(fb, a->sx, a->sy, a->w, a->h) || !on_screen(fb, a->dx, a->dy, a->w, a->h))
-		return EFI_INVALID_PARAMETER;
-	for (UINTN i = 0; i < a->h; i++) {
-		UINTN y = a->dy > a->sy ? a->h - 1 - i : i;
+	for (UINTN i = 0; i < r->height; i++) {
+		UINTN y = r->dy > r->sy ? r->height - 1 - i : i;
 
-		mem_copy(screen_at(fb, a->dx, a->dy + y), screen_at(fb, a->sx, a->sy + y),
-			 a->w * PIXEL_SIZE);
+		mem_copy(screen_at(fb, r->dx, r->dy + y), screen_at(fb, r->sx, r->sy + y),
+			 r->width * PIXEL_SIZE);
 	}
-	return EFI_SUCCESS;
+}
+
+void fb_blt_draw(const struct fb_surface *fb, const struct fb_blt_request *r)
+{
+	static void (*const ops[])(const struct fb_surface *, const struct fb_blt_request *) = {
+	    [EfiBltVideoFill] = blt_fill,
+	    [EfiBltVideoToBltBuffer] = blt_video_to_buffer,
+	    [EfiBltBufferToVideo] = blt_buffer_to_video,
+	    [EfiBltVideoToVideo] = blt_video_to_video,
+	};
+
+	ops[r->op](fb, r);
 }
 
 EFI_STATUS fb_blt(const struct fb_surface *fb, EFI_GRAPHICS_OUTPUT_BLT_PIXEL *buffer,
 		  EFI_GRAPHICS_OUTPUT_BLT_OPERATION op, UINTN sx, UINTN sy, UINTN dx, UINTN dy,
 		  UINTN width, UINTN height, UINTN delta)
 {
-	static EFI_STATUS (*const ops[])(const struct fb_surface *, const struct blt_args *) = {
-	    [EfiBltVideoFill] = blt_fill,
-	    [EfiBltVideoToBltBuffer] = blt_video_to_buffer,
-	    [EfiBltBufferToVideo] = blt_buffer_to_video,
-	    [EfiBltVideoToVideo] = blt_video_to_video,
-	};
-	struct blt_args a = {buffer, sx, sy, dx, dy, width, height, delta};
+	struct fb_blt_request r = {buffer, op, sx, sy, dx, dy, width, height, delta};
+	EFI_STATUS status = fb_blt_check(fb->width, fb->height, &r);
 
-	if ((UINT32)op >= ARRAY_SIZE(ops) || width == 0 || height == 0)
-		return EFI_INVALID_PARAMETER;
-	if (op != EfiBltVideoToVideo && !buffer)
-		return EFI_INVALID_PARAMETER;
-	/* Delta 0: the buffer is exactly the rectangle. Fill and VideoToVideo ignore Delta. */
-	if (delta == 0 || op == EfiBltVideoFill || op == EfiBltVideoToVideo) {
-		if (mul_overflows(width, PIXEL_SIZE, &a.delta))
-			return EFI_INVALID_PARAMETER;
-	}
-	return ops[op](fb, &a);
-}
-
-void fb_clear(const struct fb_surface *fb)
-{
-	const EFI_GRAPHICS_OUTPUT_BLT_PIXEL black = {0, 0, 0, 0};
-
-	for (UINT32 y = 0; y < fb->height; y++)
-		fill_row(screen_at(fb, 0, y), fb->width, black);
+	if (!EFI_ERROR(status))
+		fb_blt_draw(fb, &r);
+	return status;
 }

@@ -41,7 +41,6 @@ struct ahci_hba {
 	EFI_HANDLE controller;
 	EFI_HANDLE driver;
 	EFI_DEVICE_PATH_PROTOCOL *path; /* the controller's device path */
-	UINT64 saved_attributes;
 	UINT32 cap;
 	UINT32 ports_implemented;
 	EFI_EVENT exit_event;

@@ -1,26 +1,25 @@
 /* The AHCI driver (UEFI driver model): binds to PciIo handles of class 01/06/01, resets the
  * HBA, starts every port with a device and gives each ATA or ATAPI device a child handle.
  * The HBA's DMA is stopped when the driver stops and at ExitBootServices. */
+#define LOG_PREFIX "ahci: "
 #include "ahci.h"
 #include <ember/lib/util.h>
 #include <ember/core/core.h>
 #include <ember/core/devpath.h>
 #include <ember/core/driver.h>
-#include <ember/lib/list.h>
 #include <ember/core/log.h>
+#include <ember/drivers/pci_driver.h>
 
 #define AHCI_HBA_SIGNATURE SIGNATURE_32('a', 'h', 'c', 'i')
 #define PCI_CLASS_CODE 0x09 /* programming interface, subclass, class */
 
 struct ahci_instance {
-	struct list link;
+	struct pci_driver_dev pci;
 	struct ahci_hba hba;
 };
 
 static const EFI_GUID pci_io_guid = EFI_PCI_IO_PROTOCOL_GUID;
 static const EFI_GUID device_path_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
-/* The HBAs this driver manages, to find one again from its controller handle in Stop. */
-static struct list instances = LIST_INIT(instances);
 
 static bool is_ahci(void *interface)
 {
@@ -54,32 +53,15 @@ static void EFIAPI ahci_exit_boot_services(EFI_EVENT event, void *context)
 	ahci_hba_quiesce(context);
 }
 
-/* Memory decoding first (CAP says whether the HBA can do 64-bit DMA), then bus mastering. */
-static EFI_STATUS enable_hba(struct ahci_hba *hba)
+/* Bus mastering once the HBA's registers can be read: CAP says whether it can do 64-bit
+ * DMA. (pci_driver_start has enabled memory decoding.) */
+static EFI_STATUS enable_dma(struct ahci_instance *inst)
 {
-	EFI_PCI_IO_PROTOCOL *pci_io = hba->pci_io;
-	UINT64 supported = 0, master = EFI_PCI_IO_ATTRIBUTE_BUS_MASTER;
-	EFI_STATUS status;
+	UINT64 dac = 0;
 
-	status =
-	    pci_io->Attributes(pci_io, EfiPciIoAttributeOperationGet, 0, &hba->saved_attributes);
-	if (!EFI_ERROR(status))
-		status =
-		    pci_io->Attributes(pci_io, EfiPciIoAttributeOperationSupported, 0, &supported);
-	if (!EFI_ERROR(status))
-		status = pci_io->Attributes(pci_io, EfiPciIoAttributeOperationEnable,
-					    EFI_PCI_IO_ATTRIBUTE_MEMORY, NULL);
-	if (EFI_ERROR(status))
-		return status;
-	if (ahci_read(hba, AHCI_CAP) & AHCI_CAP_S64A)
-		master |= supported & EFI_PCI_IO_ATTRIBUTE_DUAL_ADDRESS_CYCLE;
-	return pci_io->Attributes(pci_io, EfiPciIoAttributeOperationEnable, master, NULL);
-}
-
-static void restore_hba(struct ahci_hba *hba)
-{
-	hba->pci_io->Attributes(hba->pci_io, EfiPciIoAttributeOperationSet, hba->saved_attributes,
-				NULL);
+	if (ahci_read(&inst->hba, AHCI_CAP) & AHCI_CAP_S64A)
+		dac = EFI_PCI_IO_ATTRIBUTE_DUAL_ADDRESS_CYCLE;
+	return pci_driver_enable(&inst->pci, EFI_PCI_IO_ATTRIBUTE_BUS_MASTER, dac);
 }
 
 /* Starts each implemented port; a device that answers becomes a child. */
@@ -103,68 +85,74 @@ static void release_ports(struct ahci_hba *hba)
 		ahci_port_release(&hba->ports[i]);
 }
 
-static EFI_STATUS start_hba(struct ahci_hba *hba, EFI_DEVICE_PATH_PROTOCOL *remaining)
+/* Everything Start does once the PCI function is open. */
+static EFI_STATUS start_hba(struct ahci_instance *inst, EFI_DEVICE_PATH_PROTOCOL *remaining)
 {
-	EFI_STATUS status = enable_hba(hba);
+	struct ahci_hba *hba = &inst->hba;
+	EFI_STATUS status;
 
-	if (!EFI_ERROR(status))
-		status = ahci_hba_init(hba);
+	status = protocol_open(hba->controller, &device_path_guid, (void **)&hba->path, hba->driver,
+			       hba->controller, EFI_OPEN_PROTOCOL_GET_PROTOCOL);
+	if (EFI_ERROR(status)) {
+		log_debug("no device path: %r\n", status);
+		return status;
+	}
+	status = enable_dma(inst);
 	if (EFI_ERROR(status))
-		goto err_restore;
+		return status;
+	status = ahci_hba_init(hba);
+	if (EFI_ERROR(status)) {
+		log_debug("HBA reset: %r\n", status);
+		return status;
+	}
 	status = event_create(EVT_SIGNAL_EXIT_BOOT_SERVICES, TPL_CALLBACK, ahci_exit_boot_services,
 			      hba, NULL, &hba->exit_event);
-	if (EFI_ERROR(status))
-		goto err_restore;
+	if (EFI_ERROR(status)) {
+		log_debug("exit event: %r\n", status);
+		return status;
+	}
 	/* An End remaining path asks for the controller alone, without children. */
 	start_ports(hba, !remaining || !dp_is_end(remaining));
 	return EFI_SUCCESS;
-
-err_restore:
-	restore_hba(hba);
-	return status;
 }
 
 static EFI_STATUS EFIAPI ahci_start(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE controller,
 				    EFI_DEVICE_PATH_PROTOCOL *remaining)
 {
 	struct ahci_instance *inst = pool_alloc(sizeof(*inst));
-	struct ahci_hba *hba = &inst->hba;
+	struct ahci_hba *hba;
 	EFI_STATUS status;
 
 	if (!inst)
 		return EFI_OUT_OF_RESOURCES;
-	hba->controller = controller;
-	hba->driver = this->DriverBindingHandle;
-	status = protocol_open(controller, &pci_io_guid, (void **)&hba->pci_io, hba->driver,
-			       controller, EFI_OPEN_PROTOCOL_BY_DRIVER);
+	status = pci_driver_start(&inst->pci, this->DriverBindingHandle, controller,
+				  EFI_PCI_IO_ATTRIBUTE_MEMORY, 0);
 	if (EFI_ERROR(status))
 		goto err_free;
-	status = protocol_open(controller, &device_path_guid, (void **)&hba->path, hba->driver,
-			       controller, EFI_OPEN_PROTOCOL_GET_PROTOCOL);
-	if (!EFI_ERROR(status))
-		status = start_hba(hba, remaining);
+	hba = &inst->hba;
+	hba->controller = controller;
+	hba->driver = this->DriverBindingHandle;
+	hba->pci_io = inst->pci.pci_io;
+	status = start_hba(inst, remaining);
 	if (EFI_ERROR(status))
-		goto err_close;
+		goto err_pci;
 	hba->signature = AHCI_HBA_SIGNATURE;
-	list_add_tail(&inst->link, &instances);
 	return EFI_SUCCESS;
 
-err_close:
-	log_warn("ahci: cannot start the controller: %r\n", status);
-	protocol_close(controller, &pci_io_guid, hba->driver, controller);
+err_pci:
+	log_warn("cannot start the controller: %r\n", status);
+	pci_driver_stop(&inst->pci);
 err_free:
 	pool_free(inst);
 	return status;
 }
 
-static struct ahci_instance *instance_on(EFI_HANDLE controller)
+static struct ahci_instance *instance_on(EFI_DRIVER_BINDING_PROTOCOL *binding,
+					 EFI_HANDLE controller)
 {
-	struct ahci_instance *inst;
+	struct pci_driver_dev *pci = pci_driver_find(binding->DriverBindingHandle, controller);
 
-	list_for_each_entry (inst, &instances, link)
-		if (inst->hba.controller == controller)
-			return inst;
-	return NULL;
+	return pci ? container_of(pci, struct ahci_instance, pci) : NULL;
 }
 
 static EFI_STATUS stop_children(struct ahci_hba *hba, UINTN count, EFI_HANDLE *children)
@@ -183,7 +171,7 @@ static EFI_STATUS stop_children(struct ahci_hba *hba, UINTN count, EFI_HANDLE *c
 static EFI_STATUS EFIAPI ahci_stop(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE controller,
 				   UINTN child_count, EFI_HANDLE *children)
 {
-	struct ahci_instance *inst = instance_on(controller);
+	struct ahci_instance *inst = instance_on(this, controller);
 	struct ahci_hba *hba;
 
 	if (!inst)
@@ -193,19 +181,19 @@ static EFI_STATUS EFIAPI ahci_stop(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE
 		return stop_children(hba, child_count, children);
 	event_close(hba->exit_event);
 	release_ports(hba);
-	restore_hba(hba);
-	protocol_close(controller, &pci_io_guid, hba->driver, controller);
-	list_del(&inst->link);
+	pci_driver_stop(&inst->pci);
 	hba->signature = 0;
 	pool_free(inst);
 	return EFI_SUCCESS;
 }
 
+static EFI_DRIVER_BINDING_PROTOCOL ahci_binding;
+
 static EFI_STATUS EFIAPI ahci_controller_name(EFI_COMPONENT_NAME2_PROTOCOL *this,
 					      EFI_HANDLE controller, EFI_HANDLE child,
 					      CHAR8 *language, CHAR16 **name)
 {
-	struct ahci_instance *inst = instance_on(controller);
+	struct ahci_instance *inst = instance_on(&ahci_binding, controller);
 	struct ahci_device *dev;
 
 	if (!inst)

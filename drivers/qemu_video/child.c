@@ -1,14 +1,15 @@
 /* The child handle that carries the GOP: the controller's device path followed by
  * AcpiAdr(display output), the form OVMF and consoles look for. */
+#define LOG_PREFIX "qemu-video: "
 #include "qemu_video.h"
 #include <ember/core/core.h>
 #include <ember/core/devpath.h>
+#include <ember/core/log.h>
 
 /* ACPI _DOD display ID (ACPI 6.5, table B.2): bit 31 says the ID follows ACPI's scheme,
  * bit 16 that firmware can detect the display, bits 11:8 = 1 a VGA/CRT output. */
 #define QV_ACPI_ADR 0x80010100
 
-static const EFI_GUID gop_guid = EFI_GRAPHICS_OUTPUT_PROTOCOL_GUID;
 static const EFI_GUID path_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
 static const EFI_GUID pci_io_guid = EFI_PCI_IO_PROTOCOL_GUID;
 
@@ -19,26 +20,32 @@ EFI_STATUS qv_child_create(struct qemu_video *qv, EFI_HANDLE driver)
 	void *pci_io;
 	EFI_STATUS status;
 
-	status = protocol_get(qv->controller, &path_guid, (void **)&parent);
-	if (EFI_ERROR(status))
+	status = protocol_get(qv->pci.controller, &path_guid, (void **)&parent);
+	if (EFI_ERROR(status)) {
+		log_debug("the controller has no device path: %r\n", status);
 		return status;
+	}
 	qv->child_path = dp_append_node(parent, &adr.Header);
-	if (!qv->child_path)
+	if (!qv->child_path) {
+		log_debug("no memory for the child's device path\n");
 		return EFI_OUT_OF_RESOURCES;
+	}
 	qv->child = NULL;
-	status = protocol_install_multiple(&qv->child, &gop_guid, &qv->gop, &path_guid,
-					   qv->child_path, NULL);
-	if (EFI_ERROR(status))
+	status = gop_front_install(&qv->front, &qv->child, qv->child_path);
+	if (EFI_ERROR(status)) {
+		log_debug("installing the GOP: %r\n", status);
 		goto err_free;
-	status = protocol_open(qv->controller, &pci_io_guid, &pci_io, driver, qv->child,
+	}
+	status = protocol_open(qv->pci.controller, &pci_io_guid, &pci_io, driver, qv->child,
 			       EFI_OPEN_PROTOCOL_BY_CHILD_CONTROLLER);
-	if (EFI_ERROR(status))
+	if (EFI_ERROR(status)) {
+		log_debug("opening PciIo for the child: %r\n", status);
 		goto err_uninstall;
+	}
 	return EFI_SUCCESS;
 
 err_uninstall:
-	protocol_uninstall_multiple(qv->child, &gop_guid, &qv->gop, &path_guid, qv->child_path,
-				    NULL);
+	gop_front_uninstall(&qv->front, qv->child_path);
 err_free:
 	qv->child = NULL;
 	pool_free(qv->child_path);
@@ -51,12 +58,11 @@ EFI_STATUS qv_child_destroy(struct qemu_video *qv, EFI_HANDLE driver)
 	void *pci_io;
 	EFI_STATUS status;
 
-	protocol_close(qv->controller, &pci_io_guid, driver, qv->child);
-	status = protocol_uninstall_multiple(qv->child, &gop_guid, &qv->gop, &path_guid,
-					     qv->child_path, NULL);
+	protocol_close(qv->pci.controller, &pci_io_guid, driver, qv->child);
+	status = gop_front_uninstall(&qv->front, qv->child_path);
 	if (EFI_ERROR(status)) {
 		/* Someone still holds the GOP: the child stays as it was. */
-		protocol_open(qv->controller, &pci_io_guid, &pci_io, driver, qv->child,
+		protocol_open(qv->pci.controller, &pci_io_guid, &pci_io, driver, qv->child,
 			      EFI_OPEN_PROTOCOL_BY_CHILD_CONTROLLER);
 		return status;
 	}

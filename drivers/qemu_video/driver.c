@@ -1,26 +1,15 @@
 /* The QEMU video driver's binding (UEFI 2.10, 11.1): Supported accepts QEMU's standard VGA
  * and bochs-display, Start programs mode 0 and publishes the GOP on a child handle, Stop
  * takes it down again. */
+#define LOG_PREFIX "qemu-video: "
 #include "qemu_video.h"
 #include <ember/core/core.h>
 #include <ember/core/devpath.h>
 #include <ember/core/driver.h>
+#include <ember/core/log.h>
+#include <ember/lib/util.h>
 
 static const EFI_GUID pci_io_guid = EFI_PCI_IO_PROTOCOL_GUID;
-
-/* The devices this driver has started, to find them by controller handle. */
-static struct list qv_devices = LIST_INIT(qv_devices);
-
-static struct qemu_video *qv_find(EFI_HANDLE controller)
-{
-	struct qemu_video *qv;
-
-	list_for_each_entry (qv, &qv_devices, link) {
-		if (qv->controller == controller)
-			return qv;
-	}
-	return NULL;
-}
 
 /* A remaining path may only name the display output: an AcpiAdr node, or End. */
 static bool remaining_is_output(const EFI_DEVICE_PATH_PROTOCOL *remaining)
@@ -45,42 +34,32 @@ static EFI_STATUS EFIAPI qv_supported(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HAN
 	return driver_can_open(this->DriverBindingHandle, controller, &pci_io_guid, is_display);
 }
 
-/* Turns on memory decoding (and I/O for a VGA), remembering what was on before. */
-static EFI_STATUS qv_enable(struct qemu_video *qv)
-{
-	EFI_PCI_IO_PROTOCOL *p = qv->pci_io;
-	UINT64 supported = 0, wanted = EFI_PCI_IO_ATTRIBUTE_MEMORY;
-	EFI_STATUS status;
-
-	status = p->Attributes(p, EfiPciIoAttributeOperationGet, 0, &qv->saved_attributes);
-	if (EFI_ERROR(status))
-		return status;
-	status = p->Attributes(p, EfiPciIoAttributeOperationSupported, 0, &supported);
-	if (EFI_ERROR(status))
-		return status;
-	if (qv->vga)
-		wanted |= EFI_PCI_IO_ATTRIBUTE_IO & supported;
-	return p->Attributes(p, EfiPciIoAttributeOperationEnable, wanted, NULL);
-}
-
-/* Everything Start does short of the child handle. */
+/* Everything Start does between opening the PCI function and creating the child: I/O
+ * decoding for a VGA (memory decoding is on already), the device's interface, its modes,
+ * mode 0. */
 static EFI_STATUS qv_bring_up(struct qemu_video *qv)
 {
 	EFI_STATUS status;
 
-	if (!qv_hw_identify(qv->pci_io, &qv->vga))
+	if (!qv_hw_identify(qv->pci.pci_io, &qv->vga)) {
+		log_debug("not a QEMU display\n");
 		return EFI_UNSUPPORTED;
-	status = qv_enable(qv);
+	}
+	if (qv->vga) {
+		status = pci_driver_enable(&qv->pci, 0, EFI_PCI_IO_ATTRIBUTE_IO);
+		if (EFI_ERROR(status))
+			return status;
+	}
+	status = qv_hw_probe(qv);
 	if (EFI_ERROR(status))
 		return status;
-	status = qv_hw_probe(qv);
-	if (EFI_ERROR(status) || !qv_modes_build(qv)) {
-		qv->pci_io->Attributes(qv->pci_io, EfiPciIoAttributeOperationSet,
-				       qv->saved_attributes, NULL);
-		return EFI_ERROR(status) ? status : EFI_UNSUPPORTED;
+	if (!qv_modes_build(qv)) {
+		log_debug("no mode fits in %llu KiB of VRAM\n",
+			  (unsigned long long)(qv->vram_size >> 10));
+		return EFI_UNSUPPORTED;
 	}
 	qv_gop_init(qv);
-	return EFI_SUCCESS;
+	return gop_front_set_mode(&qv->front, 0);
 }
 
 static EFI_STATUS EFIAPI qv_start(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE controller,
@@ -92,43 +71,40 @@ static EFI_STATUS EFIAPI qv_start(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE 
 
 	if (!qv)
 		return EFI_OUT_OF_RESOURCES;
-	qv->signature = QV_SIGNATURE;
-	qv->controller = controller;
-	status = protocol_open(controller, &pci_io_guid, (void **)&qv->pci_io, driver, controller,
-			       EFI_OPEN_PROTOCOL_BY_DRIVER);
+	status = pci_driver_start(&qv->pci, driver, controller, EFI_PCI_IO_ATTRIBUTE_MEMORY, 0);
 	if (EFI_ERROR(status))
 		goto err_free;
 	status = qv_bring_up(qv);
 	if (EFI_ERROR(status))
-		goto err_close;
-	status = qv_gop_set_mode(qv, 0);
-	if (EFI_ERROR(status))
-		goto err_restore;
+		goto err_pci;
 	/* An End node asks for the controller alone, without its output (11.1, Start). */
 	if (!remaining || !dp_is_end(remaining)) {
 		status = qv_child_create(qv, driver);
 		if (EFI_ERROR(status))
-			goto err_restore;
+			goto err_pci;
 	}
-	list_add_tail(&qv->link, &qv_devices);
 	return EFI_SUCCESS;
 
-err_restore:
-	qv->pci_io->Attributes(qv->pci_io, EfiPciIoAttributeOperationSet, qv->saved_attributes,
-			       NULL);
-err_close:
-	protocol_close(controller, &pci_io_guid, driver, controller);
+err_pci:
+	pci_driver_stop(&qv->pci);
 err_free:
-	qv->signature = 0;
+	qv->front.signature = 0;
 	pool_free(qv);
 	return status;
+}
+
+static struct qemu_video *qv_on(EFI_DRIVER_BINDING_PROTOCOL *binding, EFI_HANDLE controller)
+{
+	struct pci_driver_dev *pci = pci_driver_find(binding->DriverBindingHandle, controller);
+
+	return pci ? container_of(pci, struct qemu_video, pci) : NULL;
 }
 
 static EFI_STATUS EFIAPI qv_stop(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE controller,
 				 UINTN child_count, EFI_HANDLE *children)
 {
 	EFI_HANDLE driver = this->DriverBindingHandle;
-	struct qemu_video *qv = qv_find(controller);
+	struct qemu_video *qv = qv_on(this, controller);
 	EFI_STATUS status;
 
 	if (!qv)
@@ -144,20 +120,19 @@ static EFI_STATUS EFIAPI qv_stop(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE c
 		if (EFI_ERROR(status))
 			return status;
 	}
-	qv->pci_io->Attributes(qv->pci_io, EfiPciIoAttributeOperationSet, qv->saved_attributes,
-			       NULL);
-	protocol_close(controller, &pci_io_guid, driver, controller);
-	list_del(&qv->link);
-	qv->signature = 0;
+	pci_driver_stop(&qv->pci);
+	qv->front.signature = 0;
 	pool_free(qv);
 	return EFI_SUCCESS;
 }
+
+static EFI_DRIVER_BINDING_PROTOCOL qv_binding;
 
 static EFI_STATUS EFIAPI qv_controller_name(EFI_COMPONENT_NAME2_PROTOCOL *this,
 					    EFI_HANDLE controller, EFI_HANDLE child,
 					    CHAR8 *language, CHAR16 **name)
 {
-	struct qemu_video *qv = qv_find(controller);
+	struct qemu_video *qv = qv_on(&qv_binding, controller);
 
 	if (!qv || (child && child != qv->child))
 		return EFI_UNSUPPORTED;

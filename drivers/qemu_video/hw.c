@@ -47,7 +47,7 @@ enum dispi_register {
 
 static UINT16 dispi_read(struct qemu_video *qv, enum dispi_register reg)
 {
-	EFI_PCI_IO_PROTOCOL *p = qv->pci_io;
+	EFI_PCI_IO_PROTOCOL *p = qv->pci.pci_io;
 	UINT16 index = reg, value = 0xFFFF;
 
 	if (qv->mmio) {
@@ -63,7 +63,7 @@ static UINT16 dispi_read(struct qemu_video *qv, enum dispi_register reg)
 
 static void dispi_write(struct qemu_video *qv, enum dispi_register reg, UINT16 value)
 {
-	EFI_PCI_IO_PROTOCOL *p = qv->pci_io;
+	EFI_PCI_IO_PROTOCOL *p = qv->pci.pci_io;
 	UINT16 index = reg;
 
 	if (qv->mmio) {
@@ -79,7 +79,7 @@ static void dispi_write(struct qemu_video *qv, enum dispi_register reg, UINT16 v
 /* One VGA port, 8 bits wide, read (write false) or written. */
 static void vga_port(struct qemu_video *qv, UINT16 port, UINT8 *value, bool write)
 {
-	EFI_PCI_IO_PROTOCOL *p = qv->pci_io;
+	EFI_PCI_IO_PROTOCOL *p = qv->pci.pci_io;
 	EFI_PCI_IO_PROTOCOL_ACCESS *space = qv->mmio ? &p->Mem : &p->Io;
 	UINT8 bar = qv->mmio ? MMIO_BAR : EFI_PCI_IO_PASS_THROUGH_BAR;
 	UINT64 offset = qv->mmio ? MMIO_VGA_PORTS + (UINT64)(port - VGA_FIRST_PORT) : port;
@@ -147,11 +147,11 @@ EFI_STATUS qv_hw_probe(struct qemu_video *qv)
 	UINT64 fb_size, mmio_base, mmio_size, vram;
 	UINT16 id;
 
-	if (EFI_ERROR(bar_range(qv->pci_io, FB_BAR, &qv->fb_base, &fb_size))) {
+	if (EFI_ERROR(bar_range(qv->pci.pci_io, FB_BAR, &qv->fb_base, &fb_size))) {
 		log_warn("qemu-video: BAR0 (framebuffer) is not assigned\n");
 		return EFI_UNSUPPORTED;
 	}
-	qv->mmio = !EFI_ERROR(bar_range(qv->pci_io, MMIO_BAR, &mmio_base, &mmio_size)) &&
+	qv->mmio = !EFI_ERROR(bar_range(qv->pci.pci_io, MMIO_BAR, &mmio_base, &mmio_size)) &&
 		   mmio_size >= MMIO_MIN_SIZE;
 	if (!qv->mmio && !qv->vga) {
 		log_warn("qemu-video: bochs-display without its register BAR\n");

@@ -1,5 +1,6 @@
 /* The resolutions the driver offers: a fixed list, less those the VRAM cannot hold. */
 #include "qemu_video.h"
+#include <ember/lib/util.h>
 
 #define BYTES_PER_PIXEL 4
 

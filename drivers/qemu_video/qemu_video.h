@@ -6,11 +6,10 @@
 #define DRIVERS_QEMU_VIDEO_H
 
 #include <efi/protocol/device_path.h>
-#include <efi/protocol/graphics_output.h>
 #include <efi/protocol/pci_io.h>
-#include <ember/lib/list.h>
+#include <ember/drivers/gop_front.h>
+#include <ember/drivers/pci_driver.h>
 
-#define QV_SIGNATURE SIGNATURE_32('q', 'v', 'i', 'd')
 #define QV_MAX_MODES 24
 
 /* A resolution; every mode is 32 bits per pixel with rows of exactly width pixels. */
@@ -19,21 +18,15 @@ struct qv_size {
 };
 
 struct qemu_video {
-	UINT32 signature;
-	struct list link;      /* in the driver's list of started devices */
-	EFI_HANDLE controller; /* the PCI handle (PciIo opened BY_DRIVER) */
-	EFI_HANDLE child;      /* the GOP handle, NULL when none was created */
-	EFI_PCI_IO_PROTOCOL *pci_io;
-	UINT64 saved_attributes;      /* the PCI attributes to restore at Stop */
+	struct pci_driver_dev pci;    /* the PCI function, PciIo opened BY_DRIVER */
+	EFI_HANDLE child;	      /* the GOP handle, NULL when none was created */
 	bool vga;		      /* class 0x0300: VGA ports, DISPI on I/O if no MMIO */
 	bool mmio;		      /* DISPI and VGA ports through BAR2, else I/O ports */
 	EFI_PHYSICAL_ADDRESS fb_base; /* BAR0 */
 	UINT64 vram_size;	      /* usable bytes from fb_base */
 	UINT32 mode_count;
 	struct qv_size modes[QV_MAX_MODES];
-	EFI_GRAPHICS_OUTPUT_PROTOCOL gop;
-	EFI_GRAPHICS_OUTPUT_PROTOCOL_MODE gop_mode;
-	EFI_GRAPHICS_OUTPUT_MODE_INFORMATION info; /* of the current mode */
+	struct gop_front front; /* the GOP, on the child */
 	EFI_DEVICE_PATH_PROTOCOL *child_path;
 };
 
@@ -58,10 +51,8 @@ void qv_mode_info(const struct qemu_video *qv, UINT32 n,
 
 /* ---- gop.c ---- */
 
-/* Fills the GOP and its Mode structure (no mode current yet). */
+/* Sets up the GOP front end over qv's modes (no mode current yet). */
 void qv_gop_init(struct qemu_video *qv);
-/* Sets mode n on the device, updates Mode and clears the screen. */
-EFI_STATUS qv_gop_set_mode(struct qemu_video *qv, UINT32 n);
 
 /* ---- child.c ---- */
 

@@ -2,33 +2,27 @@
  * (0x1AF4:0x1001 transitional, 0x1AF4:0x1042 modern) and installs BlockIo and BlockIo2 on the
  * PCI handle itself, as the device has a single medium. The device is reset when the driver
  * stops and at ExitBootServices, so that it never writes into the OS's memory. */
+#define LOG_PREFIX "virtio-blk: "
 #include "virtio_blk.h"
 #include "virtio_pci.h"
 #include <ember/core/core.h>
 #include <ember/core/driver.h>
-#include <ember/lib/list.h>
 #include <ember/core/log.h>
+#include <ember/drivers/pci_driver.h>
 #include <ember/lib/util.h>
 
-#define VIRTIO_BLK_PCI_SIGNATURE SIGNATURE_32('v', 'b', 'l', 'k')
 #define WANTED_ATTRIBUTES                                                                          \
 	(EFI_PCI_IO_ATTRIBUTE_IO | EFI_PCI_IO_ATTRIBUTE_MEMORY | EFI_PCI_IO_ATTRIBUTE_BUS_MASTER | \
 	 EFI_PCI_IO_ATTRIBUTE_DUAL_ADDRESS_CYCLE)
 
 struct virtio_blk_pci {
-	UINT32 signature;
-	struct list link; /* in instances */
-	EFI_HANDLE controller;
+	struct pci_driver_dev pci;
 	struct virtio_pci vp;
 	struct virtio_blk blk;
-	EFI_PCI_IO_PROTOCOL *pci_io;
-	UINT64 saved_attributes; /* restored on Stop */
 	EFI_EVENT exit_event;
 };
 
 static const EFI_GUID pci_io_guid = EFI_PCI_IO_PROTOCOL_GUID;
-/* The devices this driver manages, to find one from its controller handle. */
-static struct list instances = LIST_INIT(instances);
 
 static bool is_virtio_blk(void *interface)
 {
@@ -58,54 +52,38 @@ static void EFIAPI vblk_exit_boot_services(EFI_EVENT event, void *context)
 	p->vp.dev.ops->set_status(&p->vp.dev, 0);
 }
 
-static EFI_STATUS enable_device(struct virtio_blk_pci *p)
-{
-	EFI_PCI_IO_PROTOCOL *pci_io = p->pci_io;
-	UINT64 supported = 0;
-	EFI_STATUS status;
-
-	status = pci_io->Attributes(pci_io, EfiPciIoAttributeOperationGet, 0, &p->saved_attributes);
-	if (EFI_ERROR(status))
-		return status;
-	status = pci_io->Attributes(pci_io, EfiPciIoAttributeOperationSupported, 0, &supported);
-	if (EFI_ERROR(status))
-		return status;
-	return pci_io->Attributes(pci_io, EfiPciIoAttributeOperationEnable,
-				  supported & WANTED_ATTRIBUTES, NULL);
-}
-
-static void restore_device(struct virtio_blk_pci *p)
-{
-	p->pci_io->Attributes(p->pci_io, EfiPciIoAttributeOperationSet, p->saved_attributes, NULL);
-}
-
-/* Device set-up after PciIo is open: transport, virtio-blk, protocols, exit event. */
+/* Device set-up once the PCI function is open: transport, virtio-blk, protocols, exit
+ * event. */
 static EFI_STATUS start_device(struct virtio_blk_pci *p, EFI_HANDLE controller)
 {
-	EFI_STATUS status = enable_device(p);
+	EFI_STATUS status = virtio_pci_init(&p->vp, p->pci.pci_io);
 
-	if (EFI_ERROR(status))
+	if (EFI_ERROR(status)) {
+		log_debug("no virtio interface: %r\n", status);
 		return status;
-	status = virtio_pci_init(&p->vp, p->pci_io);
-	if (!EFI_ERROR(status))
-		status = virtio_blk_start(&p->blk, &p->vp.dev);
-	if (EFI_ERROR(status))
-		goto err_restore;
+	}
+	status = virtio_blk_start(&p->blk, &p->vp.dev);
+	if (EFI_ERROR(status)) {
+		log_debug("device set-up: %r\n", status);
+		return status;
+	}
 	status = event_create(EVT_SIGNAL_EXIT_BOOT_SERVICES, TPL_CALLBACK, vblk_exit_boot_services,
 			      p, NULL, &p->exit_event);
-	if (EFI_ERROR(status))
+	if (EFI_ERROR(status)) {
+		log_debug("exit event: %r\n", status);
 		goto err_stop;
+	}
 	status = blkdev_install(&p->blk.blk, &controller, NULL);
-	if (EFI_ERROR(status))
+	if (EFI_ERROR(status)) {
+		log_debug("installing BlockIo: %r\n", status);
 		goto err_event;
+	}
 	return EFI_SUCCESS;
 
 err_event:
 	event_close(p->exit_event);
 err_stop:
 	virtio_blk_stop(&p->blk);
-err_restore:
-	restore_device(p);
 	return status;
 }
 
@@ -117,40 +95,34 @@ static EFI_STATUS EFIAPI vblk_start(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDL
 
 	if (!p)
 		return EFI_OUT_OF_RESOURCES;
-	status = protocol_open(controller, &pci_io_guid, (void **)&p->pci_io,
-			       this->DriverBindingHandle, controller, EFI_OPEN_PROTOCOL_BY_DRIVER);
+	status =
+	    pci_driver_start(&p->pci, this->DriverBindingHandle, controller, 0, WANTED_ATTRIBUTES);
 	if (EFI_ERROR(status))
 		goto err_free;
 	status = start_device(p, controller);
 	if (EFI_ERROR(status))
-		goto err_close;
-	p->signature = VIRTIO_BLK_PCI_SIGNATURE;
-	p->controller = controller;
-	list_add_tail(&p->link, &instances);
+		goto err_pci;
 	return EFI_SUCCESS;
 
-err_close:
-	log_warn("virtio-blk: cannot start the device: %r\n", status);
-	protocol_close(controller, &pci_io_guid, this->DriverBindingHandle, controller);
+err_pci:
+	log_warn("cannot start the device: %r\n", status);
+	pci_driver_stop(&p->pci);
 err_free:
 	pool_free(p);
 	return status;
 }
 
-static struct virtio_blk_pci *instance_on(EFI_HANDLE controller)
+static struct virtio_blk_pci *vblk_on(EFI_DRIVER_BINDING_PROTOCOL *binding, EFI_HANDLE controller)
 {
-	struct virtio_blk_pci *p;
+	struct pci_driver_dev *pci = pci_driver_find(binding->DriverBindingHandle, controller);
 
-	list_for_each_entry (p, &instances, link)
-		if (p->controller == controller)
-			return p;
-	return NULL;
+	return pci ? container_of(pci, struct virtio_blk_pci, pci) : NULL;
 }
 
 static EFI_STATUS EFIAPI vblk_stop(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE controller,
 				   UINTN child_count, EFI_HANDLE *children)
 {
-	struct virtio_blk_pci *p = instance_on(controller);
+	struct virtio_blk_pci *p = vblk_on(this, controller);
 	EFI_STATUS status;
 
 	if (!p)
@@ -160,20 +132,19 @@ static EFI_STATUS EFIAPI vblk_stop(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE
 		return status;
 	event_close(p->exit_event);
 	virtio_blk_stop(&p->blk);
-	restore_device(p);
-	protocol_close(controller, &pci_io_guid, this->DriverBindingHandle, controller);
-	list_del(&p->link);
-	p->signature = 0;
+	pci_driver_stop(&p->pci);
 	p->blk.blk.signature = 0;
 	pool_free(p);
 	return EFI_SUCCESS;
 }
 
+static EFI_DRIVER_BINDING_PROTOCOL vblk_binding;
+
 static EFI_STATUS EFIAPI vblk_controller_name(EFI_COMPONENT_NAME2_PROTOCOL *this,
 					      EFI_HANDLE controller, EFI_HANDLE child,
 					      CHAR8 *language, CHAR16 **name)
 {
-	struct virtio_blk_pci *p = instance_on(controller);
+	struct virtio_blk_pci *p = vblk_on(&vblk_binding, controller);
 
 	if (!p || child)
 		return EFI_UNSUPPORTED;

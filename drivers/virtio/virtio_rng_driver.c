@@ -2,11 +2,12 @@
  * (include/ember/drivers/rng.h): binds to PciIo handles of 0x1AF4:0x1005 (transitional) and
  * 0x1AF4:0x1044 (modern); each read hands the device a page to fill through its one queue
  * and polls for the answer. The device is reset at ExitBootServices. */
+#define LOG_PREFIX "virtio-rng: "
 #include "virtio_pci.h"
 #include <ember/core/core.h>
 #include <ember/core/driver.h>
-#include <ember/lib/list.h>
 #include <ember/core/log.h>
+#include <ember/drivers/pci_driver.h>
 #include <ember/drivers/rng.h>
 #include <ember/lib/str.h>
 #include <ember/lib/util.h>
@@ -22,10 +23,7 @@
 	(EFI_PCI_IO_ATTRIBUTE_IO | EFI_PCI_IO_ATTRIBUTE_MEMORY | EFI_PCI_IO_ATTRIBUTE_BUS_MASTER)
 
 struct virtio_rng {
-	struct list link; /* in instances */
-	EFI_HANDLE controller;
-	EFI_PCI_IO_PROTOCOL *pci_io;
-	UINT64 saved_attributes;
+	struct pci_driver_dev pci;
 	struct virtio_pci vp;
 	struct virtio_queue queue;
 	UINT8 *page; /* what the device fills */
@@ -37,10 +35,10 @@ struct virtio_rng {
 };
 
 static const EFI_GUID pci_io_guid = EFI_PCI_IO_PROTOCOL_GUID;
-static struct list instances = LIST_INIT(instances);
 
-static bool is_virtio_rng(EFI_PCI_IO_PROTOCOL *pci_io)
+static bool is_virtio_rng(void *interface)
 {
+	EFI_PCI_IO_PROTOCOL *pci_io = interface;
 	UINT16 ids[2] = {0, 0};
 
 	pci_io->Pci.Read(pci_io, EfiPciIoWidthUint16, 0, 2, ids);
@@ -67,7 +65,7 @@ static EFI_STATUS request(struct virtio_rng *r, UINT32 *got)
 			break;
 		core_stall_us(POLL_US);
 	}
-	log_error("virtio-rng: no answer; resetting the device\n");
+	log_error("no answer; resetting the device\n");
 	virtio_reset(&r->vp.dev);
 	r->broken = true;
 	return EFI_DEVICE_ERROR;
@@ -94,16 +92,7 @@ static EFI_STATUS vrng_read(struct rng_source *source, UINT8 *buffer, UINTN size
 static EFI_STATUS EFIAPI vrng_supported(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE controller,
 					EFI_DEVICE_PATH_PROTOCOL *remaining)
 {
-	EFI_PCI_IO_PROTOCOL *pci_io;
-	EFI_STATUS status =
-	    protocol_open(controller, &pci_io_guid, (void **)&pci_io, this->DriverBindingHandle,
-			  controller, EFI_OPEN_PROTOCOL_BY_DRIVER);
-
-	if (EFI_ERROR(status))
-		return status;
-	status = is_virtio_rng(pci_io) ? EFI_SUCCESS : EFI_UNSUPPORTED;
-	protocol_close(controller, &pci_io_guid, this->DriverBindingHandle, controller);
-	return status;
+	return driver_can_open(this->DriverBindingHandle, controller, &pci_io_guid, is_virtio_rng);
 }
 
 /* ExitBootServices: a reset device stops its DMA; nothing else is touched. */
@@ -114,38 +103,31 @@ static void EFIAPI vrng_exit_boot_services(EFI_EVENT event, void *context)
 	r->vp.dev.ops->set_status(&r->vp.dev, 0);
 }
 
-static EFI_STATUS enable_device(struct virtio_rng *r)
-{
-	EFI_PCI_IO_PROTOCOL *pci_io = r->pci_io;
-	UINT64 supported = 0;
-	EFI_STATUS status =
-	    pci_io->Attributes(pci_io, EfiPciIoAttributeOperationGet, 0, &r->saved_attributes);
-
-	if (!EFI_ERROR(status))
-		status =
-		    pci_io->Attributes(pci_io, EfiPciIoAttributeOperationSupported, 0, &supported);
-	if (!EFI_ERROR(status))
-		status = pci_io->Attributes(pci_io, EfiPciIoAttributeOperationEnable,
-					    supported & WANTED_ATTRIBUTES, NULL);
-	return status;
-}
-
 /* Transport, negotiation (no feature bits), the queue, the page, DRIVER_OK. */
 static EFI_STATUS bring_up(struct virtio_rng *r)
 {
 	struct virtio_dev *dev = &r->vp.dev;
-	EFI_STATUS status = virtio_pci_init(&r->vp, r->pci_io);
+	EFI_STATUS status = virtio_pci_init(&r->vp, r->pci.pci_io);
 
-	if (!EFI_ERROR(status))
-		status = virtio_negotiate(dev, 0);
-	if (EFI_ERROR(status))
+	if (EFI_ERROR(status)) {
+		log_debug("no virtio interface: %r\n", status);
 		return status;
+	}
+	status = virtio_negotiate(dev, 0);
+	if (EFI_ERROR(status)) {
+		log_debug("feature negotiation: %r\n", status);
+		return status;
+	}
 	status = virtio_queue_create(dev, REQUEST_QUEUE, QUEUE_SIZE, &r->queue);
-	if (EFI_ERROR(status))
+	if (EFI_ERROR(status)) {
+		log_debug("request queue: %r\n", status);
 		goto err_fail;
+	}
 	status = dev->ops->alloc_shared(dev, 1, (void **)&r->page, &r->page_addr, &r->page_mapping);
-	if (EFI_ERROR(status))
+	if (EFI_ERROR(status)) {
+		log_debug("shared page: %r\n", status);
 		goto err_queue;
+	}
 	mem_set(r->page, 0, PAGE);
 	virtio_driver_ok(dev);
 	return EFI_SUCCESS;
@@ -165,30 +147,31 @@ static void take_down(struct virtio_rng *r)
 	virtio_queue_destroy(&r->vp.dev, &r->queue);
 }
 
+/* Device set-up once the PCI function is open. */
 static EFI_STATUS start_device(struct virtio_rng *r)
 {
-	EFI_STATUS status = enable_device(r);
+	EFI_STATUS status = bring_up(r);
 
-	if (!EFI_ERROR(status))
-		status = bring_up(r);
 	if (EFI_ERROR(status))
-		goto err_restore;
+		return status;
 	status = event_create(EVT_SIGNAL_EXIT_BOOT_SERVICES, TPL_CALLBACK, vrng_exit_boot_services,
 			      r, NULL, &r->exit_event);
-	if (EFI_ERROR(status))
+	if (EFI_ERROR(status)) {
+		log_debug("exit event: %r\n", status);
 		goto err_down;
+	}
 	r->source = (struct rng_source){"virtio-rng", true, vrng_read};
 	status = rng_source_add(&r->source);
-	if (EFI_ERROR(status))
+	if (EFI_ERROR(status)) {
+		log_debug("adding the RNG source: %r\n", status);
 		goto err_event;
+	}
 	return EFI_SUCCESS;
 
 err_event:
 	event_close(r->exit_event);
 err_down:
 	take_down(r);
-err_restore:
-	r->pci_io->Attributes(r->pci_io, EfiPciIoAttributeOperationSet, r->saved_attributes, NULL);
 	return status;
 }
 
@@ -200,57 +183,52 @@ static EFI_STATUS EFIAPI vrng_start(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDL
 
 	if (!r)
 		return EFI_OUT_OF_RESOURCES;
-	status = protocol_open(controller, &pci_io_guid, (void **)&r->pci_io,
-			       this->DriverBindingHandle, controller, EFI_OPEN_PROTOCOL_BY_DRIVER);
+	status =
+	    pci_driver_start(&r->pci, this->DriverBindingHandle, controller, 0, WANTED_ATTRIBUTES);
 	if (EFI_ERROR(status))
 		goto err_free;
 	status = start_device(r);
 	if (EFI_ERROR(status))
-		goto err_close;
-	r->controller = controller;
-	list_add_tail(&r->link, &instances);
+		goto err_pci;
 	return EFI_SUCCESS;
 
-err_close:
-	log_warn("virtio-rng: cannot start the device: %r\n", status);
-	protocol_close(controller, &pci_io_guid, this->DriverBindingHandle, controller);
+err_pci:
+	log_warn("cannot start the device: %r\n", status);
+	pci_driver_stop(&r->pci);
 err_free:
 	pool_free(r);
 	return status;
 }
 
-static struct virtio_rng *instance_on(EFI_HANDLE controller)
+static struct virtio_rng *vrng_on(EFI_DRIVER_BINDING_PROTOCOL *binding, EFI_HANDLE controller)
 {
-	struct virtio_rng *r;
+	struct pci_driver_dev *pci = pci_driver_find(binding->DriverBindingHandle, controller);
 
-	list_for_each_entry (r, &instances, link)
-		if (r->controller == controller)
-			return r;
-	return NULL;
+	return pci ? container_of(pci, struct virtio_rng, pci) : NULL;
 }
 
 static EFI_STATUS EFIAPI vrng_stop(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE controller,
 				   UINTN child_count, EFI_HANDLE *children)
 {
-	struct virtio_rng *r = instance_on(controller);
+	struct virtio_rng *r = vrng_on(this, controller);
 
 	if (!r)
 		return EFI_UNSUPPORTED;
 	rng_source_remove(&r->source);
 	event_close(r->exit_event);
 	take_down(r);
-	r->pci_io->Attributes(r->pci_io, EfiPciIoAttributeOperationSet, r->saved_attributes, NULL);
-	protocol_close(controller, &pci_io_guid, this->DriverBindingHandle, controller);
-	list_del(&r->link);
+	pci_driver_stop(&r->pci);
 	pool_free(r);
 	return EFI_SUCCESS;
 }
+
+static EFI_DRIVER_BINDING_PROTOCOL vrng_binding;
 
 static EFI_STATUS EFIAPI vrng_controller_name(EFI_COMPONENT_NAME2_PROTOCOL *this,
 					      EFI_HANDLE controller, EFI_HANDLE child,
 					      CHAR8 *language, CHAR16 **name)
 {
-	if (child || !instance_on(controller))
+	if (child || !vrng_on(&vrng_binding, controller))
 		return EFI_UNSUPPORTED;
 	*name = (CHAR16 *)u"Virtio Entropy Device";
 	return EFI_SUCCESS;

@@ -1,9 +1,9 @@
 /* `--disk IMAGE[:ro]`: raw image files as block devices. Each image gets a handle with
- * EFI_BLOCK_IO_PROTOCOL, EFI_BLOCK_IO2_PROTOCOL and a VenHw(EMBER_HOSTED_DISK_GUID, index)
- * device path; the drivers (Disk I/O, partitions, FAT) bind to it when controllers are
- * connected. Disk images have 512-byte blocks; ISO 9660 images (named *.iso, or carrying
- * the "CD001" signature) are read-only CD media with 2048-byte blocks. Writes go straight to
- * the file; FlushBlocks is fsync. */
+ * EFI_BLOCK_IO_PROTOCOL, EFI_BLOCK_IO2_PROTOCOL (the block-device front end, drivers/blkdev,
+ * which checks every request) and a VenHw(EMBER_HOSTED_DISK_GUID, index) device path; the drivers
+ * (Disk I/O, partitions, FAT) bind to it when controllers are connected. Disk images have 512-byte
+ * blocks; ISO 9660 images (named *.iso, or carrying the "CD001" signature) are read-only CD media
+ * with 2048-byte blocks. Writes go straight to the file; FlushBlocks is fsync. */
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -17,21 +17,16 @@
 #include "hosted.h"
 #include <ember/core/core.h>
 #include <ember/core/devpath.h>
+#include <ember/drivers/blkdev.h>
 #include <ember/lib/util.h>
-#include <efi/protocol/block_io2.h>
 
 #define MAX_DISKS 64
-#define DISK_SIGNATURE SIGNATURE_32('h', 'd', 's', 'k')
 #define DISK_BLOCK 512
 #define CD_BLOCK 2048
 #define ISO_SIGNATURE_OFFSET (16 * CD_BLOCK + 1)
 
 struct hosted_disk {
-	UINT32 signature;
-	EFI_HANDLE handle;
-	EFI_BLOCK_IO_PROTOCOL block_io;
-	EFI_BLOCK_IO2_PROTOCOL block_io2;
-	EFI_BLOCK_IO_MEDIA media;
+	struct blkdev blk; /* BlockIo, BlockIo2, the media and the handle */
 	struct hosted_index_path path;
 	int fd;
 	UINT8 *map; /* the whole image, when it could be mapped */
@@ -71,29 +66,18 @@ EFI_DEVICE_PATH_PROTOCOL *hosted_disk_path(UINT32 index)
 	return index < option_count && disks[index] ? &disks[index]->path.vendor.Header : NULL;
 }
 
-/* ---- BlockIo ---- */
+/* ---- blkdev operations: requests arrive checked ---- */
 
-static EFI_STATUS check_request(struct hosted_disk *d, UINT32 media_id, EFI_LBA lba, UINTN size,
-				const void *buffer, bool write)
+static struct hosted_disk *disk_of(struct blkdev *blk)
 {
-	if (media_id != d->media.MediaId)
-		return EFI_MEDIA_CHANGED;
-	if (write && d->media.ReadOnly)
-		return EFI_WRITE_PROTECTED;
-	if (size % d->media.BlockSize)
-		return EFI_BAD_BUFFER_SIZE;
-	if (size && !buffer)
-		return EFI_INVALID_PARAMETER;
-	if (lba > d->media.LastBlock || size / d->media.BlockSize > d->media.LastBlock - lba + 1)
-		return EFI_INVALID_PARAMETER;
-	return EFI_SUCCESS;
+	return container_of(blk, struct hosted_disk, blk);
 }
 
 /* A mapped image is a memcpy away (the page cache copies into unaligned buffers at a
  * fraction of memcpy's speed); else pread/pwrite until done, as they may do less. */
 static EFI_STATUS transfer(struct hosted_disk *d, EFI_LBA lba, UINTN size, void *buffer, bool write)
 {
-	off_t offset = (off_t)(lba * d->media.BlockSize);
+	off_t offset = (off_t)(lba * d->blk.media.BlockSize);
 	char *p = buffer;
 
 	if (d->map) {
@@ -116,94 +100,31 @@ static EFI_STATUS transfer(struct hosted_disk *d, EFI_LBA lba, UINTN size, void 
 	return EFI_SUCCESS;
 }
 
-static EFI_STATUS disk_io(struct hosted_disk *d, UINT32 media_id, EFI_LBA lba, UINTN size,
-			  void *buffer, bool write)
+static EFI_STATUS disk_read(struct blkdev *blk, EFI_LBA lba, UINTN size, void *buffer)
 {
-	EFI_STATUS status = check_request(d, media_id, lba, size, buffer, write);
-
-	return EFI_ERROR(status) ? status : transfer(d, lba, size, buffer, write);
+	return transfer(disk_of(blk), lba, size, buffer, false);
 }
 
-static EFI_STATUS flush(struct hosted_disk *d)
+static EFI_STATUS disk_write(struct blkdev *blk, EFI_LBA lba, UINTN size, const void *buffer)
 {
-	if (d->media.ReadOnly)
-		return EFI_SUCCESS;
+	return transfer(disk_of(blk), lba, size, (void *)buffer, true);
+}
+
+/* FlushBlocks: the mapping's pages, then the file (read-only media never get here). */
+static EFI_STATUS disk_flush(struct blkdev *blk)
+{
+	struct hosted_disk *d = disk_of(blk);
+
 	if (d->map && msync(d->map, d->bytes, MS_SYNC))
 		return EFI_DEVICE_ERROR;
 	return fsync(d->fd) ? EFI_DEVICE_ERROR : EFI_SUCCESS;
 }
 
-static EFI_STATUS EFIAPI reset(EFI_BLOCK_IO_PROTOCOL *this, BOOLEAN extended)
-{
-	return EFI_SUCCESS;
-}
-
-static EFI_STATUS EFIAPI read_blocks(EFI_BLOCK_IO_PROTOCOL *this, UINT32 media_id, EFI_LBA lba,
-				     UINTN size, VOID *buffer)
-{
-	return disk_io(container_of(this, struct hosted_disk, block_io), media_id, lba, size,
-		       buffer, false);
-}
-
-static EFI_STATUS EFIAPI write_blocks(EFI_BLOCK_IO_PROTOCOL *this, UINT32 media_id, EFI_LBA lba,
-				      UINTN size, VOID *buffer)
-{
-	return disk_io(container_of(this, struct hosted_disk, block_io), media_id, lba, size,
-		       buffer, true);
-}
-
-static EFI_STATUS EFIAPI flush_blocks(EFI_BLOCK_IO_PROTOCOL *this)
-{
-	return flush(container_of(this, struct hosted_disk, block_io));
-}
-
-/* ---- BlockIo2: every request completes at once; a token's event is then signalled ---- */
-
-static EFI_STATUS complete(EFI_BLOCK_IO2_TOKEN *token, EFI_STATUS status)
-{
-	if (!token || !token->Event)
-		return status;
-	token->TransactionStatus = status;
-	event_signal(token->Event);
-	return EFI_SUCCESS;
-}
-
-static EFI_STATUS disk_io_ex(EFI_BLOCK_IO2_PROTOCOL *this, UINT32 media_id, EFI_LBA lba,
-			     EFI_BLOCK_IO2_TOKEN *token, UINTN size, VOID *buffer, bool write)
-{
-	struct hosted_disk *d = container_of(this, struct hosted_disk, block_io2);
-	EFI_STATUS status = check_request(d, media_id, lba, size, buffer, write);
-
-	if (!EFI_ERROR(status) && token && token->Event && !event_is_valid(token->Event))
-		status = EFI_INVALID_PARAMETER;
-	if (EFI_ERROR(status))
-		return status;
-	return complete(token, transfer(d, lba, size, buffer, write));
-}
-
-static EFI_STATUS EFIAPI reset_ex(EFI_BLOCK_IO2_PROTOCOL *this, BOOLEAN extended)
-{
-	return EFI_SUCCESS;
-}
-
-static EFI_STATUS EFIAPI read_blocks_ex(EFI_BLOCK_IO2_PROTOCOL *this, UINT32 media_id, EFI_LBA lba,
-					EFI_BLOCK_IO2_TOKEN *token, UINTN size, VOID *buffer)
-{
-	return disk_io_ex(this, media_id, lba, token, size, buffer, false);
-}
-
-static EFI_STATUS EFIAPI write_blocks_ex(EFI_BLOCK_IO2_PROTOCOL *this, UINT32 media_id, EFI_LBA lba,
-					 EFI_BLOCK_IO2_TOKEN *token, UINTN size, VOID *buffer)
-{
-	return disk_io_ex(this, media_id, lba, token, size, buffer, true);
-}
-
-static EFI_STATUS EFIAPI flush_blocks_ex(EFI_BLOCK_IO2_PROTOCOL *this, EFI_BLOCK_IO2_TOKEN *token)
-{
-	if (token && token->Event && !event_is_valid(token->Event))
-		return EFI_INVALID_PARAMETER;
-	return complete(token, flush(container_of(this, struct hosted_disk, block_io2)));
-}
+static const struct blkdev_ops disk_ops = {
+    .read = disk_read,
+    .write = disk_write,
+    .flush = disk_flush,
+};
 
 /* ---- Attaching ---- */
 
@@ -224,19 +145,20 @@ static bool is_iso(int fd, const char *file)
 	       !memcmp(id, "CD001", sizeof(id));
 }
 
-static void init_media(struct hosted_disk *d, const struct disk_option *o, UINT64 bytes, bool cd)
+static void init_media(EFI_BLOCK_IO_MEDIA *media, const struct disk_option *o, UINT64 bytes,
+		       bool cd)
 {
-	d->media.RemovableMedia = cd;
-	d->media.MediaPresent = TRUE;
-	d->media.ReadOnly = cd || o->read_only;
-	d->media.BlockSize = cd ? CD_BLOCK : DISK_BLOCK;
-	d->media.LastBlock = bytes / d->media.BlockSize - 1;
-	d->media.LogicalBlocksPerPhysicalBlock = 1;
-	if (bytes % d->media.BlockSize)
+	media->RemovableMedia = cd;
+	media->MediaPresent = TRUE;
+	media->ReadOnly = cd || o->read_only;
+	media->BlockSize = cd ? CD_BLOCK : DISK_BLOCK;
+	media->LastBlock = bytes / media->BlockSize - 1;
+	media->LogicalBlocksPerPhysicalBlock = 1;
+	if (bytes % media->BlockSize)
 		fprintf(stderr,
 			"ember-run: warning: --disk %s: the last %u bytes are not a whole "
 			"block and cannot be reached\n",
-			o->file, (unsigned)(bytes % d->media.BlockSize));
+			o->file, (unsigned)(bytes % media->BlockSize));
 }
 
 void hosted_index_path_init(struct hosted_index_path *path, const EFI_GUID *vendor, UINT32 index)
@@ -277,37 +199,25 @@ static int open_image(const struct disk_option *o, UINT64 *bytes, bool *cd)
 
 static void attach_one(UINT32 index)
 {
-	static const EFI_GUID block_io_guid = EFI_BLOCK_IO_PROTOCOL_GUID;
-	static const EFI_GUID block_io2_guid = EFI_BLOCK_IO2_PROTOCOL_GUID;
-	static const EFI_GUID device_path_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
 	static const EFI_GUID vendor = EMBER_HOSTED_DISK_GUID;
 	const struct disk_option *o = &options[index];
 	struct hosted_disk *d = pool_alloc(sizeof(*d));
+	EFI_HANDLE handle = NULL;
 	UINT64 bytes;
 	bool cd;
 
 	if (!d)
 		disk_error(o->file, "out of memory");
-	d->signature = DISK_SIGNATURE;
+	blkdev_init(&d->blk, &disk_ops);
 	d->fd = open_image(o, &bytes, &cd);
-	init_media(d, o, bytes, cd);
+	init_media(&d->blk.media, o, bytes, cd);
 	d->bytes = bytes;
-	d->map = mmap(NULL, bytes, PROT_READ | (d->media.ReadOnly ? 0 : PROT_WRITE), MAP_SHARED,
+	d->map = mmap(NULL, bytes, PROT_READ | (d->blk.media.ReadOnly ? 0 : PROT_WRITE), MAP_SHARED,
 		      d->fd, 0);
 	if (d->map == MAP_FAILED)
 		d->map = NULL;
 	hosted_index_path_init(&d->path, &vendor, index);
-	d->block_io = (EFI_BLOCK_IO_PROTOCOL){EFI_BLOCK_IO_PROTOCOL_REVISION3,
-					      &d->media,
-					      reset,
-					      read_blocks,
-					      write_blocks,
-					      flush_blocks};
-	d->block_io2 = (EFI_BLOCK_IO2_PROTOCOL){&d->media, reset_ex, read_blocks_ex,
-						write_blocks_ex, flush_blocks_ex};
-	if (EFI_ERROR(protocol_install_multiple(&d->handle, &device_path_guid, &d->path,
-						&block_io_guid, &d->block_io, &block_io2_guid,
-						&d->block_io2, NULL)))
+	if (EFI_ERROR(blkdev_install(&d->blk, &handle, &d->path.vendor.Header)))
 		disk_error(o->file, "cannot install its BlockIo");
 	disks[index] = d;
 }

@@ -2,16 +2,14 @@
  * The framebuffer is an mmap of its own, outside the core's RAM, standing for a graphics
  * card's memory: it is sized for the largest mode and each mode shows its top part. */
 #include <sys/mman.h>
-#include <string.h>
 
 #include <ember/core/core.h>
 #include <ember/core/devpath.h>
-#include <ember/lib/fb_blt.h>
-#include <ember/lib/str.h>
+#include <ember/drivers/gop_front.h>
+#include <ember/lib/util.h>
 #include "gop.h"
 #include "hosted.h"
 
-#define GOP_SIGNATURE SIGNATURE_32('h', 'g', 'o', 'p')
 #define GOP_MAX_SIDE 8192
 #define PIXEL_SIZE sizeof(EFI_GRAPHICS_OUTPUT_BLT_PIXEL)
 
@@ -42,32 +40,23 @@ struct gop_path {
 #pragma pack(pop)
 
 struct gop_dev {
-	UINT32 signature;
+	struct gop_front front;
 	EFI_HANDLE handle;
-	EFI_GRAPHICS_OUTPUT_PROTOCOL gop;
-	EFI_GRAPHICS_OUTPUT_PROTOCOL_MODE mode;
-	EFI_GRAPHICS_OUTPUT_MODE_INFORMATION info; /* of the current mode */
+	UINT32 mode_count;
 	struct gop_size sizes[ARRAY_SIZE(common_sizes) + 1];
 	EFI_GRAPHICS_OUTPUT_BLT_PIXEL *fb;
 	size_t fb_bytes;
+	bool fresh; /* the mapping was never drawn in: still all zero */
 	struct gop_path path;
 };
 
 static struct gop_dev *gop_device;
 
-static struct gop_dev *gop_from(EFI_GRAPHICS_OUTPUT_PROTOCOL *this)
+static EFI_STATUS gop_query_mode(struct gop_front *front, UINT32 mode,
+				 EFI_GRAPHICS_OUTPUT_MODE_INFORMATION *info)
 {
-	struct gop_dev *g;
+	struct gop_dev *g = container_of(front, struct gop_dev, front);
 
-	if (!this)
-		return NULL;
-	g = container_of(this, struct gop_dev, gop);
-	return g->signature == GOP_SIGNATURE ? g : NULL;
-}
-
-static void fill_info(const struct gop_dev *g, UINT32 mode,
-		      EFI_GRAPHICS_OUTPUT_MODE_INFORMATION *info)
-{
 	*info = (EFI_GRAPHICS_OUTPUT_MODE_INFORMATION){
 	    .Version = 0,
 	    .HorizontalResolution = g->sizes[mode].width,
@@ -75,78 +64,25 @@ static void fill_info(const struct gop_dev *g, UINT32 mode,
 	    .PixelFormat = PixelBlueGreenRedReserved8BitPerColor,
 	    .PixelsPerScanLine = g->sizes[mode].width,
 	};
-}
-
-/* Makes a mode current and clears it to black (12.9.2, SetMode). A fresh mapping is
- * already black: clearing it would only fault in every page at start-up. */
-static void switch_mode(struct gop_dev *g, UINT32 mode, bool clear)
-{
-	UINTN bytes = (UINTN)g->sizes[mode].width * g->sizes[mode].height * PIXEL_SIZE;
-
-	fill_info(g, mode, &g->info);
-	g->mode.Mode = mode;
-	g->mode.FrameBufferBase = (EFI_PHYSICAL_ADDRESS)(uintptr_t)g->fb;
-	g->mode.FrameBufferSize = bytes;
-	if (clear)
-		memset(g->fb, 0, bytes);
-}
-
-/* ---- Blt (12.9.2): the shared engine on the current mode's picture ---- */
-
-static EFI_STATUS EFIAPI gop_blt(EFI_GRAPHICS_OUTPUT_PROTOCOL *this,
-				 EFI_GRAPHICS_OUTPUT_BLT_PIXEL *buffer,
-				 EFI_GRAPHICS_OUTPUT_BLT_OPERATION op, UINTN sx, UINTN sy, UINTN dx,
-				 UINTN dy, UINTN w, UINTN h, UINTN delta)
-{
-	struct gop_dev *g = gop_from(this);
-	struct fb_surface fb;
-	EFI_STATUS status;
-	EFI_TPL old;
-
-	if (!g)
-		return EFI_INVALID_PARAMETER;
-	old = tpl_raise(TPL_NOTIFY);
-	fb = (struct fb_surface){g->fb, g->info.HorizontalResolution, g->info.VerticalResolution,
-				 g->info.PixelsPerScanLine};
-	status = fb_blt(&fb, buffer, op, sx, sy, dx, dy, w, h, delta);
-	tpl_restore(old);
-	return status;
-}
-
-/* ---- QueryMode, SetMode ---- */
-
-static EFI_STATUS EFIAPI gop_query_mode(EFI_GRAPHICS_OUTPUT_PROTOCOL *this, UINT32 mode,
-					UINTN *size_of_info,
-					EFI_GRAPHICS_OUTPUT_MODE_INFORMATION **info)
-{
-	struct gop_dev *g = gop_from(this);
-	EFI_GRAPHICS_OUTPUT_MODE_INFORMATION *copy;
-
-	if (!g || !size_of_info || !info || mode >= g->mode.MaxMode)
-		return EFI_INVALID_PARAMETER;
-	copy = pool_alloc_typed(EfiBootServicesData, sizeof(*copy));
-	if (!copy)
-		return EFI_OUT_OF_RESOURCES;
-	fill_info(g, mode, copy);
-	*size_of_info = sizeof(*copy);
-	*info = copy;
 	return EFI_SUCCESS;
 }
 
-static EFI_STATUS EFIAPI gop_set_mode(EFI_GRAPHICS_OUTPUT_PROTOCOL *this, UINT32 mode)
+/* Every mode shows the top of the one mapping. A fresh mapping is black already: clearing
+ * it would only fault in every page at start-up. */
+static EFI_STATUS gop_set_mode(struct gop_front *front, UINT32 mode, struct gop_front_fb *fb)
 {
-	struct gop_dev *g = gop_from(this);
-	EFI_TPL old;
+	struct gop_dev *g = container_of(front, struct gop_dev, front);
 
-	if (!g)
-		return EFI_INVALID_PARAMETER;
-	if (mode >= g->mode.MaxMode)
-		return EFI_UNSUPPORTED;
-	old = tpl_raise(TPL_NOTIFY);
-	switch_mode(g, mode, true);
-	tpl_restore(old);
+	fb->pixels = g->fb;
+	fb->black = g->fresh;
+	g->fresh = false;
 	return EFI_SUCCESS;
 }
+
+static const struct gop_front_ops gop_ops = {
+    .query_mode = gop_query_mode,
+    .set_mode = gop_set_mode,
+};
 
 /* ---- Creation ---- */
 
@@ -166,28 +102,20 @@ static UINTN list_modes(struct gop_dev *g, UINT32 width, UINT32 height)
 	UINTN largest = (UINTN)width * height;
 
 	g->sizes[0] = (struct gop_size){width, height};
-	g->mode.MaxMode = 1;
+	g->mode_count = 1;
 	for (size_t i = 0; i < ARRAY_SIZE(common_sizes); i++) {
 		const struct gop_size *s = &common_sizes[i];
 
 		if (s->width == width && s->height == height)
 			continue;
-		g->sizes[g->mode.MaxMode++] = *s;
+		g->sizes[g->mode_count++] = *s;
 		largest = MAX(largest, (UINTN)s->width * s->height);
 	}
 	return largest;
 }
 
-static const EFI_GRAPHICS_OUTPUT_PROTOCOL gop_template = {
-    .QueryMode = gop_query_mode,
-    .SetMode = gop_set_mode,
-    .Blt = gop_blt,
-};
-
 EFI_STATUS hosted_gop_init(UINT32 width, UINT32 height)
 {
-	static const EFI_GUID gop_guid = EFI_GRAPHICS_OUTPUT_PROTOCOL_GUID;
-	static const EFI_GUID path_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
 	struct gop_dev *g;
 	EFI_STATUS status;
 
@@ -195,14 +123,10 @@ EFI_STATUS hosted_gop_init(UINT32 width, UINT32 height)
 		return EFI_ALREADY_STARTED;
 	if (!width || !height || width > GOP_MAX_SIDE || height > GOP_MAX_SIDE)
 		return EFI_INVALID_PARAMETER;
+	/* In pool memory: the GOP front end checks callers' pointers by memory ownership. */
 	g = pool_alloc(sizeof(*g));
 	if (!g)
 		return EFI_OUT_OF_RESOURCES;
-	g->signature = GOP_SIGNATURE;
-	g->gop = gop_template;
-	g->gop.Mode = &g->mode;
-	g->mode.Info = &g->info;
-	g->mode.SizeOfInfo = sizeof(g->info);
 	g->fb_bytes = ALIGN_UP(list_modes(g, width, height) * PIXEL_SIZE, (size_t)EFI_PAGE_SIZE);
 	g->fb = mmap(NULL, g->fb_bytes, PROT_READ | PROT_WRITE,
 		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -210,10 +134,13 @@ EFI_STATUS hosted_gop_init(UINT32 width, UINT32 height)
 		status = EFI_OUT_OF_RESOURCES;
 		goto err_free;
 	}
-	switch_mode(g, 0, false);
+	g->fresh = true;
+	gop_front_init(&g->front, &gop_ops, g->mode_count);
+	status = gop_front_set_mode(&g->front, 0);
+	if (EFI_ERROR(status))
+		goto err_unmap;
 	path_init(&g->path);
-	status =
-	    protocol_install_multiple(&g->handle, &gop_guid, &g->gop, &path_guid, &g->path, NULL);
+	status = gop_front_install(&g->front, &g->handle, &g->path.device.Header);
 	if (EFI_ERROR(status))
 		goto err_unmap;
 	gop_device = g;
@@ -222,6 +149,7 @@ EFI_STATUS hosted_gop_init(UINT32 width, UINT32 height)
 err_unmap:
 	munmap(g->fb, g->fb_bytes);
 err_free:
+	g->front.signature = 0;
 	pool_free(g);
 	return status;
 }
@@ -232,9 +160,9 @@ bool gop_current_frame(struct gop_frame *frame)
 
 	if (!g)
 		return false;
-	frame->pixels = g->fb;
-	frame->width = g->info.HorizontalResolution;
-	frame->height = g->info.VerticalResolution;
-	frame->stride = g->info.PixelsPerScanLine;
+	frame->pixels = g->front.fb.pixels;
+	frame->width = g->front.fb.width;
+	frame->height = g->front.fb.height;
+	frame->stride = g->front.fb.stride;
 	return true;
 }

@@ -189,12 +189,14 @@ TEST(fb_blt_video_to_video_handles_overlap)
 	check_video_copy(1, 2, 30, 20, 10, 10); /* disjoint */
 }
 
-TEST(fb_blt_clear_blackens_only_the_picture)
+/* What SetMode's clear does (drivers/gop_front): the row padding past W stays. */
+TEST(fb_blt_full_screen_fill_blackens_only_the_picture)
 {
+	pixel black = px(0);
 	UINTN bad = 0;
 
 	pattern();
-	fb_clear(&fb);
+	EXPECT_STATUS(fb_blt(&fb, &black, EfiBltVideoFill, 0, 0, 0, 0, W, H, 0), EFI_SUCCESS);
 	for (UINT32 y = 0; y < H; y++)
 		for (UINT32 x = 0; x < STRIDE; x++)
 			bad += at(x, y) != (x < W ? 0 : (y << 8 | x));

@@ -6,6 +6,7 @@
 #include "support/test.h"
 #include "block_dev.h"
 #include "fake_display.h"
+#include <efi/protocol/component_name2.h>
 #include <efi/protocol/graphics_output.h>
 #include <ember/core/core.h>
 #include <ember/core/devpath.h>
@@ -280,5 +281,65 @@ TEST(qemu_video_stops_and_starts_through_the_driver_model)
 	EXPECT_STATUS(driver_connect(d->handle, NULL, NULL, false), EFI_SUCCESS);
 	ASSERT(gop_child(d, &gop) != NULL);
 	EXPECT_EQ(gop->Mode->Mode, 0);
+	fake_display_destroy(d);
+}
+
+/* The QEMU video driver's ComponentName2, found by its driver name. */
+static EFI_COMPONENT_NAME2_PROTOCOL *qv_names(void)
+{
+	static const EFI_GUID names_guid = EFI_COMPONENT_NAME2_PROTOCOL_GUID;
+	EFI_COMPONENT_NAME2_PROTOCOL *names, *found = NULL;
+	EFI_HANDLE *handles = NULL;
+	UINTN count = 0;
+	CHAR16 *name;
+
+	if (EFI_ERROR(handle_locate_buffer(ByProtocol, &names_guid, NULL, &count, &handles)))
+		return NULL;
+	for (UINTN i = 0; i < count && !found; i++)
+		if (!EFI_ERROR(protocol_get(handles[i], &names_guid, (void **)&names)) &&
+		    !EFI_ERROR(names->GetDriverName(names, (CHAR8 *)"en", &name)) &&
+		    str16_cmp(name, u"QEMU Video Driver") == 0)
+			found = names;
+	pool_free(handles);
+	return found;
+}
+
+TEST(qemu_video_names_only_the_devices_it_drives)
+{
+	struct fake_display_config config = std_vga;
+	struct fake_display *d = start(config);
+	EFI_COMPONENT_NAME2_PROTOCOL *names = qv_names();
+	CHAR16 *name = NULL;
+
+	ASSERT(names != NULL);
+	ASSERT_STATUS(names->GetControllerName(names, d->handle, NULL, (CHAR8 *)"en", &name),
+		      EFI_SUCCESS);
+	EXPECT(str16_cmp(name, u"QEMU Standard VGA") == 0);
+	EXPECT_STATUS(
+	    names->GetControllerName(names, d->handle, gop_child(d, NULL), (CHAR8 *)"en", &name),
+	    EFI_SUCCESS);
+	/* A handle that is not the device's child; the device once the driver let it go. */
+	EXPECT_STATUS(names->GetControllerName(names, d->handle, d->handle, (CHAR8 *)"en", &name),
+		      EFI_UNSUPPORTED);
+	EXPECT_STATUS(driver_disconnect(d->handle, NULL, NULL), EFI_SUCCESS);
+	EXPECT_STATUS(names->GetControllerName(names, d->handle, NULL, (CHAR8 *)"en", &name),
+		      EFI_UNSUPPORTED);
+	fake_display_destroy(d);
+
+	/* A display the driver does not take is not named. */
+	config.vendor = 0x8086;
+	d = start(config);
+	ASSERT(d != NULL);
+	EXPECT_STATUS(names->GetControllerName(names, d->handle, NULL, (CHAR8 *)"en", &name),
+		      EFI_UNSUPPORTED);
+	fake_display_destroy(d);
+
+	config = std_vga;
+	config.sub_class = 0x80;
+	d = start(config);
+	ASSERT(d != NULL);
+	ASSERT_STATUS(names->GetControllerName(names, d->handle, NULL, (CHAR8 *)"en", &name),
+		      EFI_SUCCESS);
+	EXPECT(str16_cmp(name, u"QEMU Bochs Display") == 0);
 	fake_display_destroy(d);
 }

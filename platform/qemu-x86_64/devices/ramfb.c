@@ -3,12 +3,12 @@
  * display. Ember publishes a Graphics Output Protocol over it on a handle of its own,
  * VenHw(ramfb)/AcpiAdr(display). The 28-byte configuration is big-endian {u64 address,
  * u32 fourcc, u32 flags, u32 width, u32 height, u32 stride} (QEMU hw/display/ramfb.c). */
+#define LOG_PREFIX "ramfb: "
 #include <efi/protocol/device_path.h>
-#include <efi/protocol/graphics_output.h>
 #include <ember/core/core.h>
-#include <ember/lib/fb_blt.h>
 #include <ember/core/init.h>
 #include <ember/core/log.h>
+#include <ember/drivers/gop_front.h>
 #include <ember/lib/util.h>
 #include "tables/fw_cfg.h"
 
@@ -39,17 +39,16 @@ static const UINT32 ramfb_sizes[][2] = {{1024, 768}, {640, 480},  {800, 600},
 static const EFI_GUID ramfb_vendor_guid = {
     0x8411c6a4, 0xbaa8, 0x47b7, {0x92, 0xff, 0xa1, 0x0e, 0x91, 0x23, 0x52, 0xcb}};
 
-static struct ramfb {
+struct ramfb {
+	struct gop_front front;
 	uint16_t select; /* etc/ramfb */
 	EFI_PHYSICAL_ADDRESS fb;
 	EFI_HANDLE handle;
-	EFI_GRAPHICS_OUTPUT_PROTOCOL gop;
-	EFI_GRAPHICS_OUTPUT_PROTOCOL_MODE mode;
-	EFI_GRAPHICS_OUTPUT_MODE_INFORMATION info;
 	struct ramfb_path path;
-} ramfb;
+};
 
-static void ramfb_mode_info(UINT32 n, EFI_GRAPHICS_OUTPUT_MODE_INFORMATION *info)
+static EFI_STATUS ramfb_query_mode(struct gop_front *front, UINT32 n,
+				   EFI_GRAPHICS_OUTPUT_MODE_INFORMATION *info)
 {
 	*info = (EFI_GRAPHICS_OUTPUT_MODE_INFORMATION){
 	    .HorizontalResolution = ramfb_sizes[n][0],
@@ -57,90 +56,31 @@ static void ramfb_mode_info(UINT32 n, EFI_GRAPHICS_OUTPUT_MODE_INFORMATION *info
 	    .PixelFormat = PixelBlueGreenRedReserved8BitPerColor,
 	    .PixelsPerScanLine = ramfb_sizes[n][0],
 	};
+	return EFI_SUCCESS;
 }
 
-static void ramfb_surface(struct fb_surface *fb)
+/* Tells QEMU where the picture is and how big; the front end then clears it. */
+static EFI_STATUS ramfb_set_mode(struct gop_front *front, UINT32 n, struct gop_front_fb *fb)
 {
-	*fb = (struct fb_surface){(EFI_GRAPHICS_OUTPUT_BLT_PIXEL *)(uintptr_t)ramfb.fb,
-				  ramfb.info.HorizontalResolution, ramfb.info.VerticalResolution,
-				  ramfb.info.PixelsPerScanLine};
-}
-
-/* Clears the new picture, then tells QEMU where and how big it is. */
-static EFI_STATUS ramfb_set_mode(UINT32 n)
-{
-	EFI_GRAPHICS_OUTPUT_MODE_INFORMATION info;
-	struct ramfb_config config;
-	struct fb_surface fb;
-
-	ramfb_mode_info(n, &info);
-	config = (struct ramfb_config){
-	    .address = __builtin_bswap64(ramfb.fb),
+	struct ramfb *r = container_of(front, struct ramfb, front);
+	struct ramfb_config config = {
+	    .address = __builtin_bswap64(r->fb),
 	    .fourcc = __builtin_bswap32(RAMFB_XRGB8888),
-	    .width = __builtin_bswap32(info.HorizontalResolution),
-	    .height = __builtin_bswap32(info.VerticalResolution),
-	    .stride = __builtin_bswap32(info.PixelsPerScanLine * BYTES_PER_PIXEL),
+	    .width = __builtin_bswap32(ramfb_sizes[n][0]),
+	    .height = __builtin_bswap32(ramfb_sizes[n][1]),
+	    .stride = __builtin_bswap32(ramfb_sizes[n][0] * BYTES_PER_PIXEL),
 	};
-	ramfb.info = info;
-	ramfb_surface(&fb);
-	fb_clear(&fb);
-	if (!fw_cfg_write(ramfb.select, &config, sizeof(config)))
+
+	if (!fw_cfg_write(r->select, &config, sizeof(config)))
 		return EFI_DEVICE_ERROR;
-	ramfb.mode.Mode = n;
-	ramfb.mode.FrameBufferSize =
-	    (UINTN)info.PixelsPerScanLine * info.VerticalResolution * BYTES_PER_PIXEL;
+	fb->pixels = (EFI_GRAPHICS_OUTPUT_BLT_PIXEL *)(uintptr_t)r->fb;
 	return EFI_SUCCESS;
 }
 
-static EFI_STATUS EFIAPI ramfb_gop_query_mode(EFI_GRAPHICS_OUTPUT_PROTOCOL *this, UINT32 n,
-					      UINTN *size_of_info,
-					      EFI_GRAPHICS_OUTPUT_MODE_INFORMATION **info)
-{
-	EFI_GRAPHICS_OUTPUT_MODE_INFORMATION *copy;
-
-	if (this != &ramfb.gop || !size_of_info || !info || n >= ARRAY_SIZE(ramfb_sizes))
-		return EFI_INVALID_PARAMETER;
-	copy = pool_alloc_typed(EfiBootServicesData, sizeof(*copy));
-	if (!copy)
-		return EFI_OUT_OF_RESOURCES;
-	ramfb_mode_info(n, copy);
-	*size_of_info = sizeof(*copy);
-	*info = copy;
-	return EFI_SUCCESS;
-}
-
-static EFI_STATUS EFIAPI ramfb_gop_set_mode(EFI_GRAPHICS_OUTPUT_PROTOCOL *this, UINT32 n)
-{
-	EFI_STATUS status;
-	EFI_TPL old;
-
-	if (this != &ramfb.gop)
-		return EFI_INVALID_PARAMETER;
-	if (n >= ARRAY_SIZE(ramfb_sizes))
-		return EFI_UNSUPPORTED;
-	old = tpl_raise(TPL_NOTIFY);
-	status = ramfb_set_mode(n);
-	tpl_restore(old);
-	return status;
-}
-
-static EFI_STATUS EFIAPI ramfb_gop_blt(EFI_GRAPHICS_OUTPUT_PROTOCOL *this,
-				       EFI_GRAPHICS_OUTPUT_BLT_PIXEL *buffer,
-				       EFI_GRAPHICS_OUTPUT_BLT_OPERATION op, UINTN sx, UINTN sy,
-				       UINTN dx, UINTN dy, UINTN width, UINTN height, UINTN delta)
-{
-	struct fb_surface fb;
-	EFI_STATUS status;
-	EFI_TPL old;
-
-	if (this != &ramfb.gop)
-		return EFI_INVALID_PARAMETER;
-	old = tpl_raise(TPL_NOTIFY);
-	ramfb_surface(&fb);
-	status = fb_blt(&fb, buffer, op, sx, sy, dx, dy, width, height, delta);
-	tpl_restore(old);
-	return status;
-}
+static const struct gop_front_ops ramfb_ops = {
+    .query_mode = ramfb_query_mode,
+    .set_mode = ramfb_set_mode,
+};
 
 static void ramfb_path_init(struct ramfb_path *p)
 {
@@ -168,39 +108,43 @@ static UINTN ramfb_pages(void)
 /* Publishes the GOP when QEMU has a ramfb device; none is no error. */
 static EFI_STATUS ramfb_publish(void)
 {
-	static const EFI_GUID gop_guid = EFI_GRAPHICS_OUTPUT_PROTOCOL_GUID;
-	static const EFI_GUID path_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
+	uint16_t select;
 	uint32_t size;
+	struct ramfb *r;
 	EFI_STATUS status;
 
-	if (!fw_cfg_find("etc/ramfb", &ramfb.select, &size) || size != sizeof(struct ramfb_config))
+	if (!fw_cfg_find("etc/ramfb", &select, &size) || size != sizeof(struct ramfb_config))
 		return EFI_SUCCESS;
-	ramfb.fb = 0xFFFFFFFF; /* below 4 GiB, where 32-bit OS code can reach it */
+	/* In pool memory: the GOP front end checks callers' pointers by memory ownership. */
+	r = pool_alloc(sizeof(*r));
+	if (!r)
+		return EFI_OUT_OF_RESOURCES;
+	r->select = select;
+	r->fb = 0xFFFFFFFF; /* below 4 GiB, where 32-bit OS code can reach it */
 	status =
-	    mem_allocate_pages(AllocateMaxAddress, EfiReservedMemoryType, ramfb_pages(), &ramfb.fb);
-	if (EFI_ERROR(status))
-		return status;
-	ramfb.gop = (EFI_GRAPHICS_OUTPUT_PROTOCOL){ramfb_gop_query_mode, ramfb_gop_set_mode,
-						   ramfb_gop_blt, &ramfb.mode};
-	ramfb.mode = (EFI_GRAPHICS_OUTPUT_PROTOCOL_MODE){
-	    .MaxMode = ARRAY_SIZE(ramfb_sizes),
-	    .Info = &ramfb.info,
-	    .SizeOfInfo = sizeof(ramfb.info),
-	    .FrameBufferBase = ramfb.fb,
-	};
-	status = ramfb_set_mode(0);
-	if (EFI_ERROR(status))
+	    mem_allocate_pages(AllocateMaxAddress, EfiReservedMemoryType, ramfb_pages(), &r->fb);
+	if (EFI_ERROR(status)) {
+		log_debug("framebuffer: %r\n", status);
 		goto err_free;
-	ramfb_path_init(&ramfb.path);
-	status = protocol_install_multiple(&ramfb.handle, &gop_guid, &ramfb.gop, &path_guid,
-					   &ramfb.path, NULL);
+	}
+	gop_front_init(&r->front, &ramfb_ops, ARRAY_SIZE(ramfb_sizes));
+	status = gop_front_set_mode(&r->front, 0);
 	if (EFI_ERROR(status))
-		goto err_free;
-	log_info("ramfb: framebuffer at %#llx\n", (unsigned long long)ramfb.fb);
+		goto err_pages;
+	ramfb_path_init(&r->path);
+	status = gop_front_install(&r->front, &r->handle, &r->path.vendor.Header);
+	if (EFI_ERROR(status)) {
+		log_debug("installing the GOP: %r\n", status);
+		goto err_pages;
+	}
+	log_info("framebuffer at %#llx\n", (unsigned long long)r->fb);
 	return EFI_SUCCESS;
 
+err_pages:
+	mem_free_pages(r->fb, ramfb_pages());
 err_free:
-	mem_free_pages(ramfb.fb, ramfb_pages());
+	r->front.signature = 0;
+	pool_free(r);
 	return status;
 }
 EMBER_INIT(INIT_CONSOLE, ramfb_publish);
