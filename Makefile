@@ -234,7 +234,8 @@ $(BUILD)/tests/programs/%.efi: tests/programs/%.c | $(DEPS_STAMP)
 check: all $(UNIT_TESTS) $(UNIT_TESTS_ASAN) $(FUZZERS)
 	$(Q)BUILD=$(BUILD) scripts/check
 
-check-unit: $(UNIT_TESTS) $(UNIT_TESTS_ASAN)
+# (pe_real_binaries loads the gnu-efi test programs.)
+check-unit: $(UNIT_TESTS) $(UNIT_TESTS_ASAN) $(PROGRAM_EFIS)
 	$(Q)$(UNIT_TESTS)
 	$(Q)$(UNIT_TESTS_ASAN)
 

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <glob.h>
+#include <limits.h>
+#include <unistd.h>
 
 #include "support/test.h"
 #include "pe_builder.h"
@@ -594,14 +596,33 @@ static void expect_loads(const uint8_t *file, size_t size, const char *path)
 	}
 }
 
-/* Real binaries when they are around: the gnu-efi test programs the Makefile builds, and
- * any files listed in EMBER_PE_FILES (colon-separated), such as a Linux kernel or shim. */
+/* The gnu-efi test programs the Makefile builds next to this test binary (BUILD/tests/programs,
+ * or one directory up for the instrumented build in BUILD/cov), and any files listed in
+ * EMBER_PE_FILES (colon-separated), such as a Linux kernel or shim. Finding no program is a
+ * failure: the test would otherwise check nothing. */
+static void glob_programs(glob_t *found)
+{
+	char exe[PATH_MAX], pattern[PATH_MAX + 64];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n <= 0)
+		return;
+	exe[n] = 0;
+	*strrchr(exe, '/') = 0;
+	snprintf(pattern, sizeof(pattern), "%s/tests/programs/*.efi", exe);
+	if (glob(pattern, 0, NULL, found) == 0)
+		return;
+	snprintf(pattern, sizeof(pattern), "%s/../tests/programs/*.efi", exe);
+	glob(pattern, 0, NULL, found);
+}
+
 TEST(pe_real_binaries)
 {
 	glob_t found = {0};
 	char *list = getenv("EMBER_PE_FILES") ? strdup(getenv("EMBER_PE_FILES")) : NULL;
 
-	glob("build*/tests/programs/*.efi", 0, NULL, &found);
+	glob_programs(&found);
+	EXPECT(found.gl_pathc >= 4); /* hello, exit_status, gop_mode, test_driver ... */
 	for (char *path = list ? strtok(list, ":") : NULL; path; path = strtok(NULL, ":"))
 		glob(path, GLOB_APPEND | GLOB_NOCHECK, NULL, &found);
 	for (size_t i = 0; i < found.gl_pathc; i++) {
