@@ -241,6 +241,35 @@ TEST(splitter_output_goes_to_every_device_in_a_shared_mode)
 	con->SetAttribute(con, 0x07);
 }
 
+/* With no device the cursor moves as on any console: width markers take no cell,
+ * unknown characters are skipped with a warning and fail TestString. */
+TEST(splitter_without_devices_moves_the_cursor_like_a_console)
+{
+	EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *con;
+
+	start_splitter();
+	con = core_st->ConOut;
+	ASSERT_EQ(con->Mode->MaxMode, 2); /* no device */
+	EXPECT_STATUS(con->SetMode(con, 0), EFI_SUCCESS);
+	EXPECT_STATUS(con->OutputString(con, u"a\xfff1"
+					     u"b\xfff2"),
+		      EFI_SUCCESS);
+	EXPECT_EQ(con->Mode->CursorColumn, 2);
+	EXPECT_STATUS(con->OutputString(con, u"c\x1b"
+					     u"d\x7f"),
+		      EFI_WARN_UNKNOWN_GLYPH);
+	EXPECT_EQ(con->Mode->CursorColumn, 4);
+	EXPECT_STATUS(con->TestString(con, u"\x1b"), EFI_UNSUPPORTED);
+	EXPECT_STATUS(con->TestString(con, u"ok\xfff1\r\n"), EFI_SUCCESS);
+	EXPECT_STATUS(con->SetCursorPosition(con, 79, 24), EFI_SUCCESS);
+	EXPECT_STATUS(con->OutputString(con, u"xy"), EFI_SUCCESS);
+	EXPECT_EQ(con->Mode->CursorColumn, 1);
+	EXPECT_EQ(con->Mode->CursorRow, 24);
+	EXPECT_STATUS(con->Reset(con, FALSE), EFI_SUCCESS);
+	EXPECT_EQ(con->Mode->CursorColumn, 0);
+	EXPECT_EQ(con->Mode->CursorRow, 0);
+}
+
 static UINT32 x_notified;
 
 static EFI_STATUS EFIAPI on_x(EFI_KEY_DATA *key)
