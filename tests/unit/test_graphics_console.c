@@ -243,3 +243,21 @@ TEST(graphics_console_without_a_text_mode)
 	EXPECT(cell_is(0, (480 - 400) / 2, 1, 0, 'k', 0xaa, 0));
 	unbind_console();
 }
+
+TEST(graphics_console_leaves_a_screen_too_small_alone)
+{
+	EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *out = NULL;
+
+	test_install_builtin_drivers();
+	if (!fg)
+		fg = calloc(1, sizeof(*fg));
+	fg->gop = (EFI_GRAPHICS_OUTPUT_PROTOCOL){g_query, g_set_mode, g_blt, &fg->mode};
+	fg->mode = (EFI_GRAPHICS_OUTPUT_PROTOCOL_MODE){
+	    .MaxMode = 3, .Info = &fg->info, .SizeOfInfo = sizeof(fg->info)};
+	g_set_mode(&fg->gop, 2);
+	fg->handle = NULL;
+	ASSERT_STATUS(protocol_install(&fg->handle, &gop_guid, &fg->gop), EFI_SUCCESS);
+	driver_connect(fg->handle, NULL, NULL, false);
+	EXPECT_STATUS(protocol_get(fg->handle, &out_guid, (void **)&out), EFI_UNSUPPORTED);
+	unbind_console();
+}
