@@ -15,7 +15,7 @@
 
 struct text_output;
 
-/* What a device implements. Every call runs at TPL_NOTIFY. Apart from those of
+/* What a device implements. Every operation runs at TPL_NOTIFY. Apart from those of
  * OutputString, the operations are called once Mode shows the call's outcome (the new mode
  * number, attribute, cursor position or visibility), even if the device then fails. */
 struct text_output_ops {
@@ -78,8 +78,8 @@ struct text_output {
 	const struct text_output_ops *ops;
 };
 
-/* Makes t a live text output over ops with max_mode modes, in mode (which must be usable
- * when max_mode is not 0), default colours, the cursor shown at (0,0). */
+/* Makes t a live text output over ops with max_mode modes, in mode (no text mode if that
+ * is not a usable one), default colours, the cursor shown at (0,0). */
 void text_output_init(struct text_output *t, const struct text_output_ops *ops, UINT32 max_mode,
 		      UINT32 mode);
 /* Ends it: calls through t->out are refused from now on. */
