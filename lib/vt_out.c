@@ -2,7 +2,6 @@
 #include <ember/lib/str.h>
 #include <ember/lib/text_out.h>
 #include <ember/lib/vt_out.h>
-#include <efi/protocol/simple_text_input.h>
 
 void vt_flush(struct vt_sink *s)
 {
@@ -44,67 +43,20 @@ void vt_put_num(struct vt_sink *s, UINT32 v)
 	vt_put(s, digits + sizeof(digits) - n, n);
 }
 
-/* Down a row; at the bottom the terminal scrolls and the row stays. */
-static void cursor_down(struct vt_cursor *c)
+void vt_put_ucs2(struct vt_sink *s, const CHAR16 *text, size_t n)
 {
-	if (c->row + 1 < c->rows)
-		c->row++;
-}
+	for (size_t i = 0; i < n; i++) {
+		char utf8[4];
 
-static void put_glyph(struct vt_sink *s, struct vt_cursor *c, CHAR16 ch)
-{
-	char utf8[4];
-
-	vt_put(s, utf8, ucs2_to_utf8(utf8, sizeof(utf8), &ch, 1));
-	if (++c->col < c->cols)
-		return;
-	/* Past the right edge the cursor goes to the next line (12.4.3). Nothing is sent for
-	 * it: an 80-column terminal wraps by itself at its margin, and a wider one or a log
-	 * keeps long lines whole (as other firmware's serial consoles do). */
-	c->col = 0;
-	cursor_down(c);
-}
-
-static void put_tab(struct vt_sink *s, struct vt_cursor *c)
-{
-	UINT32 next = text_out_tab_stop(c->col, c->cols);
-
-	/* Spaces, not a TAB: they paint the background and need no tab stops set. */
-	while (c->col < next) {
-		vt_put(s, " ", 1);
-		c->col++;
-	}
-}
-
-bool vt_text(struct vt_sink *s, struct vt_cursor *c, const CHAR16 *text)
-{
-	bool all_known = true;
-
-	for (; *text; text++) {
-		CHAR16 ch = *text;
-
-		if (ch == CHAR_LINEFEED) {
-			cursor_down(c);
-			vt_put(s, "\n", 1); /* LF keeps the column, on the wire as in the spec */
-		} else if (ch == CHAR_CARRIAGE_RETURN) {
-			c->col = 0;
-			vt_put(s, "\r", 1);
-		} else if (ch == CHAR_BACKSPACE) {
-			if (c->col) {
-				c->col--;
-				vt_put(s, "\b", 1);
-			}
-		} else if (ch == CHAR_TAB) {
-			put_tab(s, c);
-		} else if (text_out_width_marker(ch)) {
+		/* ASCII straight into the buffer: vt_put leaves room for at least one byte. */
+		if (text[i] < 0x80) {
+			s->buf[s->len++] = (UINT8)text[i];
+			if (s->len == sizeof(s->buf))
+				vt_flush(s);
 			continue;
-		} else if (text_out_glyph_known(ch)) {
-			put_glyph(s, c, ch);
-		} else {
-			all_known = false;
 		}
+		vt_put(s, utf8, ucs2_to_utf8(utf8, sizeof(utf8), &text[i], 1));
 	}
-	return all_known;
 }
 
 void vt_goto(struct vt_sink *s, UINT32 col, UINT32 row)

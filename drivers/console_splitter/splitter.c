@@ -203,9 +203,9 @@ EFI_STATUS console_splitter_start(UINT32 which)
 	if (splitter.con_in)
 		core_set_console_in(splitter.con_in->handle, &splitter.con_in->input.in);
 	if (splitter.con_out)
-		core_set_console_out(splitter.con_out->handle, &splitter.con_out->proto);
+		core_set_console_out(splitter.con_out->handle, &splitter.con_out->text.out);
 	if (splitter.std_err)
-		core_set_std_err(splitter.std_err->handle, &splitter.std_err->proto);
+		core_set_std_err(splitter.std_err->handle, &splitter.std_err->text.out);
 	splitter.started = true;
 	status = watch(&text_out_guid, &splitter.registration[0]);
 	if (!EFI_ERROR(status))

@@ -6,7 +6,7 @@
 
 #include <ember/lib/util.h>
 #include <ember/drivers/text_input.h>
-#include <efi/protocol/simple_text_output.h>
+#include <ember/drivers/text_output.h>
 #include "splitter_modes.h"
 
 struct splitter_out_device {
@@ -14,12 +14,11 @@ struct splitter_out_device {
 	EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *out;
 };
 
-/* A virtual text output: every call goes to each of its devices. */
+/* A virtual text output: a device of the text output front end whose operations go to
+ * each of its devices. */
 struct splitter_out {
-	UINT32 signature;
 	EFI_HANDLE handle;
-	EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL proto;
-	SIMPLE_TEXT_OUTPUT_MODE mode;
+	struct text_output text; /* SimpleTextOut: text.out */
 	struct splitter_mode_table table;
 	UINT32 device_count;
 	struct splitter_out_device devices[SPLITTER_MAX_DEVICES];

@@ -1,26 +1,15 @@
 /* A virtual EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL (UEFI 2.10, 12.4) over every text output
- * device: the calls go to each device, the modes are those all of them can show
- * (splitter_modes.c), and the cursor is the first device's. */
+ * device: the text output front end checks the calls and keeps the Mode, the operations
+ * here pass them on to each device. The modes are those all devices can show
+ * (splitter_modes.c); the cursor is the first device's. */
 #include <ember/core/core.h>
 #include <ember/lib/str.h>
 #include <ember/lib/text_out.h>
 #include "splitter.h"
 
-#define SPLITTER_OUT_SIGNATURE SIGNATURE_32('s', 'p', 'o', 'u')
-
-static struct splitter_out *splitter_from(EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *this)
+static struct splitter_out *splitter_of(struct text_output *text)
 {
-	struct splitter_out *s;
-
-	if (!this)
-		return NULL;
-	s = container_of(this, struct splitter_out, proto);
-	return s->signature == SPLITTER_OUT_SIGNATURE ? s : NULL;
-}
-
-static const struct text_size *current_size(const struct splitter_out *s)
-{
-	return &s->table.mode[s->mode.Mode];
+	return container_of(text, struct splitter_out, text);
 }
 
 static void set_device_mode(struct splitter_out *s, UINT32 d, UINT32 mode)
@@ -30,34 +19,11 @@ static void set_device_mode(struct splitter_out *s, UINT32 d, UINT32 mode)
 	out->SetMode(out, s->table.map[d][mode]);
 }
 
-/* With no device at all the cursor still moves as OutputString says (12.4.3). */
-static void track_cursor(struct splitter_out *s, const CHAR16 *text)
-{
-	UINT32 cols = current_size(s)->cols, rows = current_size(s)->rows;
-	UINT32 col = (UINT32)s->mode.CursorColumn, row = (UINT32)s->mode.CursorRow;
-
-	for (; *text; text++) {
-		if (*text == CHAR_CARRIAGE_RETURN)
-			col = 0;
-		else if (*text == CHAR_LINEFEED)
-			row = MIN(row + 1, rows - 1);
-		else if (*text == CHAR_BACKSPACE)
-			col = col ? col - 1 : 0;
-		else if (*text == CHAR_TAB)
-			col = text_out_tab_stop(col, cols);
-		else if (*text >= 0x20 && ++col == cols)
-			col = 0, row = MIN(row + 1, rows - 1);
-	}
-	s->mode.CursorColumn = (INT32)col;
-	s->mode.CursorRow = (INT32)row;
-}
-
 static void copy_cursor(struct splitter_out *s)
 {
-	if (s->device_count) {
-		s->mode.CursorColumn = s->devices[0].out->Mode->CursorColumn;
-		s->mode.CursorRow = s->devices[0].out->Mode->CursorRow;
-	}
+	if (s->device_count)
+		text_output_moved(&s->text, (UINT32)s->devices[0].out->Mode->CursorColumn,
+				  (UINT32)s->devices[0].out->Mode->CursorRow);
 }
 
 /* Keeps the first error; otherwise a warning any device gave. */
@@ -68,232 +34,173 @@ static EFI_STATUS merge_status(EFI_STATUS so_far, EFI_STATUS status)
 	return EFI_ERROR(status) || so_far == EFI_SUCCESS ? status : so_far;
 }
 
-static EFI_STATUS EFIAPI out_output_string(EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *this, CHAR16 *string)
+/* Rebuilds the mode table; returns the new number of the current size, or -1 if that
+ * size is gone. Mode.MaxMode is for the caller to set (text_output_set_modes). */
+static INT32 rebuild_modes(struct splitter_out *s)
 {
-	struct splitter_out *s = splitter_from(this);
-	EFI_STATUS status = EFI_SUCCESS;
-	EFI_TPL old;
+	struct device_modes modes[SPLITTER_MAX_DEVICES];
 
-	if (!s || !string)
-		return EFI_INVALID_PARAMETER;
-	old = tpl_raise(TPL_NOTIFY);
 	for (UINT32 d = 0; d < s->device_count; d++) {
 		EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *out = s->devices[d].out;
-		status = merge_status(status, out->OutputString(out, string));
+		struct device_modes *m = &modes[d];
+
+		m->count = out->Mode->MaxMode > 0
+			       ? MIN((UINT32)out->Mode->MaxMode, SPLITTER_MAX_MODES)
+			       : 0;
+		for (UINT32 i = 0; i < m->count; i++) {
+			UINTN cols = 0, rows = 0;
+			bool valid = !EFI_ERROR(out->QueryMode(out, i, &cols, &rows));
+			m->mode[i] = (struct text_size){(UINT32)cols, (UINT32)rows, valid};
+		}
 	}
-	if (s->device_count)
-		copy_cursor(s);
-	else
-		track_cursor(s, string);
-	tpl_restore(old);
-	return status;
+	splitter_modes_build(&s->table, modes, s->device_count);
+	return splitter_modes_find(&s->table, s->text.cols, s->text.rows);
 }
 
-static EFI_STATUS EFIAPI out_test_string(EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *this, CHAR16 *string)
+/* ---- text_output_ops: each call goes to every device ---- */
+
+static bool split_query_mode(struct text_output *text, UINT32 mode, UINT32 *cols, UINT32 *rows)
 {
-	struct splitter_out *s = splitter_from(this);
-	EFI_STATUS status = EFI_SUCCESS;
-	EFI_TPL old;
+	const struct text_size *size = &splitter_of(text)->table.mode[mode];
 
-	if (!s || !string)
-		return EFI_INVALID_PARAMETER;
-	old = tpl_raise(TPL_NOTIFY);
-	for (UINT32 d = 0; d < s->device_count && !EFI_ERROR(status); d++)
-		status = s->devices[d].out->TestString(s->devices[d].out, string);
-	tpl_restore(old);
-	return status;
+	*cols = size->cols;
+	*rows = size->rows;
+	return size->valid;
 }
-
-static INT32 rebuild_modes(struct splitter_out *s);
 
 /* Devices' modes can change behind the splitter's back (a graphics console follows its
  * GOP into another resolution): the table is made anew before it is used. */
-static void refresh_modes(struct splitter_out *s)
+static void split_refresh_modes(struct text_output *text)
 {
-	s->mode.Mode = MAX(rebuild_modes(s), 0);
+	struct splitter_out *s = splitter_of(text);
+	INT32 mode = rebuild_modes(s);
+
+	text_output_set_modes(text, s->table.count, (UINT32)MAX(mode, 0));
 }
 
-static EFI_STATUS EFIAPI out_query_mode(EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *this, UINTN mode,
-					UINTN *columns, UINTN *rows)
+/* The devices move their own cursors; with none the cursor still moves as OutputString
+ * says (12.4.3). */
+static EFI_STATUS split_output_string(struct text_output *text, const CHAR16 *string)
 {
-	struct splitter_out *s = splitter_from(this);
-	EFI_STATUS status = EFI_UNSUPPORTED;
-	EFI_TPL old;
+	struct splitter_out *s = splitter_of(text);
+	EFI_STATUS status = EFI_SUCCESS;
 
-	if (!s || !columns || !rows)
-		return EFI_INVALID_PARAMETER;
-	old = tpl_raise(TPL_NOTIFY);
-	refresh_modes(s);
-	if (mode < s->table.count && s->table.mode[mode].valid) {
-		*columns = s->table.mode[mode].cols;
-		*rows = s->table.mode[mode].rows;
-		status = EFI_SUCCESS;
+	if (!s->device_count)
+		return text_output_track(text, string);
+	for (UINT32 d = 0; d < s->device_count; d++) {
+		EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *out = s->devices[d].out;
+		status = merge_status(status, out->OutputString(out, (CHAR16 *)string));
 	}
-	tpl_restore(old);
+	copy_cursor(s);
 	return status;
 }
 
-/* Every device to the mode (which clears them), the cursor home (caller at TPL_NOTIFY). */
-static void apply_mode(struct splitter_out *s, UINT32 mode)
+static EFI_STATUS split_test_string(struct text_output *text, const CHAR16 *string)
 {
-	for (UINT32 d = 0; d < s->device_count; d++)
-		set_device_mode(s, d, mode);
-	s->mode.Mode = (INT32)mode;
-	s->mode.CursorColumn = 0;
-	s->mode.CursorRow = 0;
+	struct splitter_out *s = splitter_of(text);
+	EFI_STATUS status = EFI_SUCCESS;
+
+	for (UINT32 d = 0; d < s->device_count && !EFI_ERROR(status); d++)
+		status = s->devices[d].out->TestString(s->devices[d].out, (CHAR16 *)string);
+	return status;
 }
 
-static EFI_STATUS EFIAPI out_set_mode(EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *this, UINTN mode)
+/* Every device to the mode, which clears it. */
+static EFI_STATUS split_set_mode(struct text_output *text)
 {
-	struct splitter_out *s = splitter_from(this);
-	EFI_TPL old;
+	struct splitter_out *s = splitter_of(text);
 
-	if (!s)
-		return EFI_INVALID_PARAMETER;
-	old = tpl_raise(TPL_NOTIFY);
-	refresh_modes(s);
-	if (mode >= s->table.count || !s->table.mode[mode].valid) {
-		tpl_restore(old);
-		return EFI_UNSUPPORTED;
-	}
-	apply_mode(s, (UINT32)mode);
-	tpl_restore(old);
+	for (UINT32 d = 0; d < s->device_count; d++)
+		set_device_mode(s, d, (UINT32)text->mode.Mode);
 	return EFI_SUCCESS;
 }
 
-static EFI_STATUS EFIAPI out_set_attribute(EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *this, UINTN attribute)
+static EFI_STATUS split_clear(struct text_output *text)
 {
-	struct splitter_out *s = splitter_from(this);
+	struct splitter_out *s = splitter_of(text);
 	EFI_STATUS status = EFI_SUCCESS;
-	EFI_TPL old;
 
-	if (!s)
-		return EFI_INVALID_PARAMETER;
-	if (attribute > 0x7f) /* bits 7 and up must be zero (12.4.7) */
-		return EFI_UNSUPPORTED;
-	old = tpl_raise(TPL_NOTIFY);
+	for (UINT32 d = 0; d < s->device_count; d++)
+		status = merge_status(status, s->devices[d].out->ClearScreen(s->devices[d].out));
+	return status;
+}
+
+static EFI_STATUS split_set_attribute(struct text_output *text)
+{
+	struct splitter_out *s = splitter_of(text);
+	UINTN attribute = (UINTN)text->mode.Attribute;
+	EFI_STATUS status = EFI_SUCCESS;
+
 	for (UINT32 d = 0; d < s->device_count; d++)
 		status = merge_status(
 		    status, s->devices[d].out->SetAttribute(s->devices[d].out, attribute));
-	s->mode.Attribute = (INT32)attribute;
-	tpl_restore(old);
 	return status;
 }
 
-static EFI_STATUS EFIAPI out_clear_screen(EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *this)
+static EFI_STATUS split_set_cursor(struct text_output *text)
 {
-	struct splitter_out *s = splitter_from(this);
+	struct splitter_out *s = splitter_of(text);
+	UINTN col = (UINTN)text->mode.CursorColumn, row = (UINTN)text->mode.CursorRow;
 	EFI_STATUS status = EFI_SUCCESS;
-	EFI_TPL old;
 
-	if (!s)
-		return EFI_INVALID_PARAMETER;
-	old = tpl_raise(TPL_NOTIFY);
-	for (UINT32 d = 0; d < s->device_count; d++)
-		status = merge_status(status, s->devices[d].out->ClearScreen(s->devices[d].out));
-	s->mode.CursorColumn = 0;
-	s->mode.CursorRow = 0;
-	tpl_restore(old);
-	return status;
-}
-
-static EFI_STATUS EFIAPI out_set_cursor_position(EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *this,
-						 UINTN column, UINTN row)
-{
-	struct splitter_out *s = splitter_from(this);
-	EFI_STATUS status = EFI_SUCCESS;
-	EFI_TPL old;
-
-	if (!s)
-		return EFI_INVALID_PARAMETER;
-	if (column >= current_size(s)->cols || row >= current_size(s)->rows)
-		return EFI_UNSUPPORTED;
-	old = tpl_raise(TPL_NOTIFY);
 	for (UINT32 d = 0; d < s->device_count; d++) {
 		EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *out = s->devices[d].out;
-		status = merge_status(status, out->SetCursorPosition(out, column, row));
+		status = merge_status(status, out->SetCursorPosition(out, col, row));
 	}
-	s->mode.CursorColumn = (INT32)column;
-	s->mode.CursorRow = (INT32)row;
-	tpl_restore(old);
 	return status;
 }
 
-static EFI_STATUS EFIAPI out_enable_cursor(EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *this, BOOLEAN visible)
+/* A device that cannot hide its cursor is no reason to fail the others. */
+static EFI_STATUS split_enable_cursor(struct text_output *text)
 {
-	struct splitter_out *s = splitter_from(this);
-	EFI_TPL old;
+	struct splitter_out *s = splitter_of(text);
 
-	if (!s)
-		return EFI_INVALID_PARAMETER;
-	old = tpl_raise(TPL_NOTIFY);
-	/* A device that cannot hide its cursor is no reason to fail the others. */
 	for (UINT32 d = 0; d < s->device_count; d++)
-		s->devices[d].out->EnableCursor(s->devices[d].out, visible);
-	s->mode.CursorVisible = visible;
-	tpl_restore(old);
+		s->devices[d].out->EnableCursor(s->devices[d].out, text->mode.CursorVisible);
 	return EFI_SUCCESS;
 }
 
 /* Reset may take a device back to its mode 0: put it in the splitter's mode again. */
-static EFI_STATUS EFIAPI out_reset(EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *this, BOOLEAN extended)
+static EFI_STATUS split_reset(struct text_output *text, bool extended)
 {
-	struct splitter_out *s = splitter_from(this);
+	struct splitter_out *s = splitter_of(text);
+	UINT32 mode = (UINT32)text->mode.Mode;
 	EFI_STATUS status = EFI_SUCCESS;
-	EFI_TPL old;
 
-	if (!s)
-		return EFI_INVALID_PARAMETER;
-	old = tpl_raise(TPL_NOTIFY);
 	for (UINT32 d = 0; d < s->device_count; d++) {
 		EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *out = s->devices[d].out;
 		status = merge_status(status, out->Reset(out, extended));
-		if ((UINT32)out->Mode->Mode != s->table.map[d][s->mode.Mode])
-			set_device_mode(s, d, (UINT32)s->mode.Mode);
+		if ((UINT32)out->Mode->Mode != s->table.map[d][mode])
+			set_device_mode(s, d, mode);
 	}
-	s->mode.Attribute = TEXT_OUT_DEFAULT_ATTRIBUTE;
-	s->mode.CursorVisible = TRUE;
-	s->mode.CursorColumn = 0;
-	s->mode.CursorRow = 0;
-	tpl_restore(old);
 	return status;
 }
 
-/* ---- Devices coming and going (callers hold TPL_NOTIFY) ---- */
+static const struct text_output_ops splitter_ops = {
+    .query_mode = split_query_mode,
+    .refresh_modes = split_refresh_modes,
+    .output_string = split_output_string,
+    .test_string = split_test_string,
+    .set_mode = split_set_mode,
+    .clear = split_clear,
+    .set_attribute = split_set_attribute,
+    .set_cursor = split_set_cursor,
+    .enable_cursor = split_enable_cursor,
+    .reset = split_reset,
+};
 
-static void query_device(EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *out, struct device_modes *m)
-{
-	m->count = out->Mode->MaxMode > 0 ? MIN((UINT32)out->Mode->MaxMode, SPLITTER_MAX_MODES) : 0;
-	for (UINT32 i = 0; i < m->count; i++) {
-		UINTN cols = 0, rows = 0;
-		bool valid = !EFI_ERROR(out->QueryMode(out, i, &cols, &rows));
-		m->mode[i] = (struct text_size){(UINT32)cols, (UINT32)rows, valid};
-	}
-}
-
-/* Rebuilds the mode table; returns the new number of the current size, or -1 if that
- * size is gone. */
-static INT32 rebuild_modes(struct splitter_out *s)
-{
-	struct device_modes modes[SPLITTER_MAX_DEVICES];
-	struct text_size was = *current_size(s);
-
-	for (UINT32 d = 0; d < s->device_count; d++)
-		query_device(s->devices[d].out, &modes[d]);
-	splitter_modes_build(&s->table, modes, s->device_count);
-	s->mode.MaxMode = (INT32)s->table.count;
-	return splitter_modes_find(&s->table, was.cols, was.rows);
-}
+/* ---- Devices coming and going ---- */
 
 /* A new device shows what the others show from now on (its screen starts empty). */
 static void sync_device(struct splitter_out *s, UINT32 d)
 {
 	EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *out = s->devices[d].out;
+	SIMPLE_TEXT_OUTPUT_MODE *mode = &s->text.mode;
 
-	set_device_mode(s, d, (UINT32)s->mode.Mode);
-	out->SetAttribute(out, (UINTN)s->mode.Attribute);
-	out->EnableCursor(out, s->mode.CursorVisible);
-	out->SetCursorPosition(out, (UINTN)s->mode.CursorColumn, (UINTN)s->mode.CursorRow);
+	set_device_mode(s, d, (UINT32)mode->Mode);
+	out->SetAttribute(out, (UINTN)mode->Attribute);
+	out->EnableCursor(out, mode->CursorVisible);
+	out->SetCursorPosition(out, (UINTN)mode->CursorColumn, (UINTN)mode->CursorRow);
 }
 
 bool splitter_out_has(const struct splitter_out *s, EFI_HANDLE handle)
@@ -317,8 +224,22 @@ static INT32 mode_of_device(struct splitter_out *s, EFI_SIMPLE_TEXT_OUTPUT_PROTO
 	return current;
 }
 
+/* A new device joins in the current mode; when it cannot show that size, every device
+ * starts over in mode 0 (the others lose the size they had). */
+static void take_over(struct splitter_out *s, INT32 mode)
+{
+	if (mode >= 0) {
+		text_output_set_modes(&s->text, s->table.count, (UINT32)mode);
+	} else {
+		text_output_set_modes(&s->text, s->table.count, 0);
+		split_set_mode(&s->text);
+		text_output_moved(&s->text, 0, 0);
+	}
+	sync_device(s, s->device_count - 1);
+}
+
 bool splitter_out_add(struct splitter_out *s, EFI_HANDLE handle,
-		      EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *out, bool take_over)
+		      EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *out, bool take)
 {
 	EFI_TPL old;
 	INT32 mode;
@@ -328,15 +249,12 @@ bool splitter_out_add(struct splitter_out *s, EFI_HANDLE handle,
 	old = tpl_raise(TPL_NOTIFY);
 	s->devices[s->device_count++] = (struct splitter_out_device){handle, out};
 	mode = rebuild_modes(s);
-	if (!take_over) {
-		s->mode.Mode = MAX(mode_of_device(s, out, mode), 0);
-		copy_cursor(s);
+	if (take) {
+		take_over(s, mode);
 	} else {
-		if (mode >= 0)
-			s->mode.Mode = mode;
-		else
-			apply_mode(s, 0); /* the others lose the size they had: start over */
-		sync_device(s, s->device_count - 1);
+		text_output_set_modes(&s->text, s->table.count,
+				      (UINT32)MAX(mode_of_device(s, out, mode), 0));
+		copy_cursor(s);
 	}
 	tpl_restore(old);
 	return true;
@@ -351,24 +269,12 @@ void splitter_out_remove(struct splitter_out *s, EFI_HANDLE handle)
 			continue;
 		s->devices[d] = s->devices[--s->device_count];
 		/* Fewer devices only widen the choice: the current size stays. */
-		refresh_modes(s);
+		split_refresh_modes(&s->text);
 		copy_cursor(s);
 		break;
 	}
 	tpl_restore(old);
 }
-
-static const EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL out_template = {
-    .Reset = out_reset,
-    .OutputString = out_output_string,
-    .TestString = out_test_string,
-    .QueryMode = out_query_mode,
-    .SetMode = out_set_mode,
-    .SetAttribute = out_set_attribute,
-    .ClearScreen = out_clear_screen,
-    .SetCursorPosition = out_set_cursor_position,
-    .EnableCursor = out_enable_cursor,
-};
 
 EFI_STATUS splitter_out_create(struct splitter_out **out)
 {
@@ -378,14 +284,9 @@ EFI_STATUS splitter_out_create(struct splitter_out **out)
 
 	if (!s)
 		return EFI_OUT_OF_RESOURCES;
-	s->signature = SPLITTER_OUT_SIGNATURE;
-	s->proto = out_template;
-	s->proto.Mode = &s->mode;
-	s->mode.Attribute = TEXT_OUT_DEFAULT_ATTRIBUTE;
-	s->mode.CursorVisible = TRUE;
 	splitter_modes_build(&s->table, NULL, 0);
-	s->mode.MaxMode = (INT32)s->table.count;
-	status = protocol_install(&s->handle, &text_out_guid, &s->proto);
+	text_output_init(&s->text, &splitter_ops, s->table.count, 0);
+	status = protocol_install(&s->handle, &text_out_guid, &s->text.out);
 	if (EFI_ERROR(status)) {
 		pool_free(s);
 		return status;

@@ -1,13 +1,14 @@
 /* The graphics console: SimpleTextOut drawn with the built-in 8x16 font on a GOP, on the
  * GOP's own handle. Text modes come from the resolution (gc_modes.c), drawing is done with
- * Blt only (gc_draw.c), the protocol is gc_out.c and the driver binding gc_driver.c. */
+ * Blt only (gc_draw.c), gc_out.c is the device under the text output front end and
+ * gc_driver.c the driver binding. */
 #ifndef DRIVERS_GRAPHICS_CONSOLE_GC_H
 #define DRIVERS_GRAPHICS_CONSOLE_GC_H
 
 #include <stdbool.h>
 #include <ember/lib/util.h>
+#include <ember/drivers/text_output.h>
 #include <efi/protocol/graphics_output.h>
-#include <efi/protocol/simple_text_output.h>
 
 #define GC_SIGNATURE SIGNATURE_32('g', 'c', 'o', 'n')
 #define GC_MAX_MODES 4
@@ -23,11 +24,11 @@ struct gc {
 	UINT32 signature;
 	EFI_HANDLE handle; /* the GOP's handle, which gets SimpleTextOut too */
 	EFI_GRAPHICS_OUTPUT_PROTOCOL *gop;
-	EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL out;
-	SIMPLE_TEXT_OUTPUT_MODE mode;
+	struct text_output text; /* SimpleTextOut: text.out */
 	struct gc_mode modes[GC_MAX_MODES];
 	UINT32 gop_mode, width, height; /* the GOP mode the text modes were made for */
 	bool cursor_drawn;
+	UINT32 cursor_col, cursor_row;	     /* the cell whose underline is inverted, when drawn */
 	EFI_GRAPHICS_OUTPUT_BLT_PIXEL *line; /* pixels of one row of cells, widest mode */
 	UINT32 line_cols;
 };
@@ -37,7 +38,8 @@ struct gc {
  * centred. Returns the count, 0 when not even 80x25 fits. */
 UINT32 gc_modes_build(struct gc_mode *modes, UINT32 width, UINT32 height);
 
-/* ---- Drawing (gc_draw.c); positions are cells of the current mode ---- */
+/* ---- Drawing (gc_draw.c); positions are cells of the current mode, which must be a
+ * text mode ---- */
 
 /* Draws n characters from (col,row) on in the colours of attribute; false when some had
  * no glyph (the replacement glyph is drawn for them). */
@@ -47,14 +49,14 @@ bool gc_draw_text(struct gc *g, UINT32 col, UINT32 row, const CHAR16 *text, UINT
 void gc_scroll_up(struct gc *g, UINT32 attribute);
 /* Fills the whole screen with the attribute's background colour. */
 void gc_clear_screen(struct gc *g, UINT32 attribute);
-/* Inverts the underline of the cursor's cell: drawing it twice takes it away. */
-void gc_flip_cursor(struct gc *g);
+/* Inverts the underline of a cell (the cursor): drawing it twice takes it away. */
+void gc_flip_cursor(struct gc *g, UINT32 col, UINT32 row);
 /* The pixel of an EFI text colour (0-15). */
 EFI_GRAPHICS_OUTPUT_BLT_PIXEL gc_color(UINT32 color);
 
-/* ---- The protocol (gc_out.c) ---- */
+/* ---- The text output (gc_out.c) ---- */
 
-/* Sets up g->out and g->mode for the GOP's current resolution (and clears the screen);
+/* Sets up g->text for the GOP's current resolution (and clears the screen);
  * EFI_UNSUPPORTED when the screen is too small for 80x25. */
 EFI_STATUS gc_out_init(struct gc *g);
 void gc_out_fini(struct gc *g);

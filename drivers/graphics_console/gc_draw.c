@@ -22,7 +22,7 @@ EFI_GRAPHICS_OUTPUT_BLT_PIXEL gc_color(UINT32 color)
 
 static const struct gc_mode *current(const struct gc *g)
 {
-	return &g->modes[g->mode.Mode];
+	return &g->modes[g->text.mode.Mode];
 }
 
 /* One glyph into the line buffer, whose rows are stride pixels long. */
@@ -76,12 +76,12 @@ void gc_clear_screen(struct gc *g, UINT32 attribute)
 	g->gop->Blt(g->gop, &bg, EfiBltVideoFill, 0, 0, 0, 0, g->width, g->height, 0);
 }
 
-void gc_flip_cursor(struct gc *g)
+void gc_flip_cursor(struct gc *g, UINT32 col, UINT32 row)
 {
 	EFI_GRAPHICS_OUTPUT_BLT_PIXEL pixels[FONT_WIDTH * CURSOR_HEIGHT];
 	const struct gc_mode *m = current(g);
-	UINTN x = m->x + (UINT32)g->mode.CursorColumn * FONT_WIDTH;
-	UINTN y = m->y + ((UINT32)g->mode.CursorRow + 1) * FONT_HEIGHT - CURSOR_HEIGHT;
+	UINTN x = m->x + col * FONT_WIDTH;
+	UINTN y = m->y + (row + 1) * FONT_HEIGHT - CURSOR_HEIGHT;
 
 	if (EFI_ERROR(g->gop->Blt(g->gop, pixels, EfiBltVideoToBltBuffer, x, y, 0, 0, FONT_WIDTH,
 				  CURSOR_HEIGHT, 0)))

@@ -39,7 +39,7 @@ static EFI_STATUS EFIAPI gc_start(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE 
 	status = gc_out_init(g);
 	if (EFI_ERROR(status))
 		goto err_close;
-	status = protocol_install(&g->handle, &text_out_guid, &g->out);
+	status = protocol_install(&g->handle, &text_out_guid, &g->text.out);
 	if (EFI_ERROR(status))
 		goto err_out;
 	return EFI_SUCCESS;
@@ -57,15 +57,19 @@ static EFI_STATUS EFIAPI gc_stop(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE c
 				 UINTN child_count, EFI_HANDLE *children)
 {
 	EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *out;
+	struct text_output *text;
 	struct gc *g;
 	EFI_STATUS status;
 
 	if (EFI_ERROR(protocol_get(controller, &text_out_guid, (void **)&out)))
 		return EFI_UNSUPPORTED;
-	g = container_of(out, struct gc, out);
+	text = text_output_from(out);
+	if (!text)
+		return EFI_UNSUPPORTED;
+	g = container_of(text, struct gc, text);
 	if (g->signature != GC_SIGNATURE)
 		return EFI_UNSUPPORTED;
-	status = protocol_uninstall(controller, &text_out_guid, &g->out);
+	status = protocol_uninstall(controller, &text_out_guid, &g->text.out);
 	if (EFI_ERROR(status))
 		return status;
 	protocol_close(controller, &gop_guid, this->DriverBindingHandle, controller);

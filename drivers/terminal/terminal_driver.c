@@ -73,10 +73,10 @@ static EFI_STATUS create_child(struct terminal *t, EFI_HANDLE agent)
 	status = terminal_in_init(t);
 	if (EFI_ERROR(status))
 		return status;
-	terminal_out_reset(t);
-	status = protocol_install_multiple(&t->handle, &path_guid, t->path, &text_out_guid, &t->out,
-					   &text_in_guid, &t->input.in, &text_in_ex_guid,
-					   &t->input.in_ex, NULL);
+	t->text.out.Reset(&t->text.out, FALSE); /* a known state: default colours, cleared */
+	status = protocol_install_multiple(&t->handle, &path_guid, t->path, &text_out_guid,
+					   &t->text.out, &text_in_guid, &t->input.in,
+					   &text_in_ex_guid, &t->input.in_ex, NULL);
 	if (EFI_ERROR(status))
 		goto err_input;
 	status = protocol_open(t->controller, &serial_guid, (void **)&serial, agent, t->handle,
@@ -86,7 +86,7 @@ static EFI_STATUS create_child(struct terminal *t, EFI_HANDLE agent)
 	return EFI_SUCCESS;
 
 err_uninstall:
-	protocol_uninstall_multiple(t->handle, &path_guid, t->path, &text_out_guid, &t->out,
+	protocol_uninstall_multiple(t->handle, &path_guid, t->path, &text_out_guid, &t->text.out,
 				    &text_in_guid, &t->input.in, &text_in_ex_guid, &t->input.in_ex,
 				    NULL);
 err_input:
@@ -140,18 +140,22 @@ err_free:
 static EFI_STATUS stop_child(EFI_HANDLE agent, EFI_HANDLE controller, EFI_HANDLE child)
 {
 	EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *out;
+	struct text_output *text;
 	struct terminal *t;
 	EFI_STATUS status;
 
 	if (EFI_ERROR(protocol_get(child, &text_out_guid, (void **)&out)))
 		return EFI_INVALID_PARAMETER;
-	t = container_of(out, struct terminal, out);
+	text = text_output_from(out);
+	if (!text)
+		return EFI_INVALID_PARAMETER;
+	t = container_of(text, struct terminal, text);
 	if (t->signature != TERMINAL_SIGNATURE || t->controller != controller)
 		return EFI_INVALID_PARAMETER;
 	protocol_close(controller, &serial_guid, agent, child);
-	status = protocol_uninstall_multiple(child, &path_guid, t->path, &text_out_guid, &t->out,
-					     &text_in_guid, &t->input.in, &text_in_ex_guid,
-					     &t->input.in_ex, NULL);
+	status = protocol_uninstall_multiple(child, &path_guid, t->path, &text_out_guid,
+					     &t->text.out, &text_in_guid, &t->input.in,
+					     &text_in_ex_guid, &t->input.in_ex, NULL);
 	if (EFI_ERROR(status)) {
 		EFI_SERIAL_IO_PROTOCOL *serial;
 		protocol_open(controller, &serial_guid, (void **)&serial, agent, child,
@@ -159,6 +163,7 @@ static EFI_STATUS stop_child(EFI_HANDLE agent, EFI_HANDLE controller, EFI_HANDLE
 		return status;
 	}
 	text_input_fini(&t->input);
+	text_output_fini(&t->text);
 	t->signature = 0;
 	pool_free(t->path);
 	pool_free(t);

@@ -1,21 +1,19 @@
-/* EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL (UEFI 2.10, 12.4) on a serial terminal: VT100/ANSI
- * control sequences and UTF-8 text written through SerialIo (encoding in lib/vt_out.c). */
-#include <ember/core/core.h>
-#include <ember/lib/str.h>
+/* EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL (UEFI 2.10, 12.4) on a serial terminal, as the text
+ * output front end's device: VT100/ANSI control sequences and UTF-8 text (lib/vt_out.c),
+ * collected during a call and written through SerialIo at its end. */
 #include <ember/lib/text_out.h>
-#include <ember/lib/vt_out.h>
 #include "terminal.h"
 
 const UINT32 terminal_modes[TERMINAL_MODE_COUNT][2] = {{80, 25}, {80, 50}, {100, 31}};
 
-static struct terminal *terminal_from(EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *this)
+static struct terminal *terminal_of(struct text_output *text)
 {
-	struct terminal *t;
+	return container_of(text, struct terminal, text);
+}
 
-	if (!this)
-		return NULL;
-	t = container_of(this, struct terminal, out);
-	return t->signature == TERMINAL_SIGNATURE ? t : NULL;
+static struct vt_sink *sink_of(struct text_output *text)
+{
+	return &terminal_of(text)->sink;
 }
 
 /* The sink's writer: what cannot be sent (a timeout) is dropped. */
@@ -27,209 +25,84 @@ static void serial_write(void *ctx, const UINT8 *bytes, size_t n)
 	t->serial->Write(t->serial, &size, (void *)bytes);
 }
 
-static struct vt_sink sink_for(struct terminal *t)
+static bool term_query_mode(struct text_output *text, UINT32 mode, UINT32 *cols, UINT32 *rows)
 {
-	return (struct vt_sink){.write = serial_write, .ctx = t};
-}
-
-static struct vt_cursor cursor_of(const struct terminal *t)
-{
-	return (struct vt_cursor){(UINT32)t->mode.CursorColumn, (UINT32)t->mode.CursorRow,
-				  terminal_modes[t->mode.Mode][0], terminal_modes[t->mode.Mode][1]};
-}
-
-static EFI_STATUS EFIAPI out_output_string(EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *this, CHAR16 *string)
-{
-	struct terminal *t = terminal_from(this);
-	struct vt_sink s;
-	struct vt_cursor c;
-	bool all_known;
-	EFI_TPL old;
-
-	if (!t || !string)
-		return EFI_INVALID_PARAMETER;
-	old = tpl_raise(TPL_NOTIFY);
-	s = sink_for(t);
-	c = cursor_of(t);
-	all_known = vt_text(&s, &c, string);
-	vt_flush(&s);
-	t->mode.CursorColumn = (INT32)c.col;
-	t->mode.CursorRow = (INT32)c.row;
-	tpl_restore(old);
-	return all_known ? EFI_SUCCESS : EFI_WARN_UNKNOWN_GLYPH;
-}
-
-static EFI_STATUS EFIAPI out_test_string(EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *this, CHAR16 *string)
-{
-	if (!terminal_from(this) || !string)
-		return EFI_INVALID_PARAMETER;
-	for (; *string; string++) {
-		CHAR16 ch = *string;
-
-		if (ch != CHAR_LINEFEED && ch != CHAR_CARRIAGE_RETURN && ch != CHAR_BACKSPACE &&
-		    ch != CHAR_TAB && !text_out_glyph_known(ch))
-			return EFI_UNSUPPORTED;
-	}
-	return EFI_SUCCESS;
-}
-
-static EFI_STATUS EFIAPI out_query_mode(EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *this, UINTN mode,
-					UINTN *columns, UINTN *rows)
-{
-	if (!terminal_from(this) || !columns || !rows)
-		return EFI_INVALID_PARAMETER;
-	if (mode >= TERMINAL_MODE_COUNT)
-		return EFI_UNSUPPORTED;
-	*columns = terminal_modes[mode][0];
+	*cols = terminal_modes[mode][0];
 	*rows = terminal_modes[mode][1];
+	return true;
+}
+
+static bool term_draw(struct text_output *text, const CHAR16 *chars, UINT32 n)
+{
+	vt_put_ucs2(sink_of(text), chars, n);
+	return true;
+}
+
+/* CR, LF and BS go down the wire as they are: LF keeps the column there as in the spec,
+ * and at the bottom the terminal scrolls by itself. */
+static void term_carriage_return(struct text_output *text)
+{
+	vt_put(sink_of(text), "\r", 1);
+}
+
+static void term_line_feed(struct text_output *text)
+{
+	vt_put(sink_of(text), "\n", 1);
+}
+
+static void term_backspace(struct text_output *text)
+{
+	vt_put(sink_of(text), "\b", 1);
+}
+
+static EFI_STATUS term_clear(struct text_output *text)
+{
+	vt_clear(sink_of(text));
 	return EFI_SUCCESS;
 }
 
-/* Clears in the current colours and homes the cursor (caller at TPL_NOTIFY). */
-static void clear(struct terminal *t)
+static EFI_STATUS term_set_attribute(struct text_output *text)
 {
-	struct vt_sink s = sink_for(t);
-
-	vt_clear(&s);
-	vt_flush(&s);
-	t->mode.CursorColumn = 0;
-	t->mode.CursorRow = 0;
-}
-
-static EFI_STATUS EFIAPI out_set_mode(EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *this, UINTN mode)
-{
-	struct terminal *t = terminal_from(this);
-	EFI_TPL old;
-
-	if (!t)
-		return EFI_INVALID_PARAMETER;
-	if (mode >= TERMINAL_MODE_COUNT)
-		return EFI_UNSUPPORTED;
-	old = tpl_raise(TPL_NOTIFY);
-	t->mode.Mode = (INT32)mode;
-	clear(t);
-	tpl_restore(old);
+	vt_attribute(sink_of(text), (UINT32)text->mode.Attribute);
 	return EFI_SUCCESS;
 }
 
-static void set_attribute(struct terminal *t, UINT32 attribute)
+static EFI_STATUS term_set_cursor(struct text_output *text)
 {
-	struct vt_sink s = sink_for(t);
-
-	t->mode.Attribute = (INT32)attribute;
-	vt_attribute(&s, attribute);
-	vt_flush(&s);
-}
-
-static EFI_STATUS EFIAPI out_set_attribute(EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *this, UINTN attribute)
-{
-	struct terminal *t = terminal_from(this);
-	EFI_TPL old;
-
-	if (!t)
-		return EFI_INVALID_PARAMETER;
-	if (attribute > 0x7f) /* bits 7 and up must be zero (12.4.7) */
-		return EFI_UNSUPPORTED;
-	old = tpl_raise(TPL_NOTIFY);
-	set_attribute(t, (UINT32)attribute);
-	tpl_restore(old);
+	vt_goto(sink_of(text), (UINT32)text->mode.CursorColumn, (UINT32)text->mode.CursorRow);
 	return EFI_SUCCESS;
 }
 
-static EFI_STATUS EFIAPI out_clear_screen(EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *this)
+static EFI_STATUS term_enable_cursor(struct text_output *text)
 {
-	struct terminal *t = terminal_from(this);
-	EFI_TPL old;
-
-	if (!t)
-		return EFI_INVALID_PARAMETER;
-	old = tpl_raise(TPL_NOTIFY);
-	clear(t);
-	tpl_restore(old);
+	vt_show_cursor(sink_of(text), text->mode.CursorVisible);
 	return EFI_SUCCESS;
 }
 
-static EFI_STATUS EFIAPI out_set_cursor_position(EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *this,
-						 UINTN column, UINTN row)
+static EFI_STATUS term_flush(struct text_output *text)
 {
-	struct terminal *t = terminal_from(this);
-	struct vt_sink s;
-	EFI_TPL old;
-
-	if (!t)
-		return EFI_INVALID_PARAMETER;
-	if (column >= terminal_modes[t->mode.Mode][0] || row >= terminal_modes[t->mode.Mode][1])
-		return EFI_UNSUPPORTED;
-	old = tpl_raise(TPL_NOTIFY);
-	s = sink_for(t);
-	vt_goto(&s, (UINT32)column, (UINT32)row);
-	vt_flush(&s);
-	t->mode.CursorColumn = (INT32)column;
-	t->mode.CursorRow = (INT32)row;
-	tpl_restore(old);
+	vt_flush(sink_of(text));
 	return EFI_SUCCESS;
 }
 
-static void show_cursor(struct terminal *t, bool visible)
-{
-	struct vt_sink s = sink_for(t);
-
-	vt_show_cursor(&s, visible);
-	vt_flush(&s);
-	t->mode.CursorVisible = visible;
-}
-
-static EFI_STATUS EFIAPI out_enable_cursor(EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *this, BOOLEAN visible)
-{
-	struct terminal *t = terminal_from(this);
-	EFI_TPL old;
-
-	if (!t)
-		return EFI_INVALID_PARAMETER;
-	old = tpl_raise(TPL_NOTIFY);
-	show_cursor(t, visible);
-	tpl_restore(old);
-	return EFI_SUCCESS;
-}
-
-EFI_STATUS terminal_out_reset(struct terminal *t)
-{
-	EFI_TPL old = tpl_raise(TPL_NOTIFY);
-
-	set_attribute(t, TEXT_OUT_DEFAULT_ATTRIBUTE);
-	show_cursor(t, true);
-	clear(t);
-	tpl_restore(old);
-	return EFI_SUCCESS;
-}
-
-static EFI_STATUS EFIAPI out_reset(EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *this, BOOLEAN extended)
-{
-	struct terminal *t = terminal_from(this);
-
-	return t ? terminal_out_reset(t) : EFI_INVALID_PARAMETER;
-}
-
-static const EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL out_template = {
-    .Reset = out_reset,
-    .OutputString = out_output_string,
-    .TestString = out_test_string,
-    .QueryMode = out_query_mode,
-    .SetMode = out_set_mode,
-    .SetAttribute = out_set_attribute,
-    .ClearScreen = out_clear_screen,
-    .SetCursorPosition = out_set_cursor_position,
-    .EnableCursor = out_enable_cursor,
+/* TAB is left to the front end: spaces paint the background and need no tab stops set. At
+ * the right margin nothing is sent: an 80-column terminal wraps by itself, and a wider one
+ * or a log keeps long lines whole (as other firmware's serial consoles do). */
+static const struct text_output_ops terminal_ops = {
+    .query_mode = term_query_mode,
+    .draw = term_draw,
+    .carriage_return = term_carriage_return,
+    .line_feed = term_line_feed,
+    .backspace = term_backspace,
+    .clear = term_clear,
+    .set_attribute = term_set_attribute,
+    .set_cursor = term_set_cursor,
+    .enable_cursor = term_enable_cursor,
+    .flush = term_flush,
 };
 
 void terminal_out_init(struct terminal *t)
 {
-	t->out = out_template;
-	t->out.Mode = &t->mode;
-	t->mode = (SIMPLE_TEXT_OUTPUT_MODE){
-	    .MaxMode = TERMINAL_MODE_COUNT,
-	    .Mode = 0,
-	    .Attribute = TEXT_OUT_DEFAULT_ATTRIBUTE,
-	    .CursorVisible = TRUE,
-	};
+	t->sink = (struct vt_sink){.write = serial_write, .ctx = t};
+	text_output_init(&t->text, &terminal_ops, TERMINAL_MODE_COUNT, 0);
 }

@@ -1,17 +1,18 @@
-/* EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL (UEFI 2.10, 12.4) on a host file descriptor.
- * On a terminal, attributes become ANSI colours and the cursor is moved with escape
+/* EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL (UEFI 2.10, 12.4) on a host file descriptor, as a device
+ * of the text output front end (drivers/text_output), which checks the calls and moves the
+ * cursor. On a terminal, attributes become ANSI colours and the cursor is moved with escape
  * sequences; anywhere else (a pipe, a file) the output is the plain UTF-8 text, with the
- * firmware's CR LF line ends turned into the host's LF. Mode tracks the cursor either way. */
+ * firmware's CR LF line ends turned into the host's LF. */
 #include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <ember/core/core.h>
+#include <ember/drivers/text_output.h>
 #include <ember/lib/str.h>
 #include <ember/lib/text_out.h>
 #include <ember/lib/vt_out.h>
 #include "console.h"
 
-#define CON_OUT_SIGNATURE SIGNATURE_32('h', 'c', 'o', 'u')
 #define MAX_TEXT_MODES 3
 
 struct text_mode {
@@ -19,14 +20,20 @@ struct text_mode {
 	bool usable; /* a mode the terminal is too small for is listed but refused */
 };
 
+/* Where a call's bytes go: escapes and text are collected in a vt_sink, then written. */
+struct out_buf {
+	struct vt_sink sink;
+	int fd;
+	bool failed;
+};
+
 struct con_out {
-	UINT32 signature;
 	int fd;
 	bool tty;
 	UINT32 term_rows; /* the terminal's height, 0 when unknown */
 	EFI_HANDLE handle;
-	EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL proto;
-	SIMPLE_TEXT_OUTPUT_MODE mode;
+	struct text_output text; /* SimpleTextOut: text.out */
+	struct out_buf buf;	 /* what the current call writes */
 	struct text_mode modes[MAX_TEXT_MODES];
 	struct console_path path;
 	/* Plain text only: a CR held until we know whether an LF follows it, and whether the
@@ -39,13 +46,6 @@ struct con_out {
 /* The devices console_out_restore visits (stdout and stderr). */
 static struct con_out *volatile devices[2];
 
-/* Where a call's bytes go: escapes and text are collected in a vt_sink, then written. */
-struct out_buf {
-	struct vt_sink sink;
-	int fd;
-	bool failed;
-};
-
 static void fd_write(void *ctx, const UINT8 *bytes, size_t n)
 {
 	struct out_buf *b = ctx;
@@ -54,141 +54,101 @@ static void fd_write(void *ctx, const UINT8 *bytes, size_t n)
 		b->failed = true;
 }
 
-/* Starts collecting bytes for c's descriptor (b is the sink's context). */
-static struct vt_sink *ob_begin(struct out_buf *b, const struct con_out *c)
+/* Starts collecting bytes for descriptor fd. */
+static struct vt_sink *ob_begin(struct out_buf *b, int fd)
 {
-	*b = (struct out_buf){.sink = {.write = fd_write, .ctx = b}, .fd = c->fd};
+	*b = (struct out_buf){.sink = {.write = fd_write, .ctx = b}, .fd = fd};
 	return &b->sink;
 }
 
-/* Writes what is left; EFI_DEVICE_ERROR when any write failed. */
+/* Writes what is left; EFI_DEVICE_ERROR when any write failed since the last time. */
 static EFI_STATUS ob_end(struct out_buf *b)
 {
+	bool failed;
+
 	vt_flush(&b->sink);
-	return b->failed ? EFI_DEVICE_ERROR : EFI_SUCCESS;
+	failed = b->failed;
+	b->failed = false;
+	return failed ? EFI_DEVICE_ERROR : EFI_SUCCESS;
 }
 
-static struct con_out *con_out_from(EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *this)
+static struct con_out *con_out_of(struct text_output *text)
 {
-	struct con_out *c;
-
-	if (!this)
-		return NULL;
-	c = container_of(this, struct con_out, proto);
-	return c->signature == CON_OUT_SIGNATURE ? c : NULL;
+	return container_of(text, struct con_out, text);
 }
 
-static const struct text_mode *current_mode(const struct con_out *c)
+static struct vt_sink *sink_of(struct text_output *text)
 {
-	return &c->modes[c->mode.Mode];
+	return &con_out_of(text)->buf.sink;
 }
 
 /* ---- Writing text ---- */
 
 /* Plain text: a held CR that turned out to stand alone goes out now. */
-static void release_cr(struct con_out *c, struct vt_sink *v)
+static void release_cr(struct con_out *c)
 {
 	if (c->tty)
 		return;
 	if (c->held_cr)
-		vt_put(v, "\r", 1);
+		vt_put(&c->buf.sink, "\r", 1);
 	c->held_cr = false;
 	c->after_lf = false;
 }
 
-/* Moves the cursor down a row; at the bottom the screen scrolls and the row stays. */
-static void cursor_down(struct con_out *c)
+static bool con_out_draw(struct text_output *text, const CHAR16 *chars, UINT32 n)
 {
-	if ((UINT32)c->mode.CursorRow + 1 < current_mode(c)->rows)
-		c->mode.CursorRow++;
+	release_cr(con_out_of(text));
+	vt_put_ucs2(sink_of(text), chars, n);
+	return true;
 }
 
-static void put_glyph(struct con_out *c, struct vt_sink *v, CHAR16 ch)
+/* Past the right edge the line wraps as CR LF would (12.4.3). A terminal wider than the
+ * mode would not wrap, one exactly as wide waits at its edge; CR LF suits both. */
+static void con_out_wrap(struct text_output *text)
 {
-	char utf8[4];
-	size_t n = ucs2_to_utf8(utf8, sizeof(utf8), &ch, 1);
-
-	release_cr(c, v);
-	vt_put(v, utf8, n);
-	if ((UINT32)++c->mode.CursorColumn < current_mode(c)->columns)
-		return;
-	/* Past the right edge: the line wraps as CR LF would (12.4.3). A terminal wider than the
-	 * mode would not wrap, one exactly as wide waits at its edge; CR LF suits both. */
-	c->mode.CursorColumn = 0;
-	cursor_down(c);
-	if (c->tty)
-		vt_put_str(v, "\r\n");
+	if (con_out_of(text)->tty)
+		vt_put_str(sink_of(text), "\r\n");
 }
 
-static void put_line_feed(struct con_out *c, struct vt_sink *v)
+static void con_out_line_feed(struct text_output *text)
 {
-	cursor_down(c);
+	struct con_out *c = con_out_of(text);
+
 	if (c->tty) {
 		/* LF keeps the column; a tty's ONLCR would not, IND (ESC D) does. */
-		vt_put_str(v, c->mode.CursorColumn ? "\033D" : "\n");
+		vt_put_str(sink_of(text), text->mode.CursorColumn ? "\033D" : "\n");
 		return;
 	}
-	vt_put(v, "\n", 1);
+	vt_put(sink_of(text), "\n", 1);
 	c->after_lf = !c->held_cr; /* "\n\r" is one line end, so is "\r\n" */
 	c->held_cr = false;
 }
 
-static void put_carriage_return(struct con_out *c, struct vt_sink *v)
+static void con_out_carriage_return(struct text_output *text)
 {
-	c->mode.CursorColumn = 0;
+	struct con_out *c = con_out_of(text);
+
 	if (c->tty) {
-		vt_put(v, "\r", 1);
+		vt_put(sink_of(text), "\r", 1);
 	} else if (c->after_lf) {
 		c->after_lf = false;
 	} else {
 		if (c->held_cr)
-			vt_put(v, "\r", 1);
+			vt_put(sink_of(text), "\r", 1);
 		c->held_cr = true;
 	}
 }
 
-static void put_backspace(struct con_out *c, struct vt_sink *v)
+static void con_out_backspace(struct text_output *text)
 {
-	if (c->mode.CursorColumn == 0)
-		return;
-	release_cr(c, v);
-	c->mode.CursorColumn--;
-	vt_put(v, "\b", 1);
+	release_cr(con_out_of(text));
+	vt_put(sink_of(text), "\b", 1);
 }
 
-static void put_tab(struct con_out *c, struct vt_sink *v)
+static void con_out_tab(struct text_output *text, UINT32 next)
 {
-	release_cr(c, v);
-	c->mode.CursorColumn =
-	    (INT32)text_out_tab_stop((UINT32)c->mode.CursorColumn, current_mode(c)->columns);
-	vt_put(v, "\t", 1);
-}
-
-static EFI_STATUS con_out_write(struct con_out *c, const CHAR16 *s)
-{
-	struct out_buf b;
-	struct vt_sink *v = ob_begin(&b, c);
-	bool unknown = false;
-	EFI_STATUS status;
-
-	for (; *s; s++) {
-		if (*s == CHAR_LINEFEED)
-			put_line_feed(c, v);
-		else if (*s == CHAR_CARRIAGE_RETURN)
-			put_carriage_return(c, v);
-		else if (*s == CHAR_BACKSPACE)
-			put_backspace(c, v);
-		else if (*s == CHAR_TAB)
-			put_tab(c, v);
-		else if (text_out_glyph_known(*s))
-			put_glyph(c, v, *s);
-		else if (!text_out_width_marker(*s))
-			unknown = true;
-	}
-	status = ob_end(&b);
-	if (EFI_ERROR(status))
-		return status;
-	return unknown ? EFI_WARN_UNKNOWN_GLYPH : EFI_SUCCESS;
+	release_cr(con_out_of(text));
+	vt_put(sink_of(text), "\t", 1);
 }
 
 /* ---- Terminal control ---- */
@@ -197,7 +157,7 @@ static EFI_STATUS con_out_write(struct con_out *c, const CHAR16 *s)
  * so this is only done when clearing. */
 static void put_scroll_region(struct con_out *c, struct vt_sink *v)
 {
-	UINT32 rows = current_mode(c)->rows;
+	UINT32 rows = c->text.rows;
 
 	if (c->term_rows > rows) {
 		vt_put_str(v, "\x1b[1;");
@@ -210,238 +170,104 @@ static void put_scroll_region(struct con_out *c, struct vt_sink *v)
 	}
 }
 
-static EFI_STATUS con_out_clear(struct con_out *c)
+static EFI_STATUS con_out_clear(struct text_output *text)
 {
-	struct out_buf b;
-	struct vt_sink *v;
+	struct con_out *c = con_out_of(text);
 
-	c->mode.CursorColumn = 0;
-	c->mode.CursorRow = 0;
-	if (!c->tty)
-		return EFI_SUCCESS;
-	v = ob_begin(&b, c);
-	put_scroll_region(c, v);
-	vt_put_str(v, "\x1b[H\x1b[2J");
-	return ob_end(&b);
+	if (c->tty) {
+		put_scroll_region(c, sink_of(text));
+		vt_put_str(sink_of(text), "\x1b[H\x1b[2J");
+	}
+	return EFI_SUCCESS;
 }
 
 /* On a terminal, SGR for the attribute: the spec's default is the terminal's own colours. */
-static EFI_STATUS con_out_set_attribute(struct con_out *c, UINT32 attribute)
+static EFI_STATUS con_out_set_attribute(struct text_output *text)
 {
-	struct out_buf b;
-	struct vt_sink *v = ob_begin(&b, c);
+	struct con_out *c = con_out_of(text);
+	UINT32 attribute = (UINT32)text->mode.Attribute;
 
-	c->mode.Attribute = (INT32)attribute;
 	if (c->tty) {
-		vt_attribute(v, attribute);
+		vt_attribute(sink_of(text), attribute);
 		c->colors_set = attribute != TEXT_OUT_DEFAULT_ATTRIBUTE;
 	}
-	return ob_end(&b);
+	return EFI_SUCCESS;
 }
 
-static EFI_STATUS con_out_show_cursor(struct con_out *c, bool visible)
+static EFI_STATUS con_out_set_cursor(struct text_output *text)
 {
-	struct out_buf b;
-	struct vt_sink *v = ob_begin(&b, c);
+	if (con_out_of(text)->tty)
+		vt_goto(sink_of(text), (UINT32)text->mode.CursorColumn,
+			(UINT32)text->mode.CursorRow);
+	return EFI_SUCCESS;
+}
 
-	c->mode.CursorVisible = visible;
+static EFI_STATUS con_out_enable_cursor(struct text_output *text)
+{
+	struct con_out *c = con_out_of(text);
+
 	if (c->tty) {
-		vt_show_cursor(v, visible);
-		c->cursor_hidden = !visible;
-	}
-	return ob_end(&b);
-}
-
-/* ---- Protocol functions ---- */
-
-static EFI_STATUS EFIAPI con_out_reset(EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *this,
-				       BOOLEAN extended_verification)
-{
-	struct con_out *c = con_out_from(this);
-	EFI_STATUS status;
-	EFI_TPL old;
-
-	if (!c)
-		return EFI_INVALID_PARAMETER;
-	old = tpl_raise(TPL_NOTIFY);
-	status = con_out_set_attribute(c, TEXT_OUT_DEFAULT_ATTRIBUTE);
-	if (!EFI_ERROR(status))
-		status = con_out_show_cursor(c, true);
-	if (!EFI_ERROR(status))
-		status = con_out_clear(c);
-	tpl_restore(old);
-	return status;
-}
-
-static EFI_STATUS EFIAPI con_out_output_string(EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *this,
-					       CHAR16 *string)
-{
-	struct con_out *c = con_out_from(this);
-	EFI_STATUS status;
-	EFI_TPL old;
-
-	if (!c || !string)
-		return EFI_INVALID_PARAMETER;
-	old = tpl_raise(TPL_NOTIFY);
-	status = con_out_write(c, string);
-	tpl_restore(old);
-	return status;
-}
-
-static EFI_STATUS EFIAPI con_out_test_string(EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *this, CHAR16 *string)
-{
-	if (!con_out_from(this) || !string)
-		return EFI_INVALID_PARAMETER;
-	for (; *string; string++) {
-		CHAR16 ch = *string;
-		bool control = ch == CHAR_LINEFEED || ch == CHAR_CARRIAGE_RETURN ||
-			       ch == CHAR_BACKSPACE || ch == CHAR_TAB;
-
-		if (!control && !text_out_glyph_known(ch) && !text_out_width_marker(ch))
-			return EFI_UNSUPPORTED;
+		vt_show_cursor(sink_of(text), text->mode.CursorVisible);
+		c->cursor_hidden = !text->mode.CursorVisible;
 	}
 	return EFI_SUCCESS;
 }
 
-static EFI_STATUS EFIAPI con_out_query_mode(EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *this,
-					    UINTN mode_number, UINTN *columns, UINTN *rows)
+static EFI_STATUS con_out_flush(struct text_output *text)
 {
-	struct con_out *c = con_out_from(this);
-
-	if (!c || !columns || !rows)
-		return EFI_INVALID_PARAMETER;
-	if (mode_number >= (UINTN)c->mode.MaxMode || !c->modes[mode_number].usable)
-		return EFI_UNSUPPORTED;
-	*columns = c->modes[mode_number].columns;
-	*rows = c->modes[mode_number].rows;
-	return EFI_SUCCESS;
+	return ob_end(&con_out_of(text)->buf);
 }
 
-static EFI_STATUS EFIAPI con_out_set_mode(EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *this, UINTN mode_number)
+static bool con_out_query_mode(struct text_output *text, UINT32 mode, UINT32 *cols, UINT32 *rows)
 {
-	struct con_out *c = con_out_from(this);
-	EFI_STATUS status;
-	EFI_TPL old;
+	const struct text_mode *m = &con_out_of(text)->modes[mode];
 
-	if (!c)
-		return EFI_INVALID_PARAMETER;
-	if (mode_number >= (UINTN)c->mode.MaxMode || !c->modes[mode_number].usable)
-		return EFI_UNSUPPORTED;
-	old = tpl_raise(TPL_NOTIFY);
-	c->mode.Mode = (INT32)mode_number;
-	status = con_out_clear(c);
-	tpl_restore(old);
-	return status;
+	*cols = m->columns;
+	*rows = m->rows;
+	return m->usable;
 }
 
-static EFI_STATUS EFIAPI con_out_set_attribute_entry(EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *this,
-						     UINTN attribute)
-{
-	struct con_out *c = con_out_from(this);
-	EFI_STATUS status;
-	EFI_TPL old;
-
-	if (!c)
-		return EFI_INVALID_PARAMETER;
-	/* Bits 7 and up "must be zero" (12.4.7); like other firmware, refuse them. */
-	if (attribute > 0x7f)
-		return EFI_UNSUPPORTED;
-	old = tpl_raise(TPL_NOTIFY);
-	status = con_out_set_attribute(c, (UINT32)attribute);
-	tpl_restore(old);
-	return status;
-}
-
-static EFI_STATUS EFIAPI con_out_clear_screen(EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *this)
-{
-	struct con_out *c = con_out_from(this);
-	EFI_STATUS status;
-	EFI_TPL old;
-
-	if (!c)
-		return EFI_INVALID_PARAMETER;
-	old = tpl_raise(TPL_NOTIFY);
-	status = con_out_clear(c);
-	tpl_restore(old);
-	return status;
-}
-
-static EFI_STATUS EFIAPI con_out_set_cursor_position(EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *this,
-						     UINTN column, UINTN row)
-{
-	struct con_out *c = con_out_from(this);
-	struct out_buf b;
-	struct vt_sink *v;
-	EFI_STATUS status;
-	EFI_TPL old;
-
-	if (!c)
-		return EFI_INVALID_PARAMETER;
-	if (column >= current_mode(c)->columns || row >= current_mode(c)->rows)
-		return EFI_UNSUPPORTED;
-	old = tpl_raise(TPL_NOTIFY);
-	v = ob_begin(&b, c);
-	c->mode.CursorColumn = (INT32)column;
-	c->mode.CursorRow = (INT32)row;
-	if (c->tty)
-		vt_goto(v, (UINT32)column, (UINT32)row);
-	status = ob_end(&b);
-	tpl_restore(old);
-	return status;
-}
-
-static EFI_STATUS EFIAPI con_out_enable_cursor(EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *this,
-					       BOOLEAN visible)
-{
-	struct con_out *c = con_out_from(this);
-	EFI_STATUS status;
-	EFI_TPL old;
-
-	if (!c)
-		return EFI_INVALID_PARAMETER;
-	old = tpl_raise(TPL_NOTIFY);
-	status = con_out_show_cursor(c, visible);
-	tpl_restore(old);
-	return status;
-}
+static const struct text_output_ops con_out_ops = {
+    .query_mode = con_out_query_mode,
+    .draw = con_out_draw,
+    .carriage_return = con_out_carriage_return,
+    .line_feed = con_out_line_feed,
+    .backspace = con_out_backspace,
+    .tab = con_out_tab,
+    .wrap = con_out_wrap,
+    .clear = con_out_clear,
+    .set_attribute = con_out_set_attribute,
+    .set_cursor = con_out_set_cursor,
+    .enable_cursor = con_out_enable_cursor,
+    .flush = con_out_flush,
+};
 
 /* ---- Creation and exit ---- */
 
 /* Mode 0 is 80x25 and mode 1 80x50 (12.4.5); a terminal of another size adds mode 2 with
- * its real size and starts in it. A terminal lower than 50 rows cannot show mode 1. */
-static void probe_modes(struct con_out *c)
+ * its real size and starts in it. A terminal lower than 50 rows cannot show mode 1. The
+ * text output starts with the count of modes and the first one. */
+static void probe_modes(struct con_out *c, UINT32 *count, UINT32 *mode)
 {
 	struct winsize ws;
 
 	c->modes[0] = (struct text_mode){80, 25, true};
 	c->modes[1] = (struct text_mode){80, 50, true};
-	c->mode.MaxMode = 2;
-	c->mode.Mode = 0;
+	*count = 2;
+	*mode = 0;
 	if (!c->tty || ioctl(c->fd, TIOCGWINSZ, &ws) != 0 || !ws.ws_col || !ws.ws_row)
 		return;
 	c->term_rows = ws.ws_row;
 	c->modes[1].usable = ws.ws_col >= 80 && ws.ws_row >= 50;
-	for (INT32 i = 0; i < 2; i++)
+	for (UINT32 i = 0; i < 2; i++)
 		if (ws.ws_col == c->modes[i].columns && ws.ws_row == c->modes[i].rows) {
-			c->mode.Mode = i;
+			*mode = i;
 			return;
 		}
 	c->modes[2] = (struct text_mode){ws.ws_col, ws.ws_row, true};
-	c->mode.MaxMode = 3;
-	c->mode.Mode = 2;
+	*count = 3;
+	*mode = 2;
 }
-
-static const EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL con_out_template = {
-    .Reset = con_out_reset,
-    .OutputString = con_out_output_string,
-    .TestString = con_out_test_string,
-    .QueryMode = con_out_query_mode,
-    .SetMode = con_out_set_mode,
-    .SetAttribute = con_out_set_attribute_entry,
-    .ClearScreen = con_out_clear_screen,
-    .SetCursorPosition = con_out_set_cursor_position,
-    .EnableCursor = con_out_enable_cursor,
-};
 
 EFI_STATUS console_out_create(int fd, const EFI_GUID *device, EFI_HANDLE *handle,
 			      EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL **out)
@@ -449,6 +275,7 @@ EFI_STATUS console_out_create(int fd, const EFI_GUID *device, EFI_HANDLE *handle
 	static const EFI_GUID text_out_guid = EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL_GUID;
 	static const EFI_GUID path_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
 	struct con_out *c;
+	UINT32 count, mode;
 	EFI_STATUS status;
 	size_t slot;
 
@@ -459,16 +286,13 @@ EFI_STATUS console_out_create(int fd, const EFI_GUID *device, EFI_HANDLE *handle
 	c = pool_alloc(sizeof(*c));
 	if (!c)
 		return EFI_OUT_OF_RESOURCES;
-	c->signature = CON_OUT_SIGNATURE;
 	c->fd = fd;
 	c->tty = isatty(fd);
-	c->proto = con_out_template;
-	c->proto.Mode = &c->mode;
-	c->mode.Attribute = TEXT_OUT_DEFAULT_ATTRIBUTE;
-	c->mode.CursorVisible = TRUE;
-	probe_modes(c);
+	ob_begin(&c->buf, fd);
+	probe_modes(c, &count, &mode);
+	text_output_init(&c->text, &con_out_ops, count, mode);
 	console_path_init(&c->path, device);
-	status = protocol_install_multiple(&c->handle, &text_out_guid, &c->proto, &path_guid,
+	status = protocol_install_multiple(&c->handle, &text_out_guid, &c->text.out, &path_guid,
 					   &c->path, NULL);
 	if (EFI_ERROR(status)) {
 		pool_free(c);
@@ -476,14 +300,15 @@ EFI_STATUS console_out_create(int fd, const EFI_GUID *device, EFI_HANDLE *handle
 	}
 	devices[slot] = c;
 	*handle = c->handle;
-	*out = &c->proto;
+	*out = &c->text.out;
 	return EFI_SUCCESS;
 }
 
+/* With a buffer of its own: the signal may have come in the middle of a call. */
 static void restore_device(struct con_out *c)
 {
 	struct out_buf b;
-	struct vt_sink *v = ob_begin(&b, c);
+	struct vt_sink *v = ob_begin(&b, c->fd);
 
 	if (c->held_cr)
 		vt_put(v, "\r", 1);
@@ -495,7 +320,7 @@ static void restore_device(struct con_out *c)
 	if (c->region_set) {
 		/* Resetting the region homes the cursor: put it back below the output. */
 		vt_put_str(v, "\x1b[r");
-		vt_goto(v, (UINT32)c->mode.CursorColumn, (UINT32)c->mode.CursorRow);
+		vt_goto(v, (UINT32)c->text.mode.CursorColumn, (UINT32)c->text.mode.CursorRow);
 	}
 	c->colors_set = c->cursor_hidden = c->region_set = false;
 	ob_end(&b);

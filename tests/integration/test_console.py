@@ -70,7 +70,7 @@ def test_text_output_is_plain_text_on_a_pipe():
     assert piece(out, "attr") == "yellow on blue"
     # Box drawing, arrows, blocks and shapes come out as the same Unicode characters.
     assert piece(out, "box") == "\n┌──┐\n│ok│\n└──┘\n↑↓█░▲►▼◄═╬\ncafé €\n"
-    # Unknown glyphs (ESC, DEL, C1 controls) are skipped.
+    # Unknown glyphs (ESC, DEL, C1 controls) are skipped, and so are the width markers.
     assert piece(out, "glyph") == "abcd"
 
 

@@ -31,8 +31,12 @@ static struct fake_out *fake(EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *this)
 	return (struct fake_out *)this;
 }
 
+/* Like some real devices, Reset takes the fake back to its mode 0. */
 static EFI_STATUS EFIAPI f_reset(EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *this, BOOLEAN ext)
 {
+	fake(this)->mode.Mode = 0;
+	fake(this)->mode.Attribute = 0x07;
+	fake(this)->mode.CursorColumn = fake(this)->mode.CursorRow = 0;
 	return EFI_SUCCESS;
 }
 
@@ -50,8 +54,12 @@ static EFI_STATUS EFIAPI f_output(EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *this, CHAR16 
 	return EFI_SUCCESS;
 }
 
+/* A fake device shows no CJK ideographs. */
 static EFI_STATUS EFIAPI f_test(EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *this, CHAR16 *s)
 {
+	for (; *s; s++)
+		if (*s >= 0x4e00 && *s < 0xa000)
+			return EFI_UNSUPPORTED;
 	return EFI_SUCCESS;
 }
 
@@ -239,6 +247,68 @@ TEST(splitter_output_goes_to_every_device_in_a_shared_mode)
 	con->SetMode(con, 0);
 	con->EnableCursor(con, TRUE);
 	con->SetAttribute(con, 0x07);
+}
+
+/* With no device the cursor moves as on any console: width markers take no cell,
+ * unknown characters are skipped with a warning and fail TestString. */
+TEST(splitter_without_devices_moves_the_cursor_like_a_console)
+{
+	EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *con;
+
+	start_splitter();
+	con = core_st->ConOut;
+	ASSERT_EQ(con->Mode->MaxMode, 2); /* no device */
+	EXPECT_STATUS(con->SetMode(con, 0), EFI_SUCCESS);
+	EXPECT_STATUS(con->OutputString(con, u"a\xfff1"
+					     u"b\xfff2"),
+		      EFI_SUCCESS);
+	EXPECT_EQ(con->Mode->CursorColumn, 2);
+	EXPECT_STATUS(con->OutputString(con, u"c\x1b"
+					     u"d\x7f"),
+		      EFI_WARN_UNKNOWN_GLYPH);
+	EXPECT_EQ(con->Mode->CursorColumn, 4);
+	EXPECT_STATUS(con->TestString(con, u"\x1b"), EFI_UNSUPPORTED);
+	EXPECT_STATUS(con->TestString(con, u"ok\xfff1\r\n"), EFI_SUCCESS);
+	EXPECT_STATUS(con->SetCursorPosition(con, 79, 24), EFI_SUCCESS);
+	EXPECT_STATUS(con->OutputString(con, u"xy"), EFI_SUCCESS);
+	EXPECT_EQ(con->Mode->CursorColumn, 1);
+	EXPECT_EQ(con->Mode->CursorRow, 24);
+	EXPECT_STATUS(con->Reset(con, FALSE), EFI_SUCCESS);
+	EXPECT_EQ(con->Mode->CursorColumn, 0);
+	EXPECT_EQ(con->Mode->CursorRow, 0);
+}
+
+TEST(splitter_reset_test_string_and_a_device_without_the_mode)
+{
+	EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *con;
+	static const UINT32 small_sizes[][2] = {{80, 25}, {80, 50}};
+	static struct fake_out a, c;
+
+	start_splitter();
+	con = core_st->ConOut;
+	fake_out_install(&a, terminal_sizes, 3);
+	EXPECT_STATUS(con->SetMode(con, 2), EFI_SUCCESS);
+	EXPECT_STATUS(con->SetAttribute(con, 0x1e), EFI_SUCCESS);
+	/* Reset took the device to its mode 0: the splitter puts it back in its own. */
+	EXPECT_STATUS(con->Reset(con, FALSE), EFI_SUCCESS);
+	EXPECT_EQ(a.mode.Mode, 2);
+	EXPECT_EQ(con->Mode->Mode, 2);
+	EXPECT_EQ(con->Mode->Attribute, 0x07);
+	/* TestString asks every device. */
+	EXPECT_STATUS(con->TestString(con, u"ok \u2500"), EFI_SUCCESS);
+	EXPECT_STATUS(con->TestString(con, u"\u4e00"), EFI_UNSUPPORTED);
+
+	/* A device without 100x31 comes: every device starts over in mode 0. */
+	con->SetCursorPosition(con, 50, 20);
+	fake_out_install(&c, small_sizes, 2);
+	EXPECT_EQ(con->Mode->Mode, 0);
+	EXPECT_EQ(con->Mode->MaxMode, 2);
+	EXPECT(a.mode.Mode == 0 && c.mode.Mode == 0);
+	EXPECT_EQ(con->Mode->CursorColumn, 0);
+	EXPECT_EQ(con->Mode->CursorRow, 0);
+	EXPECT_STATUS(protocol_uninstall(c.handle, &out_guid, &c.proto), EFI_SUCCESS);
+	EXPECT_STATUS(protocol_uninstall(a.handle, &out_guid, &a.proto), EFI_SUCCESS);
+	EXPECT_EQ(con->Mode->MaxMode, 2);
 }
 
 static UINT32 x_notified;

@@ -30,7 +30,8 @@ struct fake_gop {
 
 static struct fake_gop *fg;
 
-static const UINT32 sizes[][2] = {{1024, 768}, {640, 480}};
+/* The last is too small for 80x25 (640x400): no text mode there. */
+static const UINT32 sizes[][2] = {{1024, 768}, {640, 480}, {320, 200}};
 
 static pixel *at(UINTN x, UINTN y)
 {
@@ -84,7 +85,7 @@ static EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *bind_console(void)
 		fg = calloc(1, sizeof(*fg));
 	fg->gop = (EFI_GRAPHICS_OUTPUT_PROTOCOL){g_query, g_set_mode, g_blt, &fg->mode};
 	fg->mode = (EFI_GRAPHICS_OUTPUT_PROTOCOL_MODE){
-	    .MaxMode = 2, .Info = &fg->info, .SizeOfInfo = sizeof(fg->info)};
+	    .MaxMode = 3, .Info = &fg->info, .SizeOfInfo = sizeof(fg->info)};
 	g_set_mode(&fg->gop, 0);
 	fg->handle = NULL;
 	if (EFI_ERROR(protocol_install(&fg->handle, &gop_guid, &fg->gop)))
@@ -161,4 +162,102 @@ TEST(graphics_console_draws_scrolls_and_follows_the_gop)
 	EXPECT(cell_is((640 - 640) / 2, (480 - 400) / 2, 1, 0, 'k', 0xaa, 0));
 	unbind_console();
 	EXPECT(!handle_is_valid(fg->handle)); /* SimpleTextOut went with the GOP */
+}
+
+/* True when the cursor's underline is drawn in cell (col,row) of mode 0 on 1024x768. */
+static bool cursor_in(UINT32 col, UINT32 row)
+{
+	return at((1024 - 640) / 2 + col * 8 + 3, (768 - 400) / 2 + row * 16 + 15)->Red == 0xff;
+}
+
+TEST(graphics_console_cursor_follows_every_call)
+{
+	EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *out = bind_console();
+
+	ASSERT(out);
+	EXPECT_STATUS(out->SetMode(out, 0), EFI_SUCCESS);
+	EXPECT_STATUS(out->EnableCursor(out, TRUE), EFI_SUCCESS);
+	EXPECT(cursor_in(0, 0));
+	/* Characters that only move the cursor take it along. */
+	EXPECT_STATUS(out->OutputString(out, u"\n"), EFI_SUCCESS);
+	EXPECT(cursor_in(0, 1) && !cursor_in(0, 0));
+	EXPECT_STATUS(out->OutputString(out, u"ab\b"), EFI_SUCCESS);
+	EXPECT(cursor_in(1, 1) && !cursor_in(0, 1));
+	EXPECT_STATUS(out->OutputString(out, u"\r"), EFI_SUCCESS);
+	EXPECT(cursor_in(0, 1) && !cursor_in(1, 1));
+	EXPECT_STATUS(out->SetCursorPosition(out, 5, 5), EFI_SUCCESS);
+	EXPECT(cursor_in(5, 5) && !cursor_in(0, 1));
+	EXPECT_STATUS(out->EnableCursor(out, FALSE), EFI_SUCCESS);
+	EXPECT(!cursor_in(5, 5));
+	EXPECT_STATUS(out->SetCursorPosition(out, 6, 6), EFI_SUCCESS);
+	EXPECT(!cursor_in(6, 6));
+	EXPECT_STATUS(out->EnableCursor(out, TRUE), EFI_SUCCESS);
+	EXPECT(cursor_in(6, 6));
+	EXPECT_STATUS(out->Reset(out, FALSE), EFI_SUCCESS);
+	EXPECT(cursor_in(0, 0) && !cursor_in(6, 6));
+	unbind_console();
+}
+
+TEST(graphics_console_test_string_and_width_markers)
+{
+	EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *out = bind_console();
+
+	ASSERT(out);
+	/* Width markers take no cell and are no unknown glyph (as on every console). */
+	EXPECT_STATUS(out->TestString(out, u"a\xfff1"
+					   u"b\xfff2"),
+		      EFI_SUCCESS);
+	EXPECT_STATUS(out->TestString(out, u"\u2554\r\n\t\b"), EFI_SUCCESS);
+	/* A character the font lacks is drawn as its replacement glyph, with a warning. */
+	EXPECT_STATUS(out->TestString(out, u"\u4e00"), EFI_UNSUPPORTED);
+	out->SetCursorPosition(out, 0, 0);
+	EXPECT_STATUS(out->OutputString(out, u"\u4e00\xfff1"), EFI_WARN_UNKNOWN_GLYPH);
+	EXPECT_EQ(out->Mode->CursorColumn, 1);
+	unbind_console();
+}
+
+TEST(graphics_console_without_a_text_mode)
+{
+	EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *out = bind_console();
+	UINTN cols, rows;
+
+	ASSERT(out);
+	/* The GOP goes to 320x200, too small for 80x25: no text mode (UEFI 2.10, 12.4). */
+	g_set_mode(&fg->gop, 2);
+	EXPECT_STATUS(out->OutputString(out, u"x"), EFI_UNSUPPORTED);
+	EXPECT_EQ(out->Mode->MaxMode, 0);
+	EXPECT_EQ(out->Mode->Mode, -1);
+	EXPECT_STATUS(out->ClearScreen(out), EFI_UNSUPPORTED);
+	EXPECT_STATUS(out->SetCursorPosition(out, 0, 0), EFI_UNSUPPORTED);
+	EXPECT_STATUS(out->QueryMode(out, 0, &cols, &rows), EFI_UNSUPPORTED);
+	EXPECT_STATUS(out->SetMode(out, 0), EFI_UNSUPPORTED);
+	EXPECT_STATUS(out->Reset(out, FALSE), EFI_DEVICE_ERROR);
+	EXPECT_STATUS(out->EnableCursor(out, TRUE), EFI_SUCCESS);
+	for (UINT32 i = 0; i < 320 * 200; i++) /* nothing was drawn */
+		ASSERT(!fg->fb[i].Red && !fg->fb[i].Green && !fg->fb[i].Blue);
+	/* Back to a mode with text: mode 0 again, cleared, the cursor home. */
+	g_set_mode(&fg->gop, 1);
+	EXPECT_STATUS(out->OutputString(out, u"ok"), EFI_SUCCESS);
+	EXPECT_EQ(out->Mode->Mode, 0);
+	EXPECT_EQ(out->Mode->MaxMode, 3);
+	EXPECT(cell_is(0, (480 - 400) / 2, 1, 0, 'k', 0xaa, 0));
+	unbind_console();
+}
+
+TEST(graphics_console_leaves_a_screen_too_small_alone)
+{
+	EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *out = NULL;
+
+	test_install_builtin_drivers();
+	if (!fg)
+		fg = calloc(1, sizeof(*fg));
+	fg->gop = (EFI_GRAPHICS_OUTPUT_PROTOCOL){g_query, g_set_mode, g_blt, &fg->mode};
+	fg->mode = (EFI_GRAPHICS_OUTPUT_PROTOCOL_MODE){
+	    .MaxMode = 3, .Info = &fg->info, .SizeOfInfo = sizeof(fg->info)};
+	g_set_mode(&fg->gop, 2);
+	fg->handle = NULL;
+	ASSERT_STATUS(protocol_install(&fg->handle, &gop_guid, &fg->gop), EFI_SUCCESS);
+	driver_connect(fg->handle, NULL, NULL, false);
+	EXPECT_STATUS(protocol_get(fg->handle, &out_guid, (void **)&out), EFI_UNSUPPORTED);
+	unbind_console();
 }

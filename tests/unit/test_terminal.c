@@ -33,6 +33,7 @@ static struct {
 	EFI_HANDLE handle;
 	char sent[4096];
 	size_t sent_len;
+	int writes;
 	UINT8 incoming[64];
 	size_t in_len, in_pos;
 } line;
@@ -64,6 +65,7 @@ static EFI_STATUS EFIAPI s_write(EFI_SERIAL_IO_PROTOCOL *this, UINTN *size, VOID
 {
 	size_t n = MIN(*size, sizeof(line.sent) - 1 - line.sent_len);
 
+	line.writes++;
 	memcpy(line.sent + line.sent_len, buffer, n);
 	line.sent_len += n;
 	line.sent[line.sent_len] = 0;
@@ -185,6 +187,98 @@ TEST(terminal_child_speaks_vt100_and_decodes_keys)
 	/* The driver lets go: the child goes, SerialIo is free again. */
 	EXPECT_STATUS(driver_disconnect(line.handle, NULL, NULL), EFI_SUCCESS);
 	EXPECT(!find_child());
+	EXPECT_STATUS(protocol_uninstall_multiple(line.handle, &serial_guid, &line.serial,
+						  &path_guid, &line.path, NULL),
+		      EFI_SUCCESS);
+}
+
+/* What one OutputString sends, from (col,row) of mode 0; *status gets its status. */
+static const char *sent_for(EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *out, UINTN col, UINTN row,
+			    const CHAR16 *text, EFI_STATUS *status)
+{
+	out->SetCursorPosition(out, col, row);
+	line.sent_len = 0;
+	line.sent[0] = 0;
+	*status = out->OutputString(out, (CHAR16 *)text);
+	return line.sent;
+}
+
+static bool at(EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *out, INT32 col, INT32 row)
+{
+	return out->Mode->CursorColumn == col && out->Mode->CursorRow == row;
+}
+
+TEST(terminal_output_bytes_and_cursor)
+{
+	EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *out;
+	EFI_STATUS status;
+	EFI_HANDLE child;
+
+	test_install_builtin_drivers();
+	fake_line_install();
+	ASSERT_STATUS(driver_connect(line.handle, NULL, NULL, true), EFI_SUCCESS);
+	child = find_child();
+	ASSERT(child);
+	ASSERT_STATUS(protocol_get(child, &out_guid, (void **)&out), EFI_SUCCESS);
+
+	EXPECT(!strcmp(sent_for(out, 0, 0, u"Hello World!\r\n", &status), "Hello World!\r\n"));
+	EXPECT(status == EFI_SUCCESS && at(out, 0, 1));
+	EXPECT(!strcmp(sent_for(out, 3, 4, u"\u250c\u2500\u2510 caf\u00e9 \u20ac", &status),
+		       "\xe2\x94\x8c\xe2\x94\x80\xe2\x94\x90 caf\xc3\xa9 \xe2\x82\xac"));
+	EXPECT(at(out, 3 + 10, 4));
+	/* LF keeps the column, BS stops at the left edge, TAB pads with spaces to 8. */
+	EXPECT(!strcmp(sent_for(out, 5, 2, u"\n", &status), "\n"));
+	EXPECT(at(out, 5, 3));
+	EXPECT(!strcmp(sent_for(out, 1, 0, u"\b\b", &status), "\b"));
+	EXPECT(at(out, 0, 0));
+	EXPECT(!strcmp(sent_for(out, 2, 0, u"\tx", &status), "      x"));
+	EXPECT(at(out, 9, 0));
+	EXPECT(!strcmp(sent_for(out, 78, 0, u"\t", &status), " "));
+	EXPECT(at(out, 79, 0));
+	/* The terminal wraps by itself: nothing extra is sent; at the bottom it scrolls. */
+	EXPECT(!strcmp(sent_for(out, 78, 3, u"xyz", &status), "xyz"));
+	EXPECT(at(out, 1, 4));
+	EXPECT(!strcmp(sent_for(out, 79, 24, u"w\n", &status), "w\n"));
+	EXPECT(at(out, 0, 24));
+	/* Unknown characters are skipped with a warning, width markers quietly. */
+	EXPECT(!strcmp(sent_for(out, 0, 0,
+				u"a\x1b"
+				u"b\x7f"
+				u"c\x85"
+				u"d\xfff1",
+				&status),
+		       "abcd"));
+	EXPECT_STATUS(status, EFI_WARN_UNKNOWN_GLYPH);
+	EXPECT(at(out, 4, 0));
+	/* Reset: default colours, the cursor shown, the screen cleared, all in one write. */
+	line.sent_len = 0;
+	EXPECT_STATUS(out->Reset(out, FALSE), EFI_SUCCESS);
+	EXPECT(!strcmp(line.sent, "\x1b[0m\x1b[?25h\x1b[2J\x1b[1;1H"));
+
+	EXPECT_STATUS(driver_disconnect(line.handle, NULL, NULL), EFI_SUCCESS);
+	EXPECT_STATUS(protocol_uninstall_multiple(line.handle, &serial_guid, &line.serial,
+						  &path_guid, &line.path, NULL),
+		      EFI_SUCCESS);
+}
+
+TEST(terminal_sends_long_output_in_chunks)
+{
+	static CHAR16 text[1001];
+	EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *out;
+	EFI_STATUS status;
+
+	test_install_builtin_drivers();
+	fake_line_install();
+	ASSERT_STATUS(driver_connect(line.handle, NULL, NULL, true), EFI_SUCCESS);
+	ASSERT_STATUS(protocol_get(find_child(), &out_guid, (void **)&out), EFI_SUCCESS);
+	for (int i = 0; i < 1000; i++)
+		text[i] = 'a' + i % 26;
+	line.writes = 0;
+	sent_for(out, 0, 0, text, &status);
+	EXPECT_EQ(line.sent_len, 1000); /* 12 wraps, none of them sent */
+	EXPECT(line.writes > 1);
+	EXPECT(at(out, 40, 12));
+	EXPECT_STATUS(driver_disconnect(line.handle, NULL, NULL), EFI_SUCCESS);
 	EXPECT_STATUS(protocol_uninstall_multiple(line.handle, &serial_guid, &line.serial,
 						  &path_guid, &line.path, NULL),
 		      EFI_SUCCESS);

@@ -1,9 +1,10 @@
-/* The serial terminal's output encoding (lib/vt_out.c): the bytes sent for text, control
- * characters and terminal functions, and where the cursor ends up. */
+/* The serial terminal's output encoding (lib/vt_out.c): the bytes sent for text and for
+ * the terminal functions. (Where OutputString moves the cursor, and what the terminal sends
+ * for control characters, is tested through the driver in test_terminal.c.) */
 #include <string.h>
 
 #include "support/test.h"
-#include <ember/lib/text_out.h>
+#include <ember/lib/util.h>
 #include <ember/lib/vt_out.h>
 
 struct capture {
@@ -33,83 +34,29 @@ static struct vt_sink *fresh_sink(void)
 	return &sink;
 }
 
-/* Runs vt_text from (col,row) in an 80x25 mode; returns the bytes it sent. */
-static const char *text_at(struct vt_cursor *c, UINT32 col, UINT32 row, const CHAR16 *text,
-			   bool *all_known)
+/* The bytes vt_put_ucs2 sends for n characters of text. */
+static const char *utf8_of(const CHAR16 *text, size_t n)
 {
 	struct vt_sink *s = fresh_sink();
 
-	*c = (struct vt_cursor){col, row, 80, 25};
-	*all_known = vt_text(s, c, text);
+	vt_put_ucs2(s, text, n);
 	vt_flush(s);
 	cap.bytes[cap.len] = 0;
 	return cap.bytes;
 }
 
-TEST(vt_text_is_utf8_and_moves_the_cursor)
+TEST(vt_put_ucs2_is_utf8)
 {
-	struct vt_cursor c;
-	bool known;
+	static const CHAR16 text[] = u"Hi \u250c\u2500\u2510 caf\u00e9 \u20ac";
 
-	EXPECT(!strcmp(text_at(&c, 0, 0, u"Hello World!\r\n", &known), "Hello World!\r\n"));
-	EXPECT(known);
-	EXPECT_EQ(c.col, 0);
-	EXPECT_EQ(c.row, 1);
-	EXPECT(!strcmp(text_at(&c, 3, 4, u"\u250c\u2500\u2510 caf\u00e9 \u20ac", &known),
-		       "\xe2\x94\x8c\xe2\x94\x80\xe2\x94\x90 caf\xc3\xa9 \xe2\x82\xac"));
-	EXPECT_EQ(c.col, 3 + 10);
-	EXPECT_EQ(c.row, 4);
-}
-
-TEST(vt_text_control_characters)
-{
-	struct vt_cursor c;
-	bool known;
-
-	/* LF keeps the column, BS stops at the left edge, TAB pads with spaces to 8. */
-	EXPECT(!strcmp(text_at(&c, 5, 2, u"\n", &known), "\n"));
-	EXPECT_EQ(c.col, 5);
-	EXPECT_EQ(c.row, 3);
-	EXPECT(!strcmp(text_at(&c, 1, 0, u"\b\b", &known), "\b"));
-	EXPECT_EQ(c.col, 0);
-	EXPECT(!strcmp(text_at(&c, 2, 0, u"\tx", &known), "      x"));
-	EXPECT_EQ(c.col, 9);
-	EXPECT(!strcmp(text_at(&c, 78, 0, u"\t", &known), " "));
-	EXPECT_EQ(c.col, 79);
-}
-
-TEST(vt_text_wraps_and_scrolls)
-{
-	struct vt_cursor c;
-	bool known;
-
-	/* The terminal wraps by itself: nothing extra is sent. */
-	EXPECT(!strcmp(text_at(&c, 78, 3, u"xyz", &known), "xyz"));
-	EXPECT_EQ(c.col, 1);
-	EXPECT_EQ(c.row, 4);
-	/* At the bottom the terminal scrolls: the row stays. */
-	EXPECT(!strcmp(text_at(&c, 79, 24, u"w\n", &known), "w\n"));
-	EXPECT_EQ(c.col, 0);
-	EXPECT_EQ(c.row, 24);
-}
-
-TEST(vt_text_skips_unknown_glyphs)
-{
-	struct vt_cursor c;
-	bool known;
-
-	EXPECT(!strcmp(text_at(&c, 0, 0,
-			       u"a\x1b"
-			       u"b\x7f"
-			       u"c\x85"
-			       u"d\xfff1",
-			       &known),
-		       "abcd"));
-	EXPECT(!known);
-	EXPECT_EQ(c.col, 4);
-	EXPECT(text_out_glyph_known(u'\u2588'));
-	EXPECT(!text_out_glyph_known(0xd800));
-	EXPECT(!text_out_glyph_known(0xffff));
+	EXPECT(!strcmp(utf8_of(text, ARRAY_SIZE(text) - 1),
+		       "Hi \xe2\x94\x8c\xe2\x94\x80\xe2\x94\x90 caf\xc3\xa9 \xe2\x82\xac"));
+	/* Exactly n characters, NULs included; a lone surrogate half is U+FFFD. */
+	EXPECT(!strcmp(utf8_of(u"abc", 2), "ab"));
+	EXPECT_EQ(cap.len, 2);
+	EXPECT(!memcmp(utf8_of((const CHAR16[]){'a', 0, 'b'}, 3), "a\0b", 3));
+	EXPECT_EQ(cap.len, 3);
+	EXPECT(!strcmp(utf8_of((const CHAR16[]){0xd800}, 1), "\xef\xbf\xbd"));
 }
 
 static const char *control(void (*fn)(struct vt_sink *s))
@@ -155,16 +102,19 @@ TEST(vt_terminal_functions)
 
 TEST(vt_sink_hands_out_long_output_in_chunks)
 {
-	static CHAR16 text[1001];
-	struct vt_cursor c = {0, 0, 80, 25};
+	static CHAR16 text[1000];
 	struct vt_sink *s = fresh_sink();
 
 	for (int i = 0; i < 1000; i++)
-		text[i] = 'a' + i % 26;
-	vt_text(s, &c, text);
+		text[i] = i % 3 ? 'a' + i % 26 : u'\u2500';
+	vt_put_ucs2(s, text, 1000);
 	vt_flush(s);
-	EXPECT_EQ(cap.len, 1000); /* 12 wraps, none of them sent */
+	EXPECT_EQ(cap.len, 334 * 3 + 666);
 	EXPECT(cap.writes > 1);
-	EXPECT_EQ(c.row, 12);
-	EXPECT_EQ(c.col, 40);
+	EXPECT(!memcmp(cap.bytes,
+		       "\xe2\x94\x80"
+		       "bc\xe2\x94\x80"
+		       "ef",
+		       10));
+	EXPECT(!memcmp(cap.bytes + cap.len - 4, "k\xe2\x94\x80", 4));
 }

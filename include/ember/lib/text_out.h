@@ -1,6 +1,6 @@
 /* What every EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL of Ember shares (UEFI 2.10, 12.4): the default
  * colours, which characters take a cell, and tab stops. Pure logic (lib/text_out.c), used
- * by the serial terminal, the graphics console, the console splitter and ember-run. */
+ * by the text output front end (drivers/text_output) and the consoles under it. */
 #ifndef EMBER_TEXT_OUT_H
 #define EMBER_TEXT_OUT_H
 

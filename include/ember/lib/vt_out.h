@@ -1,7 +1,7 @@
-/* Text output for a VT100/ANSI terminal that speaks UTF-8: what OutputString and the other
- * SimpleTextOut functions send down the wire, and where they leave the cursor. Pure logic:
- * bytes go to a sink the caller provides, so it is tested on the host. Used by the serial
- * terminal (drivers/terminal) and, for its control sequences, ember-run's console. */
+/* Text output for a VT100/ANSI terminal that speaks UTF-8: the bytes the SimpleTextOut
+ * functions send down the wire (where the cursor goes is drivers/text_output's business).
+ * Pure logic: bytes go to a sink the caller provides, so it is tested on the host. Used by
+ * the serial terminal (drivers/terminal) and ember-run's console. */
 #ifndef EMBER_VT_OUT_H
 #define EMBER_VT_OUT_H
 
@@ -16,12 +16,6 @@ struct vt_sink {
 	UINT8 buf[256];
 };
 
-/* The cursor as SimpleTextOut reports it, in a mode of cols x rows. */
-struct vt_cursor {
-	UINT32 col, row;
-	UINT32 cols, rows;
-};
-
 void vt_put(struct vt_sink *s, const void *bytes, size_t n);
 /* A NUL-terminated string, and a number in decimal. */
 void vt_put_str(struct vt_sink *s, const char *text);
@@ -29,10 +23,8 @@ void vt_put_num(struct vt_sink *s, UINT32 v);
 /* Hands what is collected to the sink's write function. */
 void vt_flush(struct vt_sink *s);
 
-/* OutputString (12.4.3): glyphs as UTF-8, CR, LF, BS and TAB moving the cursor, a wrap
- * after the last column (left to the terminal), the screen scrolling at the bottom.
- * Returns false when some characters had no glyph and were skipped. */
-bool vt_text(struct vt_sink *s, struct vt_cursor *c, const CHAR16 *text);
+/* n UCS-2 characters as UTF-8 (a lone surrogate half as U+FFFD). */
+void vt_put_ucs2(struct vt_sink *s, const CHAR16 *text, size_t n);
 
 /* CUP: the terminal's cursor to a cell (0-based). */
 void vt_goto(struct vt_sink *s, UINT32 col, UINT32 row);
