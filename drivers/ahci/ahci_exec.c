@@ -89,6 +89,11 @@ EFI_STATUS ahci_exec(struct ahci_port *port, struct ahci_request *req)
 	if (EFI_ERROR(status))
 		return status;
 	req->error = 0;
+	/* PxCI means something only while PxCMD.ST is set (AHCI 1.3.1, 3.3.14): on a port that
+	 * did not restart after an error, the command would seem done at once, with nothing
+	 * transferred. */
+	if (!(ahci_port_read(port, AHCI_PxCMD) & AHCI_PxCMD_ST))
+		return EFI_DEVICE_ERROR;
 	ahci_port_write(port, AHCI_PxIS, 0xffffffff);
 	/* The command list and table must be in memory before the HBA fetches them. */
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
