@@ -147,13 +147,6 @@ CHAR16 char16_upper(CHAR16 c)
 	return (c >= 'a' && c <= 'z') ? (CHAR16)(c - 'a' + 'A') : c;
 }
 
-int str16_casecmp(const CHAR16 *a, const CHAR16 *b)
-{
-	while (*a && char16_upper(*a) == char16_upper(*b))
-		a++, b++;
-	return (int)char16_upper(*a) - (int)char16_upper(*b);
-}
-
 CHAR16 *str16_copy(CHAR16 *dst, const CHAR16 *src)
 {
 	CHAR16 *d = dst;

@@ -177,8 +177,6 @@ bool dp_arg_kw(const struct dp_args *a, UINTN i, const struct dp_kw *kw, UINTN n
 /* Integer parameter stored as an 8-byte SAM-4 array, byte 0 most significant. */
 bool dp_arg_be8(const struct dp_args *a, UINTN i, bool required, UINT8 out[8]);
 bool dp_arg_req_guid(const struct dp_args *a, UINTN i, EFI_GUID *guid);
-/* Parameter i as bytes (characters up to U+00FF), quotes stripped; absent gives 0 bytes. */
-bool dp_arg_bytes(const struct dp_args *a, UINTN i, UINT8 *dst, UINTN max, UINTN *n);
 /* Appends the characters of s as bytes (each must be <= U+00FF), then a NUL if nul. */
 bool dp_buf_put_str8(struct dp_buf *b, struct dp_str s, bool nul);
 /* Decodes a hex dump straight into the buffer. */

@@ -317,25 +317,6 @@ bool dp_arg_req_guid(const struct dp_args *a, UINTN i, EFI_GUID *guid)
 	return dp_arg_given(a, i) && dp_str_guid(a->v[i], guid);
 }
 
-bool dp_arg_bytes(const struct dp_args *a, UINTN i, UINT8 *dst, UINTN max, UINTN *n)
-{
-	struct dp_str s;
-
-	*n = 0;
-	if (!dp_arg_given(a, i))
-		return true;
-	s = dp_str_unquote(a->v[i]);
-	if (s.n > max)
-		return false;
-	for (UINTN k = 0; k < s.n; k++) {
-		if (s.s[k] > 0xff)
-			return false;
-		dst[k] = (UINT8)s.s[k];
-	}
-	*n = s.n;
-	return true;
-}
-
 bool dp_buf_put_str8(struct dp_buf *b, struct dp_str s, bool nul)
 {
 	UINT8 chunk[64];

@@ -8,6 +8,11 @@
 static struct list timers = LIST_INIT(timers); /* armed timers by trigger time */
 static UINT64 boot_ns;
 
+UINT64 core_time_ns(void)
+{
+	return plat_monotonic_ns();
+}
+
 UINT64 core_time_100ns(void)
 {
 	if (!boot_ns)

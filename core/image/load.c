@@ -30,20 +30,19 @@ struct image *image_lookup(EFI_HANDLE handle)
 	return img;
 }
 
-static bool memory_types_for(UINT16 subsystem, EFI_MEMORY_TYPE *code, EFI_MEMORY_TYPE *data)
+/* The memory types for the image's subsystem: pe_parse admits only the three EFI ones. */
+static void memory_types_for(UINT16 subsystem, EFI_MEMORY_TYPE *code, EFI_MEMORY_TYPE *data)
 {
 	switch (subsystem) {
-	case EFI_IMAGE_SUBSYSTEM_EFI_APPLICATION:
-		*code = EfiLoaderCode, *data = EfiLoaderData;
-		return true;
 	case EFI_IMAGE_SUBSYSTEM_EFI_BOOT_SERVICE_DRIVER:
 		*code = EfiBootServicesCode, *data = EfiBootServicesData;
-		return true;
+		break;
 	case EFI_IMAGE_SUBSYSTEM_EFI_RUNTIME_DRIVER:
 		*code = EfiRuntimeServicesCode, *data = EfiRuntimeServicesData;
-		return true;
-	default:
-		return false;
+		break;
+	default: /* EFI_IMAGE_SUBSYSTEM_EFI_APPLICATION */
+		*code = EfiLoaderCode, *data = EfiLoaderData;
+		break;
 	}
 }
 
@@ -155,10 +154,7 @@ static EFI_STATUS load_parsed(struct image *img, const void *file, UINTN size, E
 
 	if (EFI_ERROR(status))
 		return status;
-	if (!memory_types_for(img->pe.subsystem, &code, &data)) {
-		*reason = "unsupported subsystem";
-		return EFI_UNSUPPORTED;
-	}
+	memory_types_for(img->pe.subsystem, &code, &data);
 	img->loaded = (EFI_LOADED_IMAGE_PROTOCOL){
 	    .Revision = EFI_LOADED_IMAGE_PROTOCOL_REVISION,
 	    .ParentHandle = parent,

@@ -205,10 +205,3 @@ struct blkdev *blkdev_from_block_io(EFI_BLOCK_IO_PROTOCOL *block_io)
 
 	return dev->signature == BLKDEV_SIGNATURE ? dev : NULL;
 }
-
-struct blkdev *blkdev_from_block_io2(EFI_BLOCK_IO2_PROTOCOL *block_io2)
-{
-	struct blkdev *dev = container_of(block_io2, struct blkdev, block_io2);
-
-	return dev->signature == BLKDEV_SIGNATURE ? dev : NULL;
-}

@@ -3,7 +3,6 @@
 #include <ember/lib/chacha20.h>
 #include <ember/core/core.h>
 #include <ember/core/log.h>
-#include <ember/core/platform.h>
 #include <ember/drivers/rng.h>
 #include <ember/lib/str.h>
 #include <ember/lib/util.h>
@@ -56,7 +55,7 @@ static void reseed(bool all_sources)
 {
 	UINT8 material[SEED_BYTES];
 	struct rng_source *s;
-	UINT64 now = plat_monotonic_ns();
+	UINT64 now = core_time_ns();
 
 	absorb((const UINT8 *)&now, sizeof(now));
 	list_for_each_entry (s, &sources, link) {

@@ -1,7 +1,6 @@
 /* Keys from a serial terminal: bytes read through SerialIo, decoded by lib/term_keys.c
  * (UTF-8, control characters, escape sequences) into SimpleTextIn/InEx keys. */
 #include <ember/core/core.h>
-#include <ember/core/platform.h>
 #include <ember/lib/util.h>
 #include "terminal.h"
 
@@ -31,11 +30,11 @@ static void terminal_poll(struct text_input *ti)
 	UINT8 byte;
 
 	while (text_input_room(ti) >= TERM_KEYS_OUT_MAX && read_byte(t->serial, &byte))
-		text_input_push_term_keys(
-		    ti, keys, term_keys_feed(&t->decoder, byte, plat_monotonic_ns(), keys));
+		text_input_push_term_keys(ti, keys,
+					  term_keys_feed(&t->decoder, byte, core_time_ns(), keys));
 	if (text_input_room(ti) >= TERM_KEYS_OUT_MAX)
 		text_input_push_term_keys(
-		    ti, keys, term_keys_flush(&t->decoder, plat_monotonic_ns(), false, keys));
+		    ti, keys, term_keys_flush(&t->decoder, core_time_ns(), false, keys));
 }
 
 static EFI_STATUS terminal_in_reset(struct text_input *ti, bool extended_verification)

@@ -84,6 +84,10 @@ EFI_STATUS core_watchdog_set(UINT64 seconds);
 /* Busy-waits, letting timer interrupts run. */
 void core_stall_us(UINT64 microseconds);
 
+/* Nanoseconds on the firmware's monotonic clock (from an arbitrary start), for drivers that
+ * time things: key sequences, entropy. Drivers ask the core, never the platform. */
+UINT64 core_time_ns(void);
+
 /* ---- Protocol database ---- */
 
 EFI_STATUS protocol_install(EFI_HANDLE *handle, const EFI_GUID *protocol, void *interface);

@@ -52,9 +52,8 @@ EFI_STATUS blkdev_uninstall(struct blkdev *dev, EFI_DEVICE_PATH_PROTOCOL *path);
  * media a new MediaId and reinstalls both protocols so that drivers above rebind. */
 void blkdev_media_changed(struct blkdev *dev);
 
-/* The device behind a BlockIo or BlockIo2 that blkdev_init set up, or NULL for a foreign one. */
+/* The device behind a BlockIo that blkdev_init set up, or NULL for a foreign one. */
 struct blkdev *blkdev_from_block_io(EFI_BLOCK_IO_PROTOCOL *block_io);
-struct blkdev *blkdev_from_block_io2(EFI_BLOCK_IO2_PROTOCOL *block_io2);
 
 /* The checks of ReadBlocks/WriteBlocks (13.9) in the order the spec lists the statuses:
  * EFI_SUCCESS means "do the transfer"; size 0 is a valid request that transfers nothing. */

@@ -20,7 +20,6 @@ size_t str16_len(const CHAR16 *s);
 size_t str16_size(const CHAR16 *s); /* bytes, including the terminator */
 int str16_cmp(const CHAR16 *a, const CHAR16 *b);
 int str16_ncmp(const CHAR16 *a, const CHAR16 *b, size_t n);
-int str16_casecmp(const CHAR16 *a, const CHAR16 *b); /* ASCII letters only fold */
 CHAR16 *str16_copy(CHAR16 *dst, const CHAR16 *src);
 CHAR16 *str16_chr(const CHAR16 *s, CHAR16 c);
 CHAR16 char16_upper(CHAR16 c);
