@@ -134,6 +134,7 @@ void sh_destroy(struct shell *sh)
 	app_free(sh->env_names);
 	app_free(sh->cur_dir);
 	sh_history_free(&sh->history);
+	sh_edit_free(&sh->edit);
 	sh_complete_reset(&sh->complete);
 	shell_self = NULL;
 	app_free(sh);
