@@ -184,7 +184,8 @@ static bool scan_key(struct view *v, struct sh_edit *e, UINT16 scan)
 }
 
 /* Reads keys into the line until Enter (or Ctrl-C, which drops it). EFI_ABORTED: input
- * ended. */
+ * ended before anything was typed; a last line without its line end still counts, as in
+ * other shells. */
 static EFI_STATUS edit_keys(struct shell *sh, struct view *v)
 {
 	struct sh_edit *e = &sh->edit;
@@ -194,7 +195,7 @@ static EFI_STATUS edit_keys(struct shell *sh, struct view *v)
 	for (;;) {
 		CHAR16 ch;
 		if (EFI_ERROR(sh_read_key(sh, &key)))
-			return EFI_ABORTED;
+			return e->len ? EFI_SUCCESS : EFI_ABORTED;
 		ch = key.UnicodeChar;
 		if (ch != CHAR_TAB)
 			sh_complete_reset(c);

@@ -88,13 +88,18 @@ const char *sh_status_words(const struct sh_status_words *table, UINTN count, EF
 bool sh_output_is_console(struct shell *sh);
 
 /* Page break mode for console output: a "Press ENTER to continue or 'Q' to break" pause
- * after each screenful. -b turns it on for one command; EnablePageBreak for the session. */
+ * after each screenful. -b turns it on for one command; EnablePageBreak for the session.
+ * There are pauses only when a person types on the console (sh_input_interactive). */
 void sh_page_break(struct shell *sh, bool on);
 /* Whether the user asked the running command to stop ('Q' at a page pause, Ctrl-C). */
 bool sh_interrupted(struct shell *sh);
 
-/* Waits for a key on the console; *key gets it. EFI_ABORTED when the input has ended. */
+/* Waits for a key on the console; *key gets it. EFI_ABORTED when the input has ended (no
+ * key will ever come: see the README's "Console input"). */
 EFI_STATUS sh_read_key(struct shell *sh, EFI_INPUT_KEY *key);
+/* Whether a person types on the console input, so that pausing for an answer makes sense
+ * (not when the keys come from a file or a pipe). */
+bool sh_input_interactive(struct shell *sh);
 
 /* ---- Arguments ---- */
 
