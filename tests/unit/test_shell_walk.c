@@ -156,6 +156,7 @@ TEST(shell_walk_names_and_paths)
 	EXPECT_EQ(sh_walk_path_up(path, 3), 5); /* fs0:\ */
 	EXPECT_EQ(sh_walk_path_up(path, 9), 5); /* never above the root */
 	EXPECT_EQ(sh_walk_path_up(u"fs0:\\", 1), 5);
+	EXPECT_EQ(sh_walk_path_up(u"fs0:\\A\\B\\", 1), 6); /* a trailing '\' names no level */
 }
 
 TEST(shell_walk_entries_read_are_checked)

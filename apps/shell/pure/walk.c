@@ -83,6 +83,8 @@ size_t sh_walk_path_up(const CHAR16 *path, size_t levels)
 	while (root < len && path[root] != '\\')
 		root++;
 	root = root < len ? root + 1 : len;
+	while (len > root && path[len - 1] == '\\')
+		len--; /* "fs0:\A\" names fs0:\A */
 	for (; levels && len > root; levels--) {
 		while (len > root && path[len - 1] != '\\')
 			len--;
