@@ -90,7 +90,9 @@ static EFI_STATUS EFIAPI in_reset(EFI_SIMPLE_TEXT_INPUT_PROTOCOL *this, BOOLEAN 
 	return EFI_SUCCESS;
 }
 
-/* Keys are the characters of the redirected input; a line end is the Enter key. */
+/* Keys are the characters of the redirected input; a line end is the Enter key. After the
+ * last one the input has ended: EFI_DEVICE_ERROR, for no key will ever come (the rule of
+ * console_input.c), rather than EFI_NOT_READY for ever. */
 static EFI_STATUS EFIAPI in_read(EFI_SIMPLE_TEXT_INPUT_PROTOCOL *this, EFI_INPUT_KEY *key)
 {
 	struct text_in *t = (struct text_in *)this;
@@ -100,27 +102,30 @@ static EFI_STATUS EFIAPI in_read(EFI_SIMPLE_TEXT_INPUT_PROTOCOL *this, EFI_INPUT
 	if (!key)
 		return EFI_INVALID_PARAMETER;
 	if (s->kind != SH_STREAM_MEMORY || s->read_pos >= s->text.len)
-		return EFI_NOT_READY;
+		return EFI_DEVICE_ERROR;
 	c = s->text.s[s->read_pos++];
 	if (c == '\r' && s->read_pos < s->text.len && s->text.s[s->read_pos] == '\n')
 		s->read_pos++;
 	key->ScanCode = 0;
 	key->UnicodeChar = c == '\n' ? CHAR_CARRIAGE_RETURN : c;
-	if (s->read_pos >= s->text.len)
-		app_bs->CheckEvent(this->WaitForKey); /* nothing more to wait for */
 	return EFI_SUCCESS;
+}
+
+/* WaitForKey: the text is all there, so a key, or the end, is always ready. */
+static void EFIAPI in_wait_notify(EFI_EVENT event, void *context)
+{
+	app_bs->SignalEvent(event);
 }
 
 static bool swap_input(struct sh_console_swap *sw, struct sh_stream *in)
 {
 	EFI_EVENT wait;
 
-	if (EFI_ERROR(app_bs->CreateEvent(0, 0, NULL, NULL, &wait)))
+	if (EFI_ERROR(
+		app_bs->CreateEvent(EVT_NOTIFY_WAIT, TPL_NOTIFY, in_wait_notify, NULL, &wait)))
 		return false;
 	sw->in.proto = (EFI_SIMPLE_TEXT_INPUT_PROTOCOL){in_reset, in_read, wait};
 	sw->in.stream = in;
-	if (in->kind == SH_STREAM_MEMORY && in->read_pos < in->text.len)
-		app_bs->SignalEvent(wait);
 	sw->old_in = app_st->ConIn;
 	app_st->ConIn = &sw->in.proto;
 	return true;

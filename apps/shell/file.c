@@ -2,6 +2,7 @@
  * directory entries, device paths of files. */
 #include "../lib/devpath.h"
 #include "internal.h"
+#include "pure/walk.h"
 
 static EFI_GUID file_info_guid = EFI_FILE_INFO_ID;
 
@@ -50,11 +51,20 @@ EFI_FILE_INFO *sh_file_info(EFI_FILE_PROTOCOL *file)
 		status =
 		    info ? file->GetInfo(file, &file_info_guid, &size, info) : EFI_OUT_OF_RESOURCES;
 	}
-	if (EFI_ERROR(status)) {
+	if (EFI_ERROR(status) || !sh_file_info_valid(info, size)) {
 		app_free(info);
 		return NULL;
 	}
 	return info;
+}
+
+bool sh_is_directory(EFI_FILE_PROTOCOL *file)
+{
+	EFI_FILE_INFO *info = sh_file_info(file);
+	bool dir = info && (info->Attribute & EFI_FILE_DIRECTORY);
+
+	app_free(info);
+	return dir;
 }
 
 static EFI_STATUS read_all(EFI_FILE_PROTOCOL *f, void **data, UINTN *size)
@@ -160,6 +170,12 @@ EFI_STATUS sh_dir_next(EFI_FILE_PROTOCOL *dir, EFI_FILE_INFO **info)
 			app_free(e);
 			*info = NULL;
 			return EFI_ERROR(status) ? status : EFI_SUCCESS;
+		}
+		/* What Read gave must be an entry: a file's bytes, or a damaged one, are not. */
+		if (!sh_file_info_valid(e, size)) {
+			app_free(e);
+			*info = NULL;
+			return EFI_VOLUME_CORRUPTED;
 		}
 		if (str16_cmp(e->FileName, u".") && str16_cmp(e->FileName, u"..")) {
 			*info = e;

@@ -10,6 +10,7 @@
 #include "pure/script.h"
 #include <efi/protocol/device_path_to_text.h>
 #include <efi/protocol/unicode_collation.h>
+#include <ember/drivers/text_input_state.h>
 
 #define SHELL_VERSION "0.1"
 
@@ -122,6 +123,10 @@ void sh_console_swap_end(struct shell *sh, struct sh_console_swap *swap);
 
 /* ---- Interactive parts ---- */
 
+/* Finds out what the console input is (console_input.c); sh_input_fini releases it. */
+void sh_input_init(struct shell *sh);
+void sh_input_fini(struct shell *sh);
+
 /* Reads a line with editing and history into *line (allocated). EFI_ABORTED: input ended. */
 EFI_STATUS sh_read_line(struct shell *sh, const CHAR16 *prompt, CHAR16 **line);
 /* File-name (and, for the first word, command-name) candidates for Tab. */
@@ -183,6 +188,11 @@ struct shell {
 	EFI_SIMPLE_TEXT_INPUT_PROTOCOL *con_in; /* the real consoles at start */
 	EFI_SIMPLE_TEXT_INPUT_EX_PROTOCOL *con_in_ex;
 	EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *con_out, *con_err;
+	/* What the console input says of itself (console_input.c); NULL: a person types. */
+	const EMBER_TEXT_INPUT_STATE_PROTOCOL *in_state;
+	bool in_redirected; /* ConIn is not the console device: a pipe or file of a parent */
+	bool input_ended;   /* no key will come any more */
+	EFI_EVENT end_check_timer;
 	EFI_DEVICE_PATH_TO_TEXT_PROTOCOL *dp_to_text;
 	EFI_UNICODE_COLLATION_PROTOCOL *collation;
 

@@ -71,19 +71,31 @@ static void redraw(struct view *v, const struct sh_edit *e)
 	view_goto(v, e->cursor);
 }
 
+/* The word under the cursor without its quotes, allocated. */
+static CHAR16 *word_at_cursor(const struct sh_edit *e, size_t *start, size_t *end)
+{
+	struct sh_buf b;
+
+	sh_edit_word(e, start, end);
+	sh_buf_init(&b);
+	for (size_t i = *start; i < *end; i++)
+		if (e->text[i] != '"')
+			sh_buf_putc(&b, e->text[i]);
+	return sh_buf_take(&b);
+}
+
 static void complete(struct view *v, struct sh_edit *e, struct sh_complete *c)
 {
 	if (!c->active) {
 		struct sh_strv cands;
-		size_t start, end, n = 0;
-		CHAR16 word[SH_LINE_MAX + 1];
-		sh_edit_word(e, &start, &end);
-		for (size_t i = start; i < end; i++)
-			if (e->text[i] != '"')
-				word[n++] = e->text[i];
-		word[n] = 0;
-		if (EFI_ERROR(sh_complete_candidates(v->sh, word, sh_edit_word_is_command(e, start),
-						     &cands)))
+		size_t start, end;
+		CHAR16 *word = word_at_cursor(e, &start, &end);
+		EFI_STATUS status =
+		    word ? sh_complete_candidates(v->sh, word, sh_edit_word_is_command(e, start),
+						  &cands)
+			 : EFI_OUT_OF_RESOURCES;
+		app_free(word);
+		if (EFI_ERROR(status))
 			return;
 		sh_complete_begin(c, &cands, start, end);
 	}
@@ -171,12 +183,44 @@ static bool scan_key(struct view *v, struct sh_edit *e, UINT16 scan)
 	return false;
 }
 
-EFI_STATUS sh_read_line(struct shell *sh, const CHAR16 *prompt, CHAR16 **line)
+/* Reads keys into the line until Enter (or Ctrl-C, which drops it). EFI_ABORTED: input
+ * ended before anything was typed; a last line without its line end still counts, as in
+ * other shells. */
+static EFI_STATUS edit_keys(struct shell *sh, struct view *v)
 {
 	struct sh_edit *e = &sh->edit;
 	struct sh_complete *c = &sh->complete;
-	struct view v;
 	EFI_INPUT_KEY key;
+
+	for (;;) {
+		CHAR16 ch;
+		if (EFI_ERROR(sh_read_key(sh, &key)))
+			return e->len ? EFI_SUCCESS : EFI_ABORTED;
+		ch = key.UnicodeChar;
+		if (ch != CHAR_TAB)
+			sh_complete_reset(c);
+		if (ch == CHAR_CARRIAGE_RETURN || ch == CHAR_LINEFEED)
+			return EFI_SUCCESS;
+		if (ch == 3) { /* Ctrl-C: the line is dropped */
+			view_goto(v, v->shown);
+			sh_edit_clear(e);
+			return EFI_SUCCESS;
+		}
+		if (ch == CHAR_TAB)
+			complete(v, e, c);
+		else if (ch == CHAR_BACKSPACE)
+			backspace(v, e);
+		else if (ch >= ' ')
+			type_char(v, e, ch);
+		else if (!ch)
+			scan_key(v, e, key.ScanCode);
+	}
+}
+
+EFI_STATUS sh_read_line(struct shell *sh, const CHAR16 *prompt, CHAR16 **line)
+{
+	struct sh_edit *e = &sh->edit;
+	struct view v;
 
 	if (!sh->con_in || !sh->con_out)
 		return EFI_ABORTED;
@@ -184,33 +228,17 @@ EFI_STATUS sh_read_line(struct shell *sh, const CHAR16 *prompt, CHAR16 **line)
 	view_init(&v, sh);
 	sh_edit_clear(e);
 	e->overwrite = false;
-	sh_complete_reset(c);
-	for (;;) {
-		CHAR16 ch;
-		if (EFI_ERROR(sh_read_key(sh, &key)))
-			return EFI_ABORTED;
-		ch = key.UnicodeChar;
-		if (ch != CHAR_TAB)
-			sh_complete_reset(c);
-		if (ch == CHAR_CARRIAGE_RETURN || ch == CHAR_LINEFEED)
-			break;
-		if (ch == 3) { /* Ctrl-C: the line is dropped */
-			view_goto(&v, v.shown);
-			sh_edit_clear(e);
-			break;
-		}
-		if (ch == CHAR_TAB)
-			complete(&v, e, c);
-		else if (ch == CHAR_BACKSPACE)
-			backspace(&v, e);
-		else if (ch >= ' ')
-			type_char(&v, e, ch);
-		else if (!ch)
-			scan_key(&v, e, key.ScanCode);
-	}
+	sh_complete_reset(&sh->complete);
+	if (EFI_ERROR(edit_keys(sh, &v)))
+		return EFI_ABORTED;
 	if (e->len)
 		view_goto(&v, e->len);
 	sh->con_out->OutputString(sh->con_out, (CHAR16 *)u"\r\n");
+	/* A line that lost a key is not what was typed: it must not run, not even in part. */
+	if (e->lost) {
+		sh_error(sh, "the line is too long for the memory left: it does not run\n");
+		sh_edit_clear(e);
+	}
 	sh_history_add(&sh->history, e->text);
 	*line = sh_strdup16(e->text);
 	return *line ? EFI_SUCCESS : EFI_OUT_OF_RESOURCES;

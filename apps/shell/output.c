@@ -1,5 +1,5 @@
 /* sh_print and sh_error: printf-style text into the current output and error streams;
- * the page break pause; reading single keys. */
+ * page break mode; statuses in words. */
 #include "internal.h"
 
 struct print_buf {
@@ -96,23 +96,6 @@ void sh_page_break(struct shell *sh, bool on)
 bool sh_interrupted(struct shell *sh)
 {
 	return sh->interrupted || sh->ctrl_c;
-}
-
-EFI_STATUS sh_read_key(struct shell *sh, EFI_INPUT_KEY *key)
-{
-	EFI_SIMPLE_TEXT_INPUT_PROTOCOL *in = sh->con_in;
-	UINTN index;
-
-	if (!in)
-		return EFI_ABORTED;
-	for (;;) {
-		EFI_STATUS status = in->ReadKeyStroke(in, key);
-		if (status != EFI_NOT_READY)
-			return status;
-		status = app_bs->WaitForEvent(1, &in->WaitForKey, &index);
-		if (EFI_ERROR(status))
-			return EFI_ABORTED;
-	}
 }
 
 const char *sh_status_words(const struct sh_status_words *table, UINTN count, EFI_STATUS status)

@@ -48,6 +48,7 @@ static void consoles(struct shell *sh)
 	sh->out = &sh->console_out;
 	sh->err = &sh->console_err;
 	sh->in = &sh->console_in;
+	sh_input_init(sh);
 }
 
 /* A shell started from another one takes over its variables and current directory. */
@@ -120,6 +121,7 @@ void sh_destroy(struct shell *sh)
 			sh->con_in_ex->UnregisterKeyNotify(sh->con_in_ex, sh->ctrl_c_notify[i]);
 	if (sh->break_event)
 		app_bs->CloseEvent(sh->break_event);
+	sh_input_fini(sh);
 	free_list(sh->vars);
 	free_list(sh->aliases);
 	while (sh->guid_names) {
@@ -134,6 +136,7 @@ void sh_destroy(struct shell *sh)
 	app_free(sh->env_names);
 	app_free(sh->cur_dir);
 	sh_history_free(&sh->history);
+	sh_edit_free(&sh->edit);
 	sh_complete_reset(&sh->complete);
 	shell_self = NULL;
 	app_free(sh);

@@ -88,13 +88,18 @@ const char *sh_status_words(const struct sh_status_words *table, UINTN count, EF
 bool sh_output_is_console(struct shell *sh);
 
 /* Page break mode for console output: a "Press ENTER to continue or 'Q' to break" pause
- * after each screenful. -b turns it on for one command; EnablePageBreak for the session. */
+ * after each screenful. -b turns it on for one command; EnablePageBreak for the session.
+ * There are pauses only when a person types on the console (sh_input_interactive). */
 void sh_page_break(struct shell *sh, bool on);
 /* Whether the user asked the running command to stop ('Q' at a page pause, Ctrl-C). */
 bool sh_interrupted(struct shell *sh);
 
-/* Waits for a key on the console; *key gets it. EFI_ABORTED when the input has ended. */
+/* Waits for a key on the console; *key gets it. EFI_ABORTED when the input has ended (no
+ * key will ever come: see the README's "Console input"). */
 EFI_STATUS sh_read_key(struct shell *sh, EFI_INPUT_KEY *key);
+/* Whether a person types on the console input, so that pausing for an answer makes sense
+ * (not when the keys come from a file or a pipe). */
+bool sh_input_interactive(struct shell *sh);
 
 /* ---- Arguments ---- */
 
@@ -175,14 +180,16 @@ EFI_STATUS sh_open(struct shell *sh, const CHAR16 *name, UINT64 mode, UINT64 att
 		   EFI_FILE_PROTOCOL **out);
 EFI_STATUS sh_open_path(struct shell *sh, const struct sh_path *p, UINT64 mode, UINT64 attributes,
 			EFI_FILE_PROTOCOL **out);
-/* The file's EFI_FILE_INFO, allocated; NULL on failure. */
+/* The file's EFI_FILE_INFO, allocated; NULL on failure (or a malformed answer). */
 EFI_FILE_INFO *sh_file_info(EFI_FILE_PROTOCOL *file);
+/* Whether an open file is a directory (its EFI_FILE_INFO says so). */
+bool sh_is_directory(EFI_FILE_PROTOCOL *file);
 /* The whole contents of a file (allocated, with two zero bytes after *size). */
 EFI_STATUS sh_read_file(struct shell *sh, const CHAR16 *name, void **data, UINTN *size);
 /* Creates or truncates a file and writes data. */
 EFI_STATUS sh_write_file(struct shell *sh, const CHAR16 *name, const void *data, UINTN size);
 /* The next entry of an open directory (skipping "." and ".."); *info is allocated, NULL
- * at the end. */
+ * at the end. EFI_VOLUME_CORRUPTED when what was read is not an entry. */
 EFI_STATUS sh_dir_next(EFI_FILE_PROTOCOL *dir, EFI_FILE_INFO **info);
 
 /* Whether name matches a wildcard pattern (EFI_UNICODE_COLLATION_PROTOCOL.MetaiMatch when

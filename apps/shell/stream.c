@@ -110,7 +110,9 @@ static EFI_STATUS console_write(struct sh_stream *s, const CHAR16 *text, size_t 
 {
 	struct shell *sh = s->sh;
 	EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *con = s->is_error ? sh->con_err : sh->con_out;
-	bool paging = !s->is_error && (sh->page_break || sh->page_session);
+	/* Pauses wait for an answer: only a person at the console gives one. */
+	bool paging =
+	    !s->is_error && (sh->page_break || sh->page_session) && sh_input_interactive(sh);
 	CHAR16 chunk[130];
 	size_t n = 0;
 	UINTN columns = 80, rows = 25;

@@ -4,7 +4,8 @@
  * (no echo, no line editing, but Ctrl-C still interrupts); a pipe or file is read as typed
  * keys. Bytes are read only when someone asks (ReadKeyStroke, the WaitForKey events, the
  * key notification timer), with poll(2) so nothing ever blocks; at end of input there are
- * simply no more keys. */
+ * simply no more keys, as with a keyboard nobody types on, and Ember's text input state
+ * protocol (ember/drivers/text_input_state.h) says so, and whether stdin is a terminal. */
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -15,6 +16,7 @@
 #include <ember/core/platform.h>
 #include <ember/lib/term_keys.h>
 #include <ember/drivers/text_input.h>
+#include <ember/drivers/text_input_state.h>
 #include "console.h"
 
 struct con_in {
@@ -24,6 +26,7 @@ struct con_in {
 	EFI_HANDLE handle;
 	struct console_path path;
 	struct term_keys decoder;
+	EMBER_TEXT_INPUT_STATE_PROTOCOL state;
 };
 
 /* The terminal's own mode and ours; raw_fd is the descriptor we changed (-1: none). */
@@ -71,6 +74,7 @@ static void con_in_poll(struct text_input *ti)
 	read_available(c);
 	text_input_push_term_keys(ti, keys,
 				  term_keys_flush(&c->decoder, plat_monotonic_ns(), c->eof, keys));
+	c->state.Ended = c->eof;
 }
 
 /* Reset empties the queue of a terminal (keys typed before the reset are stale; see
@@ -128,6 +132,7 @@ EFI_STATUS console_in_create(int fd, const EFI_GUID *device, EFI_HANDLE *handle,
 	static const EFI_GUID in_guid = EFI_SIMPLE_TEXT_INPUT_PROTOCOL_GUID;
 	static const EFI_GUID in_ex_guid = EFI_SIMPLE_TEXT_INPUT_EX_PROTOCOL_GUID;
 	static const EFI_GUID path_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
+	static const EFI_GUID state_guid = EMBER_TEXT_INPUT_STATE_PROTOCOL_GUID;
 	struct con_in *c = pool_alloc(sizeof(*c));
 	EFI_STATUS status;
 
@@ -139,10 +144,13 @@ EFI_STATUS console_in_create(int fd, const EFI_GUID *device, EFI_HANDLE *handle,
 	c->fd = fd;
 	c->tty = isatty(fd);
 	c->input.reset_keeps_keys = !c->tty;
+	c->state =
+	    (EMBER_TEXT_INPUT_STATE_PROTOCOL){EMBER_TEXT_INPUT_STATE_REVISION, c->tty, false};
 	term_keys_init(&c->decoder);
 	console_path_init(&c->path, device);
 	status = protocol_install_multiple(&c->handle, &in_guid, &c->input.in, &in_ex_guid,
-					   &c->input.in_ex, &path_guid, &c->path, NULL);
+					   &c->input.in_ex, &path_guid, &c->path, &state_guid,
+					   &c->state, NULL);
 	if (EFI_ERROR(status))
 		goto err_input;
 	if (c->tty)

@@ -2,7 +2,9 @@
  * UTF-8 text, goes through expansion, the pipeline parser, word splitting, if conditions
  * and the script engine with a host that runs nothing. Checks that joining split words and
  * splitting again gives the same words, and that every argv is NULL-terminated. Scripts
- * get a step budget, since goto may loop forever. */
+ * get a step budget, since goto may loop forever. The raw bytes are also what a directory
+ * Read could give the tree walks (pure/walk.c): an entry that passes the check must be
+ * readable within the bytes given, name included. */
 #include "fuzz.h"
 #include <stdint.h>
 #include <stdlib.h>
@@ -11,6 +13,7 @@
 #include "../../apps/shell/pure/cond.h"
 #include "../../apps/shell/pure/parse.h"
 #include "../../apps/shell/pure/script.h"
+#include "../../apps/shell/pure/walk.h"
 
 #define STEP_BUDGET 2000
 
@@ -102,6 +105,22 @@ static void run_script(const CHAR16 *text, size_t len)
 	sh_script_free(s);
 }
 
+/* The bytes as one directory entry, in a buffer of exactly their size. */
+static void check_entry(const uint8_t *data, size_t size)
+{
+	void *copy = malloc(size ? size : 1);
+	const EFI_FILE_INFO *info = copy;
+
+	memcpy(copy, data, size);
+	if (sh_file_info_valid(copy, size)) {
+		sh_walk_print_entry(SH_WALK_PRINT_INIT, info);
+		if (sh_walk_name_ok(info->FileName) &&
+		    sh_walk_path_up(info->FileName, size) > str16_len(info->FileName))
+			abort();
+	}
+	free(copy);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	sh_mem_use(malloc, free);
@@ -131,5 +150,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	run_script(text, len);
 	free(text);
+	check_entry(data, size);
 	return 0;
 }

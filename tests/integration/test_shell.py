@@ -237,16 +237,6 @@ def test_pipes(ember, esp):
     assert "syntax error: a command is missing next to '|'" in err
 
 
-def test_paging_with_b_and_q(ember, esp):
-    out, _, _ = run_shell(ember, esp, ["help -b", " ", "help -b", "q"])
-    first, second = out.split("> help -b\n")[1:3]
-    last = re.compile(r"^ver +- ", re.M)  # the last command in the list
-    # 80x25 console: a pause after 24 rows; Space goes on to the end, Q stops.
-    assert first.count(PAUSE) >= 1 and last.search(first)
-    assert first.split("\n").index(next(l for l in first.split("\n") if PAUSE in l)) == 24
-    assert PAUSE in second and not last.search(second)
-
-
 def test_help_and_ver(ember, esp):
     out, err, _ = run_shell(ember, esp, ["help", "help ls", "help dir", "help e*", "help zz*",
                                          "ver"])

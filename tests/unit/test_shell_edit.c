@@ -15,6 +15,7 @@ TEST(shell_edit_cursor_and_keys)
 {
 	struct sh_edit e = {.overwrite = false};
 
+	shell_test_init();
 	sh_edit_clear(&e);
 	type(&e, u"ecoh");
 	sh_edit_left(&e);
@@ -38,18 +39,52 @@ TEST(shell_edit_cursor_and_keys)
 	type(&e, u"!");
 	EXPECT(str16_is(e.text, u"xyho!"));
 	EXPECT_EQ(e.cursor, 5);
+	sh_edit_free(&e);
 }
 
-TEST(shell_edit_full_line)
+/* Issue 10, item 4: a line of 1024 characters or more was cut there and the rest ran. */
+TEST(shell_edit_long_line_is_kept_whole)
 {
 	struct sh_edit e = {.overwrite = false};
 
+	shell_test_init();
 	sh_edit_clear(&e);
-	for (int i = 0; i < SH_LINE_MAX; i++)
-		EXPECT(sh_edit_insert(&e, 'a'));
-	EXPECT(!sh_edit_insert(&e, 'b'));
-	EXPECT_EQ(e.len, SH_LINE_MAX);
-	EXPECT(!sh_edit_replace(&e, 0, 0, u"x"));
+	for (int i = 0; i < 5000; i++)
+		EXPECT(sh_edit_insert(&e, (CHAR16)('a' + i % 26)));
+	EXPECT_EQ(e.len, 5000);
+	EXPECT(!e.lost);
+	bool same = true;
+	for (int i = 0; i < 5000; i++)
+		same = same && e.text[i] == (CHAR16)('a' + i % 26);
+	EXPECT(same);
+	EXPECT_EQ(e.text[5000], 0);
+	EXPECT(sh_edit_replace(&e, 0, 4990, u"x"));
+	EXPECT(str16_is(e.text, u"xyzabcdefgh"));
+	sh_edit_free(&e);
+}
+
+static void *no_memory(size_t size)
+{
+	return NULL;
+}
+
+/* When memory runs out the key is lost and the line says so: it must not run. */
+TEST(shell_edit_lost_key_is_reported)
+{
+	struct sh_edit e = {.overwrite = false};
+
+	shell_test_init();
+	sh_edit_clear(&e);
+	type(&e, u"rm fs0:\\dir");
+	sh_mem_use(no_memory, free);
+	for (int i = 0; i < 100 && !e.lost; i++)
+		sh_edit_insert(&e, '\\');
+	EXPECT(e.lost);
+	EXPECT(!sh_edit_replace(&e, 0, 0, u"a very long text that needs more room than there is"));
+	shell_test_init();
+	sh_edit_clear(&e);
+	EXPECT(!e.lost);
+	sh_edit_free(&e);
 }
 
 TEST(shell_history_up_down)
@@ -105,6 +140,7 @@ TEST(shell_completion_cycles)
 	EXPECT(str16_is(e.text, u"type fs0:\\startup.nsh x"));
 	sh_complete_reset(&c);
 	EXPECT(!sh_complete_next(&c, &e));
+	sh_edit_free(&e);
 }
 
 TEST(shell_wildcards)

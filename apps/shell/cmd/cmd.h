@@ -6,11 +6,17 @@
 
 /* Copies a file, or with recursive a directory and its contents, from src to dst (both full
  * names; dst must not exist as a directory of the same name unless src is one).
- * Messages start with cmd. */
+ * Messages start with cmd. A tree that fails cmd_tree_check is not copied at all. */
 EFI_STATUS cmd_copy(struct shell *sh, const char *cmd, const CHAR16 *src, const CHAR16 *dst,
 		    bool recursive);
-/* Deletes a file or a directory with everything in it; reports failures. */
+/* Deletes a file or a directory with everything in it; reports failures. A tree that
+ * fails cmd_tree_check is left whole. */
 EFI_STATUS cmd_remove_tree(struct shell *sh, const char *cmd, const CHAR16 *name);
+/* Walks the tree under a directory without changing it (tree_check.c): EFI_SUCCESS when it
+ * ends within the bounds of pure/walk.h and every directory listed opens as one; else
+ * reports where and why, followed by outcome ("nothing deleted"). A file passes. */
+EFI_STATUS cmd_tree_check(struct shell *sh, const char *cmd, const CHAR16 *name,
+			  const char *outcome);
 /* The file's information, or NULL when it does not exist. */
 EFI_FILE_INFO *cmd_stat(struct shell *sh, const CHAR16 *name);
 /* dir + '\' + name, allocated. */

@@ -87,6 +87,8 @@ static EFI_STATUS copy_file(struct shell *sh, const char *cmd, const CHAR16 *src
 	return out->Close(out);
 }
 
+static EFI_STATUS copy_any(struct shell *sh, const char *cmd, const CHAR16 *src, const CHAR16 *dst);
+
 static EFI_STATUS copy_dir(struct shell *sh, const char *cmd, const CHAR16 *src, const CHAR16 *dst)
 {
 	UINT64 mode = EFI_FILE_MODE_READ | EFI_FILE_MODE_WRITE | EFI_FILE_MODE_CREATE;
@@ -108,7 +110,7 @@ static EFI_STATUS copy_dir(struct shell *sh, const char *cmd, const CHAR16 *src,
 	}
 	for (UINTN i = 0; i < count && !EFI_ERROR(status); i++) {
 		CHAR16 *to = cmd_join(dst, m[i].name);
-		status = to ? cmd_copy(sh, cmd, m[i].full, to, true) : EFI_OUT_OF_RESOURCES;
+		status = to ? copy_any(sh, cmd, m[i].full, to) : EFI_OUT_OF_RESOURCES;
 		app_free(to);
 	}
 	sh_glob_free(m, count);
@@ -116,10 +118,25 @@ static EFI_STATUS copy_dir(struct shell *sh, const char *cmd, const CHAR16 *src,
 	return status;
 }
 
+/* A file or a directory with its contents, without the checks of cmd_copy (done once). */
+static EFI_STATUS copy_any(struct shell *sh, const char *cmd, const CHAR16 *src, const CHAR16 *dst)
+{
+	EFI_FILE_INFO *info = cmd_stat(sh, src);
+	bool is_dir = info && (info->Attribute & EFI_FILE_DIRECTORY);
+
+	if (!info) {
+		sh_error(sh, "%s: %ls: no such file or directory\n", cmd, src);
+		return EFI_NOT_FOUND;
+	}
+	app_free(info);
+	return is_dir ? copy_dir(sh, cmd, src, dst) : copy_file(sh, cmd, src, dst);
+}
+
 EFI_STATUS cmd_copy(struct shell *sh, const char *cmd, const CHAR16 *src, const CHAR16 *dst,
 		    bool recursive)
 {
 	EFI_FILE_INFO *info = cmd_stat(sh, src);
+	EFI_STATUS status;
 	bool is_dir;
 
 	if (!info) {
@@ -136,8 +153,13 @@ EFI_STATUS cmd_copy(struct shell *sh, const char *cmd, const CHAR16 *src, const 
 		sh_error(sh, "%s: %ls is a directory (use -r)\n", cmd, src);
 		return EFI_INVALID_PARAMETER;
 	}
-	return is_dir ? copy_dir(sh, cmd, src, dst) : copy_file(sh, cmd, src, dst);
+	if (!is_dir)
+		return copy_file(sh, cmd, src, dst);
+	status = cmd_tree_check(sh, cmd, src, "nothing copied");
+	return EFI_ERROR(status) ? status : copy_dir(sh, cmd, src, dst);
 }
+
+static EFI_STATUS remove_any(struct shell *sh, const char *cmd, const CHAR16 *name);
 
 static EFI_STATUS empty_dir(struct shell *sh, const char *cmd, const CHAR16 *name)
 {
@@ -150,14 +172,15 @@ static EFI_STATUS empty_dir(struct shell *sh, const char *cmd, const CHAR16 *nam
 		return EFI_OUT_OF_RESOURCES;
 	if (!EFI_ERROR(sh_glob(sh, pattern, &m, &count))) {
 		for (UINTN i = 0; i < count && !EFI_ERROR(status); i++)
-			status = cmd_remove_tree(sh, cmd, m[i].full);
+			status = remove_any(sh, cmd, m[i].full);
 		sh_glob_free(m, count);
 	}
 	app_free(pattern);
 	return status;
 }
 
-EFI_STATUS cmd_remove_tree(struct shell *sh, const char *cmd, const CHAR16 *name)
+/* A file or a directory with its contents, once cmd_remove_tree has checked the tree. */
+static EFI_STATUS remove_any(struct shell *sh, const char *cmd, const CHAR16 *name)
 {
 	EFI_FILE_INFO *info = cmd_stat(sh, name);
 	EFI_FILE_PROTOCOL *f;
@@ -180,4 +203,11 @@ EFI_STATUS cmd_remove_tree(struct shell *sh, const char *cmd, const CHAR16 *name
 fail:
 	sh_error(sh, "%s: cannot delete %ls: %s\n", cmd, name, sh_status_text(status));
 	return status;
+}
+
+EFI_STATUS cmd_remove_tree(struct shell *sh, const char *cmd, const CHAR16 *name)
+{
+	EFI_STATUS status = cmd_tree_check(sh, cmd, name, "nothing deleted");
+
+	return EFI_ERROR(status) ? status : remove_any(sh, cmd, name);
 }

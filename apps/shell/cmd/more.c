@@ -51,5 +51,6 @@ static EFI_STATUS cmd_more(struct shell *sh, UINTN argc, CHAR16 **argv)
 SH_COMMAND(more, "more", "Shows text a screenful at a time",
 	   "more [file...]\n"
 	   "  Shows the files, or the text sent into it (ls -r | more), pausing after each\n"
-	   "  screenful: Enter or Space goes on, Q stops.\n",
+	   "  screenful: Enter or Space goes on, Q stops. When nobody types on the console\n"
+	   "  (the keys come from a file or a pipe) it does not pause: it is then type.\n",
 	   cmd_more);

@@ -54,7 +54,9 @@ static EFI_STATUS cmd_rm(struct shell *sh, UINTN argc, CHAR16 **argv)
 SH_COMMAND(rm, "rm", "Deletes files and directories (also: del, rd)",
 	   "rm [-q] name...\n"
 	   "  Deletes each file, and each directory with everything in it. Names may hold\n"
-	   "  wildcards in their last part. The current directory and roots are refused.\n"
+	   "  wildcards in their last part. The current directory and roots are refused. A\n"
+	   "  directory is first walked whole: one nested more than 64 levels deep (as in a\n"
+	   "  loop of a damaged file system) is left as it is.\n"
 	   "  -q    (accepted for compatibility: rm never asks)\n"
 	   "Example:\n"
 	   "  rm fs0:\\logs\\*.txt\n",

@@ -2,18 +2,58 @@
 #include "edit.h"
 #include "text.h"
 
+/* What a line holds before it ever had memory of its own: the empty text. */
+static CHAR16 no_text[1];
+
+/* Makes room for need units and a terminator; false (and e->lost) when memory ran out. */
+static bool grow(struct sh_edit *e, size_t need)
+{
+	size_t cap = e->cap ? e->cap : 64;
+	CHAR16 *text;
+
+	if (need < e->cap)
+		return true;
+	while (cap <= need)
+		cap *= 2;
+	text = sh_alloc(cap * sizeof(CHAR16));
+	if (!text) {
+		e->lost = true;
+		return false;
+	}
+	mem_copy(text, e->text, (e->len + 1) * sizeof(CHAR16));
+	if (e->cap)
+		sh_free(e->text);
+	e->text = text;
+	e->cap = cap;
+	return true;
+}
+
 void sh_edit_clear(struct sh_edit *e)
 {
+	if (!e->cap)
+		e->text = no_text;
 	e->len = e->cursor = 0;
 	e->text[0] = 0;
+	e->lost = false;
+}
+
+void sh_edit_free(struct sh_edit *e)
+{
+	if (e->cap)
+		sh_free(e->text);
+	e->text = no_text;
+	e->cap = e->len = e->cursor = 0;
 }
 
 void sh_edit_set(struct sh_edit *e, const CHAR16 *text)
 {
-	size_t n = MIN(str16_len(text), (size_t)SH_LINE_MAX);
+	size_t n = str16_len(text);
 
-	mem_copy(e->text, text, n * sizeof(CHAR16));
-	e->text[n] = 0;
+	e->len = e->cursor = 0;
+	e->text[0] = 0;
+	if (!grow(e, n))
+		return;
+	mem_copy(e->text, text, (n + 1) * sizeof(CHAR16));
 	e->len = e->cursor = n;
 }
 
@@ -23,7 +63,7 @@ bool sh_edit_insert(struct sh_edit *e, CHAR16 c)
 		e->text[e->cursor++] = c;
 		return true;
 	}
-	if (e->len == SH_LINE_MAX)
+	if (!grow(e, e->len + 1))
 		return false;
 	mem_copy(e->text + e->cursor + 1, e->text + e->cursor,
 		 (e->len - e->cursor + 1) * sizeof(CHAR16));
@@ -80,7 +120,7 @@ bool sh_edit_replace(struct sh_edit *e, size_t start, size_t end, const CHAR16 *
 {
 	size_t n = str16_len(s);
 
-	if (start > end || end > e->len || e->len - (end - start) + n > SH_LINE_MAX)
+	if (start > end || end > e->len || !grow(e, e->len - (end - start) + n))
 		return false;
 	mem_copy(e->text + start + n, e->text + end, (e->len - end + 1) * sizeof(CHAR16));
 	mem_copy(e->text + start, s, n * sizeof(CHAR16));

@@ -6,19 +6,25 @@
 
 #include "mem.h"
 
-#define SH_LINE_MAX 1024
 #define SH_HISTORY_MAX 64
 
+/* A line has no fixed length: the text grows as keys come. When memory runs out a key is
+ * lost and `lost` says so, so that the caller refuses the line instead of running what is
+ * left of it. */
 struct sh_edit {
-	CHAR16 text[SH_LINE_MAX + 1];
-	size_t len, cursor;
+	CHAR16 *text; /* len units and a terminator; never NULL after sh_edit_clear */
+	size_t len, cap, cursor;
 	bool overwrite; /* Insert toggles */
+	bool lost;	/* a key or an edit did not fit in memory since the last clear */
 };
 
+/* Empties the line (keeping its memory) and forgets a lost key. */
 void sh_edit_clear(struct sh_edit *e);
+/* Releases the line's memory. */
+void sh_edit_free(struct sh_edit *e);
 /* Replaces the whole line (history recall); the cursor goes to its end. */
 void sh_edit_set(struct sh_edit *e, const CHAR16 *text);
-/* Types c at the cursor; false when the line is full. */
+/* Types c at the cursor; false when memory ran out (the key is lost: e->lost). */
 bool sh_edit_insert(struct sh_edit *e, CHAR16 c);
 /* Backspace and Delete; false when there was nothing to remove. */
 bool sh_edit_backspace(struct sh_edit *e);
@@ -28,7 +34,8 @@ bool sh_edit_left(struct sh_edit *e);
 bool sh_edit_right(struct sh_edit *e);
 void sh_edit_home(struct sh_edit *e);
 void sh_edit_end(struct sh_edit *e);
-/* Replaces text[start, end) with s and puts the cursor after it; false when too long. */
+/* Replaces text[start, end) with s and puts the cursor after it; false when the range is
+ * wrong or memory ran out (the line is unchanged). */
 bool sh_edit_replace(struct sh_edit *e, size_t start, size_t end, const CHAR16 *s);
 
 /* The word around the cursor, for completion: [*start, *end), quotes included. */
