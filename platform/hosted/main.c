@@ -25,6 +25,8 @@
 #define RAM_BASE 0x100000ULL /* 1 MiB up: page 0 stays unmapped to catch NULL */
 #define DEFAULT_RAM_MIB 1024
 #define MAX_ARGS_UNITS 32768
+#define GOP_MIN 64
+#define GOP_MAX 8192
 
 struct hosted_options hosted_options;
 
@@ -62,6 +64,32 @@ static const char usage_text[] =
     "Exit status: 0 the program returned EFI_SUCCESS, 1 it returned an error,\n"
     "2 usage error or an image that cannot load, 3 the program crashed.\n";
 
+/* One decimal number of at most max, ending at a character that is not a digit. */
+static const char *parse_decimal(const char *text, UINT32 max, UINT32 *value)
+{
+	UINT64 v = 0;
+	const char *c = text;
+
+	for (; *c >= '0' && *c <= '9'; c++) {
+		v = v * 10 + (UINT64)(*c - '0');
+		if (v > max)
+			return NULL; /* checked at every digit: nothing wraps */
+	}
+	*value = (UINT32)v;
+	return c > text ? c : NULL;
+}
+
+/* "WIDTHxHEIGHT", each from GOP_MIN to GOP_MAX. */
+static bool parse_gop_size(const char *text, UINT32 *width, UINT32 *height)
+{
+	const char *c = parse_decimal(text, GOP_MAX, width);
+
+	if (!c || *c != 'x')
+		return false;
+	c = parse_decimal(c + 1, GOP_MAX, height);
+	return c && !*c && *width >= GOP_MIN && *height >= GOP_MIN;
+}
+
 static _Noreturn void usage_error(const char *fmt, const char *arg)
 {
 	fprintf(stderr, "ember-run: ");
@@ -92,11 +120,10 @@ static void parse_options(int argc, char **argv)
 		} else if (!strcmp(a, "--vars")) {
 			vars_file = value;
 		} else if (!strcmp(a, "--gop")) {
-			char tail;
-			if (sscanf(value, "%ux%u%c", &opt.gop_width, &opt.gop_height, &tail) != 2 ||
-			    opt.gop_width < 64 || opt.gop_height < 64 || opt.gop_width > 8192 ||
-			    opt.gop_height > 8192)
-				usage_error("bad --gop size '%s' (want WIDTHxHEIGHT)", value);
+			if (!parse_gop_size(value, &opt.gop_width, &opt.gop_height))
+				usage_error(
+				    "bad --gop size '%s' (want WIDTHxHEIGHT, 64 to 8192 each)",
+				    value);
 		} else if (!strcmp(a, "--screen")) {
 			screen_console = true;
 		} else if (!strcmp(a, "--screenshot")) {
@@ -188,7 +215,9 @@ static CHAR16 *command_line(UINT32 *size)
 
 static void *read_host_file(const char *path, UINTN *size)
 {
-	int fd = open(path, O_RDONLY);
+	/* O_NONBLOCK: a FIFO or a device is refused after fstat instead of blocking the open
+	 * until someone writes to it; reads of a regular file never block anyway. */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	struct stat st;
 	void *buffer = NULL;
 

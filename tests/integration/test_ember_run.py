@@ -1,4 +1,5 @@
 """ember-run as a user meets it: the article's programs, exit codes, bad images, crashes."""
+import os
 import re
 import struct
 import subprocess
@@ -158,6 +159,26 @@ def test_privileged_and_illegal_instructions(ember):
     r = ember(program("bad_instruction"), "illegal")
     assert r.returncode == 3
     assert b"bad_instruction.efi crashed: illegal instruction" in r.stderr
+
+
+def test_fifo_is_refused_not_waited_on(ember, tmp_path):
+    """A FIFO as APP or as a --disk image: opening it for reading would wait for a
+    writer forever; it is refused as not a regular file."""
+    fifo = tmp_path / "fifo.efi"
+    os.mkfifo(fifo)
+    r = ember(fifo, timeout=20)
+    assert r.returncode == 2 and b"not a regular file" in r.stderr, r.stderr
+    r = ember("--disk", f"{fifo}:ro", program("hello"), timeout=20)
+    assert r.returncode == 2 and b"not a regular file" in r.stderr, r.stderr
+
+
+def test_gop_size_that_would_wrap_is_refused(ember):
+    for size in ("4294967360x64", "64x4294967360", "18446744073709551680x64", "+64x64",
+                 "64x64x", "x64", "64x", "63x64", "8193x64"):
+        r = ember("--gop", size, program("gop_mode"))
+        assert r.returncode == 2 and b"bad --gop size" in r.stderr, (size, r.stderr)
+    r = ember("--gop", "64x8192", program("gop_mode"))
+    assert r.returncode == 0 and b"Mode 0 is running at 64x8192" in r.stdout, r.stderr
 
 
 def test_watchdog_resets_a_hung_program(ember):
