@@ -1,7 +1,8 @@
 /* ember-run: runs an EFI program as a Linux process on Ember's core.
  *   ember-run [options] APP.efi [ARGS...]
  * Exit status: 0 when the program returns EFI_SUCCESS, 1 when it returns an error, 2 for
- * usage errors and images that cannot load, 3 when the program crashes. */
+ * usage errors and images that cannot load, 3 when the program crashes (under --keep-going
+ * when APP itself crashed: a program it started that crashes only returns EFI_ABORTED). */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -60,6 +61,9 @@ static const char usage_text[] =
     "  --mem MIB             RAM for the firmware (default 1024)\n"
     "  --trace               print every boot and runtime service call on stderr\n"
     "  --debug               print Ember's debug log on stderr\n"
+    "  --keep-going          a program that crashes is reported and ended as if it had\n"
+    "                        called Exit(EFI_ABORTED); the program that started it goes\n"
+    "                        on (without it, a crash ends ember-run with status 3)\n"
     "  -h, --help            this text\n"
     "Exit status: 0 the program returned EFI_SUCCESS, 1 it returned an error,\n"
     "2 usage error or an image that cannot load, 3 the program crashed.\n";
@@ -137,6 +141,8 @@ static void parse_options(int argc, char **argv)
 			hosted_options.trace = true;
 		} else if (!strcmp(a, "--debug")) {
 			log_threshold = LOG_LEVEL_DEBUG;
+		} else if (!strcmp(a, "--keep-going")) {
+			hosted_options.keep_going = true;
 		} else if (!strcmp(a, "--")) {
 			i++;
 			break;
@@ -336,6 +342,8 @@ static void start_devices(EFI_DEVICE_PATH_PROTOCOL **esp_path)
 
 #define STACK_SIZE (1024 * 1024) /* the spec asks for at least 128 KiB */
 
+UINT64 hosted_stack_guard;
+
 struct run {
 	EFI_HANDLE image;
 	EFI_STATUS status;
@@ -350,17 +358,33 @@ static void run_image(void *arg)
 	r->status = image_start(r->image, &r->exit_data_size, &r->exit_data);
 }
 
-/* StartImage on a stack allocated from firmware memory, like the firmware's own. */
+/* StartImage on a stack allocated from firmware memory, like the firmware's own. A page
+ * no one may touch lies below it: a program that recurses too deeply faults there (a
+ * "stack overflow" report) instead of writing over the firmware's memory further down.
+ * The page stays allocated, so the memory map never hands it out. */
 static void start_on_firmware_stack(struct run *r)
 {
 	EFI_PHYSICAL_ADDRESS stack;
 
-	if (EFI_ERROR(mem_allocate_pages(AllocateAnyPages, EfiBootServicesData, STACK_SIZE / 4096,
-					 &stack))) {
+	if (EFI_ERROR(mem_allocate_pages(AllocateAnyPages, EfiBootServicesData,
+					 (STACK_SIZE + HOSTED_GUARD_SIZE) / 4096, &stack)) ||
+	    mprotect((void *)(uintptr_t)stack, HOSTED_GUARD_SIZE, PROT_NONE) != 0) {
 		fprintf(stderr, "ember-run: no memory for a stack\n");
 		exit(2);
 	}
-	call_on_stack(run_image, r, (void *)(uintptr_t)(stack + STACK_SIZE));
+	hosted_stack_guard = stack;
+	call_on_stack(run_image, r, (void *)(uintptr_t)(stack + HOSTED_GUARD_SIZE + STACK_SIZE));
+}
+
+/* Where an image's code was loaded (crash.c names the program a fault ended by it). */
+static UINT64 image_base(EFI_HANDLE image)
+{
+	static const EFI_GUID loaded_image_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
+	EFI_LOADED_IMAGE_PROTOCOL *li;
+
+	if (EFI_ERROR(protocol_get(image, &loaded_image_guid, (void **)&li)))
+		return 0;
+	return (UINT64)(uintptr_t)li->ImageBase;
 }
 
 /* "ember-run: APP: EFI_NOT_FOUND: <the program's exit data text>" */
@@ -383,6 +407,7 @@ int main(int argc, char **argv)
 {
 	EFI_DEVICE_PATH_PROTOCOL *esp_path;
 	struct run r = {0};
+	UINT64 base;
 
 	parse_options(argc, argv);
 	if (EFI_ERROR(ram_init())) {
@@ -396,8 +421,11 @@ int main(int argc, char **argv)
 	set_load_options(r.image);
 	if (hosted_options.trace)
 		trace_install();
+	base = image_base(r.image);
 	hosted_timer_start();
 	start_on_firmware_stack(&r);
+	if (base && hosted_crash_ended == base)
+		hosted_exit(3); /* APP itself crashed (--keep-going): the report said so */
 	if (EFI_ERROR(r.status))
 		report_failure(r.status, r.exit_data, r.exit_data_size);
 	hosted_exit(EFI_ERROR(r.status) ? 1 : 0);
