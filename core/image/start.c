@@ -108,6 +108,58 @@ bool image_find_by_address(UINT64 address, struct image_location *where)
 	return false;
 }
 
+/* ---- Ending a program that faulted ---- */
+
+/* Room left below StartImage's frame: jump_set's caller may keep nothing below its stack
+ * pointer but the System V red zone. */
+#define ABORT_STACK_GAP 512
+
+bool image_running(struct image_location *where)
+{
+	struct image *img = current_image;
+
+	if (!img || img->aborting)
+		return false;
+	where->name = img->name;
+	where->base = img->pages_base;
+	where->size = img->pe.size_of_image;
+	return true;
+}
+
+bool image_fault_abortable(UINT64 rip, EFI_TPL tpl, bool programs_fault)
+{
+	struct image_location where;
+
+	/* After ExitBootServices the OS owns the machine: no boot services to return to. */
+	if (!image_running(&where) || core_boot_services_exited)
+		return false;
+	if (image_find_by_address(rip, &where))
+		return true;
+	/* In Ember's code: at TPL_HIGH_LEVEL Ember is changing its event queues and timers,
+	 * which nothing would put right. Below it the services read and write the caller's
+	 * buffers, at TPL_NOTIFY too (GetVariable holds the variable store's lock while it
+	 * fills Data), and a bad pointer faults before the store or the map changes. */
+	return programs_fault && tpl < TPL_HIGH_LEVEL;
+}
+
+UINTN image_abort_stack(void)
+{
+	UINTN top = ALIGN_DOWN((UINTN)current_image->exit_jump->rsp - ABORT_STACK_GAP, 16) - 8;
+
+	*(UINT64 *)top = 0; /* no return address: a frame walk ends here */
+	return top;
+}
+
+_Noreturn void image_abort_running(void)
+{
+	struct image *img = current_image;
+
+	img->aborting = true;
+	img->exit_status = EFI_ABORTED;
+	HANDLE_NO_RETURN();
+	jump_long(img->exit_jump, 1);
+}
+
 /* ---- Boot services entry points ---- */
 
 EFI_STATUS EFIAPI efi_start_image(EFI_HANDLE image, UINTN *exit_data_size, CHAR16 **exit_data)

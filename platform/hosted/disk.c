@@ -174,19 +174,22 @@ void hosted_index_path_init(struct hosted_index_path *path, const EFI_GUID *vend
  * the user may not write is fine. */
 static int open_image(const struct disk_option *o, UINT64 *bytes, bool *cd)
 {
-	int fd = open(o->file, (o->read_only ? O_RDONLY : O_RDWR) | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO is refused after fstat instead of blocking the open until
+	 * someone writes to it; it is cleared again for the image's reads and writes. */
+	int fd = open(o->file, (o->read_only ? O_RDONLY : O_RDWR) | O_CLOEXEC | O_NONBLOCK);
 	bool writable = !o->read_only;
 	struct stat st;
 	off_t end;
 
 	if (fd < 0 && writable && (errno == EACCES || errno == EROFS)) {
-		fd = open(o->file, O_RDONLY | O_CLOEXEC);
+		fd = open(o->file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 		writable = false;
 	}
 	if (fd < 0)
 		disk_error(o->file, strerror(errno));
 	if (fstat(fd, &st) || (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode)))
 		disk_error(o->file, "not a regular file or block device");
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	end = lseek(fd, 0, SEEK_END);
 	*cd = is_iso(fd, o->file);
 	if (!o->read_only && !writable && !*cd)

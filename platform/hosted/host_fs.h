@@ -2,8 +2,9 @@
  * 13.5). Shared between the platform/hosted/host_fs_*.c files.
  *
  * Every file handle keeps its host path relative to the volume's root directory fd, built
- * only from validated components (no "/", ".", ".." or control characters), so nothing
- * outside the directory is reachable except through symlinks inside it. */
+ * only from validated components (no "/", ".", ".." or control characters), and a symlink
+ * is followed only when it leads to something inside the directory, so nothing outside
+ * it is reachable. */
 #ifndef HOSTED_HOST_FS_H
 #define HOSTED_HOST_FS_H
 
@@ -29,8 +30,9 @@ struct host_volume {
 	UINT32 signature;
 	EFI_SIMPLE_FILE_SYSTEM_PROTOCOL sfs;
 	EFI_HANDLE handle;
-	/* O_DIRECTORY fd of the host directory. */
+	/* O_DIRECTORY fd of the host directory, and its canonical path (realpath). */
 	int root_fd;
+	char *real_root;
 	/* The directory is not writable: changes get EFI_WRITE_PROTECTED. */
 	bool read_only;
 	/* The label, kept in memory only. */
@@ -88,6 +90,9 @@ EFI_STATUS host_fs_resolve(struct host_volume *vol, const CHAR16 *efi_path, CHAR
 char *host_fs_join(const char *dir, const CHAR16 *name, size_t name_len);
 /* Joins a normalised EFI directory path and one name into a new pool string. */
 CHAR16 *host_fs_join_efi(const CHAR16 *dir, size_t dir_len, const CHAR16 *name, size_t name_len);
+/* False for a symlink at host_path that leads outside the volume's directory (or
+ * nowhere): such links are never followed. True for anything else. */
+bool host_fs_followable(struct host_volume *vol, const char *host_path);
 /* The file's status, following symlinks; regular files and directories only. */
 EFI_STATUS host_fs_stat(struct host_volume *vol, const char *host_path, struct stat *st);
 /* True when new entries may be made in (or removed from) the directory at host_path. */

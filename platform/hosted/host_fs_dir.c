@@ -3,6 +3,8 @@
  * move on EFI_BUFFER_TOO_SMALL. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -39,6 +41,20 @@ static bool entry_name(const char *host_name, CHAR16 *name, size_t units)
 	return true;
 }
 
+/* A symlink out of the volume's directory is not listed, as it cannot be opened. */
+static bool entry_followable(struct host_file *f, const struct dirent *d)
+{
+	char path[PATH_MAX];
+	bool root = strcmp(f->host_path, ".") == 0;
+	int n;
+
+	if (d->d_type != DT_LNK && d->d_type != DT_UNKNOWN)
+		return true;
+	n = snprintf(path, sizeof(path), "%s%s%s", root ? "" : f->host_path, root ? "" : "/",
+		     d->d_name);
+	return n > 0 && (size_t)n < sizeof(path) && host_fs_followable(f->volume, path);
+}
+
 EFI_STATUS host_dir_read(struct host_file *f, UINTN *size, VOID *buffer)
 {
 	CHAR16 name[PATH_NAME_MAX + 1];
@@ -61,7 +77,7 @@ EFI_STATUS host_dir_read(struct host_file *f, UINTN *size, VOID *buffer)
 			*size = 0; /* the end of the directory */
 			return errno ? EFI_DEVICE_ERROR : EFI_SUCCESS;
 		}
-		if (!entry_name(d->d_name, name, ARRAY_SIZE(name)))
+		if (!entry_name(d->d_name, name, ARRAY_SIZE(name)) || !entry_followable(f, d))
 			continue;
 		status = host_fs_file_info(dirfd(f->dir), d->d_name, 0, name, size, buffer);
 		if (status == EFI_NOT_FOUND || status == EFI_ACCESS_DENIED)

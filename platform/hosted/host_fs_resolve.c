@@ -2,11 +2,14 @@
  * up exactly first, then by a case-insensitive scan of its directory, as FAT names match. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "host_fs.h"
 #include <ember/core/core.h>
+#include <ember/core/log.h>
 #include <ember/lib/path.h>
 #include <ember/lib/str.h>
 
@@ -43,6 +46,35 @@ CHAR16 *host_fs_join_efi(const CHAR16 *dir, size_t dir_len, const CHAR16 *name, 
 	mem_copy(out + dir_len + sep, name, name_len * sizeof(CHAR16));
 	out[dir_len + sep + name_len] = 0;
 	return out;
+}
+
+/* Where the symlink at host_path leads, canonical, stays below the volume's root. */
+static bool link_inside(struct host_volume *vol, const char *host_path)
+{
+	size_t n = strlen(vol->real_root);
+	char *full = NULL, *real = NULL;
+	bool inside;
+
+	if (asprintf(&full, "%s/%s", vol->real_root, host_path) < 0)
+		return false;
+	real = realpath(full, NULL);
+	/* A root of "/" holds everything. */
+	inside = real && strncmp(real, vol->real_root, n) == 0 &&
+		 (real[n] == '/' || real[n] == 0 || n == 1);
+	free(real);
+	free(full);
+	return inside;
+}
+
+bool host_fs_followable(struct host_volume *vol, const char *host_path)
+{
+	struct stat st;
+
+	/* Only the link itself needs a look: the components before it were checked when
+	 * the path was resolved, one by one. */
+	if (fstatat(vol->root_fd, host_path, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISLNK(st.st_mode))
+		return true;
+	return link_inside(vol, host_path);
 }
 
 EFI_STATUS host_fs_stat(struct host_volume *vol, const char *host_path, struct stat *st)
@@ -118,6 +150,13 @@ static EFI_STATUS resolve_step(struct host_volume *vol, const CHAR16 *efi_dir, c
 		name = on_disk;
 		name_len = str16_len(on_disk);
 		host = host_fs_join(host_dir, name, name_len);
+	}
+	if (host && !host_fs_followable(vol, host)) {
+		log_warn("ember-run: --esp: %s is a symlink out of the directory: not followed\n",
+			 host);
+		pool_free(host);
+		pool_free(on_disk);
+		return EFI_ACCESS_DENIED;
 	}
 	*efi_out = host ? host_fs_join_efi(efi_dir, str16_len(efi_dir), name, name_len) : NULL;
 	pool_free(on_disk);

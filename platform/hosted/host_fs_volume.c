@@ -84,6 +84,11 @@ EFI_STATUS hosted_fs_mount(const char *directory, EFI_HANDLE *handle,
 		status = host_fs_errno_status(errno);
 		goto err_free;
 	}
+	vol->real_root = realpath(directory, NULL);
+	if (!vol->real_root) {
+		status = host_fs_errno_status(errno);
+		goto err_close;
+	}
 	vol->signature = HOST_VOLUME_SIGNATURE;
 	vol->sfs.Revision = EFI_SIMPLE_FILE_SYSTEM_PROTOCOL_REVISION;
 	vol->sfs.OpenVolume = open_volume;
@@ -93,12 +98,14 @@ EFI_STATUS hosted_fs_mount(const char *directory, EFI_HANDLE *handle,
 	status = protocol_install_multiple(&vol->handle, &sfs_guid, &vol->sfs, &dp_guid,
 					   &vol->device_path, NULL);
 	if (EFI_ERROR(status))
-		goto err_close;
+		goto err_real;
 	volume_count++;
 	*handle = vol->handle;
 	*device_path = &vol->device_path.vendor.Header;
 	return EFI_SUCCESS;
 
+err_real:
+	free(vol->real_root);
 err_close:
 	close(vol->root_fd);
 err_free:

@@ -66,6 +66,7 @@ struct hosted_options {
 	const char *app;	/* the EFI program */
 	const char *screenshot; /* --screenshot FILE.png, or NULL */
 	bool trace;		/* --trace */
+	bool keep_going;	/* --keep-going */
 };
 extern struct hosted_options hosted_options;
 
@@ -77,8 +78,15 @@ _Noreturn void hosted_exit(int code);
 void hosted_timer_start(void);
 void hosted_timer_stop(void);
 
-/* Installs the handlers that turn a fault in an EFI program into a report and exit 3. */
+/* Installs the handlers that turn a fault in an EFI program into a report and exit 3,
+ * or, under --keep-going, into the end of the program as Exit(EFI_ABORTED). */
 void hosted_crash_handlers_install(void);
+/* The base of the last image a fault ended under --keep-going (crash.c), else 0. */
+extern UINT64 hosted_crash_ended;
+
+/* The inaccessible page below the programs' stack (main.c), 0 before there is one. */
+#define HOSTED_GUARD_SIZE 4096
+extern UINT64 hosted_stack_guard;
 
 /* vars.c: the variable store in the file at path (--vars), or in memory when NULL. */
 void hosted_vars_start(const char *path);

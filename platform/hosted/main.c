@@ -1,7 +1,8 @@
 /* ember-run: runs an EFI program as a Linux process on Ember's core.
  *   ember-run [options] APP.efi [ARGS...]
  * Exit status: 0 when the program returns EFI_SUCCESS, 1 when it returns an error, 2 for
- * usage errors and images that cannot load, 3 when the program crashes. */
+ * usage errors and images that cannot load, 3 when the program crashes (under --keep-going
+ * when APP itself crashed: a program it started that crashes only returns EFI_ABORTED). */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -25,6 +26,8 @@
 #define RAM_BASE 0x100000ULL /* 1 MiB up: page 0 stays unmapped to catch NULL */
 #define DEFAULT_RAM_MIB 1024
 #define MAX_ARGS_UNITS 32768
+#define GOP_MIN 64
+#define GOP_MAX 8192
 
 struct hosted_options hosted_options;
 
@@ -58,9 +61,38 @@ static const char usage_text[] =
     "  --mem MIB             RAM for the firmware (default 1024)\n"
     "  --trace               print every boot and runtime service call on stderr\n"
     "  --debug               print Ember's debug log on stderr\n"
+    "  --keep-going          a program that crashes is reported and ended as if it had\n"
+    "                        called Exit(EFI_ABORTED); the program that started it goes\n"
+    "                        on (without it, a crash ends ember-run with status 3)\n"
     "  -h, --help            this text\n"
     "Exit status: 0 the program returned EFI_SUCCESS, 1 it returned an error,\n"
     "2 usage error or an image that cannot load, 3 the program crashed.\n";
+
+/* One decimal number of at most max, ending at a character that is not a digit. */
+static const char *parse_decimal(const char *text, UINT32 max, UINT32 *value)
+{
+	UINT64 v = 0;
+	const char *c = text;
+
+	for (; *c >= '0' && *c <= '9'; c++) {
+		v = v * 10 + (UINT64)(*c - '0');
+		if (v > max)
+			return NULL; /* checked at every digit: nothing wraps */
+	}
+	*value = (UINT32)v;
+	return c > text ? c : NULL;
+}
+
+/* "WIDTHxHEIGHT", each from GOP_MIN to GOP_MAX. */
+static bool parse_gop_size(const char *text, UINT32 *width, UINT32 *height)
+{
+	const char *c = parse_decimal(text, GOP_MAX, width);
+
+	if (!c || *c != 'x')
+		return false;
+	c = parse_decimal(c + 1, GOP_MAX, height);
+	return c && !*c && *width >= GOP_MIN && *height >= GOP_MIN;
+}
 
 static _Noreturn void usage_error(const char *fmt, const char *arg)
 {
@@ -92,11 +124,10 @@ static void parse_options(int argc, char **argv)
 		} else if (!strcmp(a, "--vars")) {
 			vars_file = value;
 		} else if (!strcmp(a, "--gop")) {
-			char tail;
-			if (sscanf(value, "%ux%u%c", &opt.gop_width, &opt.gop_height, &tail) != 2 ||
-			    opt.gop_width < 64 || opt.gop_height < 64 || opt.gop_width > 8192 ||
-			    opt.gop_height > 8192)
-				usage_error("bad --gop size '%s' (want WIDTHxHEIGHT)", value);
+			if (!parse_gop_size(value, &opt.gop_width, &opt.gop_height))
+				usage_error(
+				    "bad --gop size '%s' (want WIDTHxHEIGHT, 64 to 8192 each)",
+				    value);
 		} else if (!strcmp(a, "--screen")) {
 			screen_console = true;
 		} else if (!strcmp(a, "--screenshot")) {
@@ -110,6 +141,8 @@ static void parse_options(int argc, char **argv)
 			hosted_options.trace = true;
 		} else if (!strcmp(a, "--debug")) {
 			log_threshold = LOG_LEVEL_DEBUG;
+		} else if (!strcmp(a, "--keep-going")) {
+			hosted_options.keep_going = true;
 		} else if (!strcmp(a, "--")) {
 			i++;
 			break;
@@ -188,7 +221,9 @@ static CHAR16 *command_line(UINT32 *size)
 
 static void *read_host_file(const char *path, UINTN *size)
 {
-	int fd = open(path, O_RDONLY);
+	/* O_NONBLOCK: a FIFO or a device is refused after fstat instead of blocking the open
+	 * until someone writes to it; reads of a regular file never block anyway. */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	struct stat st;
 	void *buffer = NULL;
 
@@ -307,6 +342,8 @@ static void start_devices(EFI_DEVICE_PATH_PROTOCOL **esp_path)
 
 #define STACK_SIZE (1024 * 1024) /* the spec asks for at least 128 KiB */
 
+UINT64 hosted_stack_guard;
+
 struct run {
 	EFI_HANDLE image;
 	EFI_STATUS status;
@@ -321,17 +358,33 @@ static void run_image(void *arg)
 	r->status = image_start(r->image, &r->exit_data_size, &r->exit_data);
 }
 
-/* StartImage on a stack allocated from firmware memory, like the firmware's own. */
+/* StartImage on a stack allocated from firmware memory, like the firmware's own. A page
+ * no one may touch lies below it: a program that recurses too deeply faults there (a
+ * "stack overflow" report) instead of writing over the firmware's memory further down.
+ * The page stays allocated, so the memory map never hands it out. */
 static void start_on_firmware_stack(struct run *r)
 {
 	EFI_PHYSICAL_ADDRESS stack;
 
-	if (EFI_ERROR(mem_allocate_pages(AllocateAnyPages, EfiBootServicesData, STACK_SIZE / 4096,
-					 &stack))) {
+	if (EFI_ERROR(mem_allocate_pages(AllocateAnyPages, EfiBootServicesData,
+					 (STACK_SIZE + HOSTED_GUARD_SIZE) / 4096, &stack)) ||
+	    mprotect((void *)(uintptr_t)stack, HOSTED_GUARD_SIZE, PROT_NONE) != 0) {
 		fprintf(stderr, "ember-run: no memory for a stack\n");
 		exit(2);
 	}
-	call_on_stack(run_image, r, (void *)(uintptr_t)(stack + STACK_SIZE));
+	hosted_stack_guard = stack;
+	call_on_stack(run_image, r, (void *)(uintptr_t)(stack + HOSTED_GUARD_SIZE + STACK_SIZE));
+}
+
+/* Where an image's code was loaded (crash.c names the program a fault ended by it). */
+static UINT64 image_base(EFI_HANDLE image)
+{
+	static const EFI_GUID loaded_image_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
+	EFI_LOADED_IMAGE_PROTOCOL *li;
+
+	if (EFI_ERROR(protocol_get(image, &loaded_image_guid, (void **)&li)))
+		return 0;
+	return (UINT64)(uintptr_t)li->ImageBase;
 }
 
 /* "ember-run: APP: EFI_NOT_FOUND: <the program's exit data text>" */
@@ -354,6 +407,7 @@ int main(int argc, char **argv)
 {
 	EFI_DEVICE_PATH_PROTOCOL *esp_path;
 	struct run r = {0};
+	UINT64 base;
 
 	parse_options(argc, argv);
 	if (EFI_ERROR(ram_init())) {
@@ -367,8 +421,11 @@ int main(int argc, char **argv)
 	set_load_options(r.image);
 	if (hosted_options.trace)
 		trace_install();
+	base = image_base(r.image);
 	hosted_timer_start();
 	start_on_firmware_stack(&r);
+	if (base && hosted_crash_ended == base)
+		hosted_exit(3); /* APP itself crashed (--keep-going): the report said so */
 	if (EFI_ERROR(r.status))
 		report_failure(r.status, r.exit_data, r.exit_data_size);
 	hosted_exit(EFI_ERROR(r.status) ? 1 : 0);

@@ -55,16 +55,21 @@ static void boot(void *unused)
 	boot_something();
 }
 
-/* The firmware's own stack: from boot-services memory, bigger than the early one. */
+/* The firmware's own stack, on which boot programs run too: from boot-services memory,
+ * bigger than the early one, with a not-present page below it (it stays allocated), so a
+ * stack overflow faults there with a report instead of writing over memory further down. */
 static void switch_stack(void)
 {
 	EFI_PHYSICAL_ADDRESS stack;
 
 	if (EFI_ERROR(mem_allocate_pages(AllocateAnyPages, EfiBootServicesData,
-					 FIRMWARE_STACK_SIZE / 4096, &stack)))
+					 FIRMWARE_STACK_SIZE / 4096 + 1, &stack))) {
 		boot(NULL);
-	else
-		call_on_stack(boot, NULL, (void *)(uintptr_t)(stack + FIRMWARE_STACK_SIZE));
+		return;
+	}
+	if (!paging_guard_page(stack))
+		log_warn("Ember: no guard page below the stack\n");
+	call_on_stack(boot, NULL, (void *)(uintptr_t)(stack + 4096 + FIRMWARE_STACK_SIZE));
 }
 
 void qemu_main(void)
@@ -77,6 +82,8 @@ void qemu_main(void)
 	clock_init();
 	start_core();
 	paging_protect_null_page();
+	if (!gdt_fault_stacks_init())
+		log_warn("Ember: no stacks for the fault handlers\n");
 	switch_stack();
 	panic_printf("Ember: nothing to boot; halting\n");
 	qemu_halt();

@@ -27,4 +27,5 @@ void timer_stop(void);
 void plat_exit_boot_services(void)
 {
 	timer_stop();
+	paging_unguard_all();
 }

@@ -43,6 +43,13 @@ UINT64 pflash_vars_base(void);
 
 /* paging.c */
 void paging_protect_null_page(void);
+/* Makes the page at address (the one below a stack) not-present, so running into it
+ * faults; false when it could not. Remembered until paging_unguard_all. */
+bool paging_guard_page(uint64_t address);
+/* True when address lies in a guard page (exception reports say "stack overflow"). */
+bool paging_is_guard(uint64_t address);
+/* Makes the guard pages present again, for the OS (ExitBootServices). */
+void paging_unguard_all(void);
 /* Identity-maps [start, end) (whole GiBs, 2 MiB pages) where the reset code's map ends;
  * false when memory for the tables ran out. */
 bool paging_identity_map(uint64_t start, uint64_t end);

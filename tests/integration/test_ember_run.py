@@ -1,9 +1,11 @@
 """ember-run as a user meets it: the article's programs, exit codes, bad images, crashes."""
+import os
 import re
+import shutil
 import struct
 import subprocess
 
-from conftest import ROOT, BUILD, program
+from conftest import ROOT, BUILD, app, program
 from pe_patch import PeFile
 
 
@@ -158,6 +160,107 @@ def test_privileged_and_illegal_instructions(ember):
     r = ember(program("bad_instruction"), "illegal")
     assert r.returncode == 3
     assert b"bad_instruction.efi crashed: illegal instruction" in r.stderr
+
+
+def test_stack_overflow_hits_the_guard_page(ember):
+    """A program that recurses without end runs into the page below its stack: a "stack
+    overflow" report naming the program, not writes over the firmware's memory ending in
+    an unmapped access far below."""
+    r = ember(program("stack_overflow"))
+    err = r.stderr.decode()
+    assert r.returncode == 3, err
+    assert "stack_overflow.efi crashed: stack overflow" in err
+    assert re.search(r"at stack_overflow\.efi\+0x[0-9a-f]+", err), err
+    assert "guard page" in err
+
+
+def test_fault_in_ember_during_a_call_blames_the_caller(ember):
+    """A bad pointer passed to GetVariable faults in Ember's code: the report names the
+    program whose call it was, and the frames lead back to it."""
+    r = ember(program("bad_getvariable"))
+    err = r.stderr.decode()
+    assert r.returncode == 3, err
+    assert "bad_getvariable.efi crashed in a call to Ember: invalid memory access" in err
+    assert "fault address 0x10" in err
+    assert re.search(r"called from bad_getvariable\.efi\+0x[0-9a-f]+", err), err
+    assert "a bug in Ember" not in err
+
+
+def test_misaligned_stack_is_the_programs_fault(ember):
+    """A program that calls a service with a misaligned stack makes Ember's code fault
+    (aligned SSE accesses to its stack): the report blames the program and says why."""
+    r = ember(program("misaligned_call"))
+    err = r.stderr.decode()
+    assert b"the firmware coped" not in r.stdout, "Ember's code did not fault: no test"
+    assert r.returncode == 3, err
+    assert "misaligned_call.efi crashed in a call to Ember" in err
+    assert "misaligned_call.efi called Ember with a misaligned stack" in err
+    assert "a bug in Ember" not in err
+
+
+CRASHERS = ("null_pointer", "bad_getvariable", "stack_overflow", "misaligned_call")
+ABORTED = "0x8000000000000015"  # EFI_ABORTED as %lasterror% shows it
+
+
+def shell_running(ember, tmp_path, lines, *options):
+    """The shell on an --esp holding the crashing programs, lines typed into it."""
+    for name in CRASHERS + ("hello",):
+        shutil.copy(program(name), tmp_path / f"{name}.efi")
+    typed = "".join(line + "\n" for line in lines) + "exit\n"
+    return ember(*options, "--esp", tmp_path, app("shell"), "-nostartup", "-noversion",
+                 "-nomap", input=typed.encode(), timeout=60)
+
+
+def test_keep_going_ends_only_the_crashing_program(ember, tmp_path):
+    """Under --keep-going a program the shell started that crashes (in its own code, in
+    Ember's code on a bad pointer or a misaligned call, by overflowing its stack) is
+    reported and ended as Exit(EFI_ABORTED): the shell gets EFI_ABORTED and goes on."""
+    lines = []
+    for name in CRASHERS:
+        lines += [f"{name}.efi", "echo status %lasterror%"]
+    lines += ["hello.efi", "echo status %lasterror%"]
+    r = shell_running(ember, tmp_path, lines, "--keep-going")
+    out, err = r.stdout.decode(), r.stderr.decode()
+    assert r.returncode == 0, err
+    assert out.count(f"status {ABORTED}") == len(CRASHERS), out
+    assert "Hello World!" in out and "status 0x0" in out, out
+    for name in CRASHERS:
+        assert f"{name}.efi ends as if it had called Exit(EFI_ABORTED)" in err, err
+    assert "stack_overflow.efi crashed: stack overflow" in err
+    assert "null_pointer: still running" not in out
+
+
+def test_crash_ends_everything_without_keep_going(ember, tmp_path):
+    r = shell_running(ember, tmp_path, ["null_pointer.efi", "echo not reached"])
+    assert r.returncode == 3
+    assert b"null_pointer.efi crashed" in r.stderr
+    assert b"not reached" not in r.stdout.replace(b"echo not reached", b"")
+
+
+def test_keep_going_when_app_itself_crashes_is_still_status_3(ember):
+    r = ember("--keep-going", program("null_pointer"))
+    assert r.returncode == 3, r.stderr
+    assert b"null_pointer.efi crashed" in r.stderr
+
+
+def test_fifo_is_refused_not_waited_on(ember, tmp_path):
+    """A FIFO as APP or as a --disk image: opening it for reading would wait for a
+    writer forever; it is refused as not a regular file."""
+    fifo = tmp_path / "fifo.efi"
+    os.mkfifo(fifo)
+    r = ember(fifo, timeout=20)
+    assert r.returncode == 2 and b"not a regular file" in r.stderr, r.stderr
+    r = ember("--disk", f"{fifo}:ro", program("hello"), timeout=20)
+    assert r.returncode == 2 and b"not a regular file" in r.stderr, r.stderr
+
+
+def test_gop_size_that_would_wrap_is_refused(ember):
+    for size in ("4294967360x64", "64x4294967360", "18446744073709551680x64", "+64x64",
+                 "64x64x", "x64", "64x", "63x64", "8193x64"):
+        r = ember("--gop", size, program("gop_mode"))
+        assert r.returncode == 2 and b"bad --gop size" in r.stderr, (size, r.stderr)
+    r = ember("--gop", "64x8192", program("gop_mode"))
+    assert r.returncode == 0 and b"Mode 0 is running at 64x8192" in r.stdout, r.stderr
 
 
 def test_watchdog_resets_a_hung_program(ember):

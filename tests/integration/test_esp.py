@@ -129,3 +129,31 @@ def test_read_only_volume(ember, esp):
     out = run_fs_test(ember, esp)
     assert "mode: read-only" in out
     assert snapshot(esp) == before
+
+
+def test_symlinks_out_of_the_directory_are_not_followed(ember, tmp_path):
+    """A symlink in the --esp directory is followed only when it leads to something inside
+    it: one to a file or a directory outside can be neither read, written nor listed."""
+    top = tmp_path / "esp"
+    outside = tmp_path / "outside"
+    (top / "sub").mkdir(parents=True)
+    outside.mkdir()
+    (outside / "secret.txt").write_text("secret outside")
+    (top / "sub" / "in.txt").write_text("inside")
+    links = {"out.txt": "../outside/secret.txt", "outdir": "../outside",
+             "abs.txt": str(outside / "secret.txt"), "sub/up.txt": "../../outside/secret.txt",
+             "rel.txt": "sub/in.txt", "absin.txt": str(top / "sub" / "in.txt")}
+    for name, target in links.items():
+        os.symlink(target, top / name)
+    typed = ("ls\ntype out.txt\ntype outdir\\secret.txt\ntype abs.txt\ntype sub\\up.txt\n"
+             "echo overwritten > out.txt\ntype rel.txt\ntype absin.txt\nexit\n")
+    r = ember("--esp", top, app("shell"), "-nostartup", "-noversion", "-nomap",
+              input=typed.encode(), timeout=60)
+    out, err = r.stdout.decode(), r.stderr.decode()
+    assert "secret outside" not in out, out
+    assert (outside / "secret.txt").read_text() == "secret outside"
+    assert out.count("inside") == 2, out  # links that stay inside work
+    for name in ("out.txt", "outdir", "abs.txt", "sub/up.txt"):
+        assert f"{name} is a symlink out of the directory" in err, err
+    listing = out.split("fs0:\\> type out.txt")[0]
+    assert "rel.txt" in listing and "out.txt" not in listing and "outdir" not in listing

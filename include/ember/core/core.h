@@ -142,6 +142,26 @@ struct image_location {
 };
 bool image_find_by_address(UINT64 address, struct image_location *where);
 
+/* ---- A fault in a program (the platforms' exception and signal handlers) ---- */
+
+/* The program a fault can end: the innermost image StartImage runs, unless it is being
+ * ended already. False when none runs: a fault is then the firmware's own. */
+bool image_running(struct image_location *where);
+/* Whether a fault at rip, taken at TPL tpl, may end the running program as if it had
+ * called Exit(EFI_ABORTED) instead of stopping everything. Yes when rip lies in a
+ * program's code. When it lies in Ember's, only if the platform found the program at
+ * fault (programs_fault: a bad pointer it passed, a call with a misaligned stack, its
+ * stack used up) and tpl is below TPL_HIGH_LEVEL (at which Ember changes its event
+ * queues). Never with no program running, nor after ExitBootServices. */
+bool image_fault_abortable(UINT64 rip, EFI_TPL tpl, bool programs_fault);
+/* The stack pointer a handler resumes on to call image_abort_running: just below the
+ * running program's StartImage frame, aligned as at a function's entry. */
+UINTN image_abort_stack(void);
+/* Ends the running program as Exit(EFI_ABORTED) does: its StartImage returns EFI_ABORTED
+ * at the TPL it started at, with interrupts in the state that TPL implies, and what
+ * Exit frees is freed. Call with the TPL raised to TPL_HIGH_LEVEL. */
+_Noreturn void image_abort_running(void);
+
 /* ---- Misc ---- */
 
 /* Variables, for the boot manager and drivers: the runtime services without the

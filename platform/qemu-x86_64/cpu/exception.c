@@ -1,10 +1,18 @@
-/* A CPU exception ends the boot with a report on the serial port: which exception, the
- * error code, where (image and offset), the registers and the frames that can be found. */
+/* A CPU exception gets a report on the serial port: which exception, the error code,
+ * where (image and offset), the registers and the frames that can be found. When the
+ * fault is the running program's, the program ends as if it had called
+ * Exit(EFI_ABORTED) and the boot goes on; otherwise the machine halts. */
 #include <ember/core/core.h>
 #include "cpu/interrupts.h"
 #include "qemu.h"
 
 #define MAX_FRAMES 16
+#define RFLAGS_RESERVED 0x2 /* bit 1 is always set; IF, DF and the rest clear */
+#define VECTOR_NMI 2
+#define VECTOR_MACHINE_CHECK 18
+/* A double fault on the way into a handler leaves the stack pointer where it could push
+ * no more: this close above a guard page, the stack had run out. */
+#define FRAME_ROOM 256
 
 static const char *const exception_names[32] = {
     "divide error",
@@ -70,13 +78,20 @@ static bool is_code(uint64_t address)
 	       (address >= (uintptr_t)__core_start && address < (uintptr_t)__core_end);
 }
 
+/* Memory a report may read: allocated, and not a guard page (which would fault again). */
+static bool readable(uint64_t address, uint64_t size)
+{
+	return mem_is_allocated((const void *)(uintptr_t)address, size) &&
+	       !paging_is_guard(address) && !paging_is_guard(address + size - 1);
+}
+
 /* Follows saved frame pointers while they stay in allocated memory and lead to code:
  * code built without frame pointers ends the walk rather than printing noise. */
 static void say_frames(uint64_t rbp)
 {
 	for (int i = 0; i < MAX_FRAMES && rbp && (rbp & 7) == 0; i++) {
 		const uint64_t *frame = (const uint64_t *)(uintptr_t)rbp;
-		if (!mem_is_allocated(frame, 16) || !is_code(frame[1]))
+		if (!readable(rbp, 16) || !is_code(frame[1]))
 			break;
 		say_location("  called from ", frame[1]);
 		if (frame[0] <= rbp)
@@ -85,20 +100,81 @@ static void say_frames(uint64_t rbp)
 	}
 }
 
-_Noreturn void exception_report(const struct interrupt_frame *f)
+/* The stack ran into a guard page: a page fault on it, or a double fault when the
+ * exception's frame could not be pushed. */
+static bool stack_overflow(const struct interrupt_frame *f, uint64_t cr2)
 {
-	uint64_t cr2;
+	return (f->vector == VECTOR_PAGE_FAULT && paging_is_guard(cr2)) ||
+	       (f->vector == VECTOR_DOUBLE_FAULT && paging_is_guard(f->rsp - FRAME_ROOM));
+}
 
-	__asm__ __volatile__("mov %%cr2, %0" : "=r"(cr2));
+static void report(const struct interrupt_frame *f, uint64_t cr2, bool overflow)
+{
 	panic_printf("\n!!! Ember: CPU exception %llu (%s), error code 0x%llx\n", f->vector,
 		     f->vector < 32 && exception_names[f->vector] ? exception_names[f->vector]
 								  : "reserved",
 		     f->error_code);
+	if (overflow)
+		panic_printf("  stack overflow: the stack ran into its guard page\n");
 	say_location("  at ", f->rip);
-	if (f->vector == 14)
+	if (f->vector == VECTOR_PAGE_FAULT)
 		panic_printf("  fault address (CR2) 0x%llx\n", (unsigned long long)cr2);
 	say_registers(f);
 	say_frames(f->rbp);
+}
+
+/* Raised by an instruction: not an NMI or a machine check, which come from the hardware,
+ * nor a double fault, which leaves no state to resume. */
+static bool caused_by_code(uint64_t vector)
+{
+	return vector != VECTOR_NMI && vector != VECTOR_DOUBLE_FAULT &&
+	       vector != VECTOR_MACHINE_CHECK;
+}
+
+/* Returning from the exception resumes in image_abort_running, on the stack below the
+ * program's StartImage, with interrupts off (StartImage lowers the TPL, which enables
+ * them). */
+static void end_running_program(struct interrupt_frame *f)
+{
+	struct image_location running;
+
+	image_running(&running);
+	panic_printf("!!! Ember: %s ends as if it had called Exit(EFI_ABORTED); the boot goes "
+		     "on.\n",
+		     running.name);
+	f->rip = (uint64_t)(uintptr_t)image_abort_running;
+	f->rsp = image_abort_stack();
+	f->rflags = RFLAGS_RESERVED;
+}
+
+void exception_handle(struct interrupt_frame *f)
+{
+	static bool handling; /* a fault while reporting one ends everything */
+	uint64_t cr2;
+	bool overflow, bad_address;
+	EFI_TPL tpl;
+
+	__asm__ __volatile__("mov %%cr2, %0" : "=r"(cr2));
+	if (handling) {
+		panic_printf("\n!!! Ember: CPU exception %llu while reporting one; halted.\n",
+			     f->vector);
+		qemu_halt();
+	}
+	handling = true;
+	/* Nothing the core does in here (looking up memory ranges) may run notify
+	 * functions or let the timer in. */
+	tpl = tpl_raise(TPL_HIGH_LEVEL);
+	overflow = stack_overflow(f, cr2);
+	report(f, cr2, overflow);
+	/* Ember's code faulting on an address outside memory it handed out, or on a stack
+	 * the program used up: a bad pointer the program passed, or its recursion. */
+	bad_address = f->vector == VECTOR_PAGE_FAULT &&
+		      (overflow || !mem_is_allocated((const void *)(uintptr_t)cr2, 1));
+	if (caused_by_code(f->vector) && image_fault_abortable(f->rip, tpl, bad_address)) {
+		end_running_program(f);
+		handling = false;
+		return;
+	}
 	panic_printf("!!! Ember: system halted.\n");
 	qemu_halt();
 }

@@ -110,6 +110,11 @@ void interrupts_init(void)
 	lapic_virtual_wire();
 }
 
+void interrupts_set_stack(unsigned vector, unsigned ist)
+{
+	idt[vector].ist = (uint8_t)ist;
+}
+
 void interrupts_set_irq_handler(unsigned irq, void (*handler)(void))
 {
 	irq_handlers[irq] = handler;
@@ -127,8 +132,10 @@ void interrupt_dispatch(struct interrupt_frame *frame)
 {
 	unsigned irq;
 
-	if (frame->vector < IRQ_BASE)
-		exception_report(frame);
+	if (frame->vector < IRQ_BASE) {
+		exception_handle(frame);
+		return;
+	}
 	if (frame->vector >= IRQ_BASE + 16)
 		return; /* stray vector: nothing to acknowledge */
 	irq = (unsigned)frame->vector - IRQ_BASE;
