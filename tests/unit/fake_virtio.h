@@ -62,7 +62,6 @@ struct fake_virtio_faults {
 	UINTN reset_delay;	/* status reads after a reset that still show the old status */
 	bool reset_stuck;	/* a reset never completes */
 	bool ignore_enable;	/* queue_enable stays 0 */
-	bool never_complete;	/* notifications are ignored */
 	bool corrupt_used;	/* used elements name a head that is not in flight */
 	UINT32 late_us;		/* requests complete this long after the notification */
 	UINTN generation_flips; /* device-configuration reads that see config_generation move */
@@ -133,8 +132,9 @@ UINT8 fake_virtio_disk_byte(UINT64 n);
 UINT8 fake_virtio_rng_byte(UINT64 n);
 
 /* The device model's own (fake_virtio_serve.c): a notification of queue index, served at
- * once, later from another thread (faults.late_us) or never; and whether a queue's ring
- * lies in memory mapped for the device (an error is recorded when not). */
+ * once or later from another thread (faults.late_us), unless the device lost its state;
+ * and whether a queue's ring lies in memory mapped for the device (an error is recorded
+ * when not). */
 void fake_virtio_notify(struct fake_virtio *d, UINT16 index);
 bool fake_virtio_ring_mapped(struct fake_virtio *d, const struct fake_virtio_queue *q);
 

@@ -264,8 +264,6 @@ static void *serve_late(void *context)
 void fake_virtio_notify(struct fake_virtio *d, UINT16 index)
 {
 	d->stats.notifies++;
-	if (d->faults.never_complete)
-		return;
 	if (!d->faults.late_us) {
 		serve_queue(d, index);
 		return;
