@@ -79,7 +79,13 @@ static EFI_STATUS blk_reset(struct blkdev *dev, bool extended)
 
 	if (!b->broken && !extended)
 		return EFI_SUCCESS;
-	return EFI_ERROR(virtio_blk_restart(b)) ? EFI_DEVICE_ERROR : EFI_SUCCESS;
+	/* A device that does not come back has lost its queue and request page with the
+	 * restart: it stays broken, so that requests fail instead of using them. */
+	if (EFI_ERROR(virtio_blk_restart(b))) {
+		b->broken = true;
+		return EFI_DEVICE_ERROR;
+	}
+	return EFI_SUCCESS;
 }
 
 const struct blkdev_ops virtio_blk_ops = {

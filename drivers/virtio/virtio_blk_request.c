@@ -58,15 +58,18 @@ EFI_STATUS virtio_blk_request(struct virtio_blk *b, UINT32 type, UINT64 sector, 
 			      UINT32 bytes)
 {
 	struct virtq_buf bufs[VIRTIO_BLK_MAX_SEGMENTS + 2];
-	volatile struct virtio_blk_req_header *header = (void *)(b->shared + HEADER_OFFSET);
-	volatile UINT8 *status_byte = b->shared + STATUS_OFFSET;
+	volatile struct virtio_blk_req_header *header;
+	volatile UINT8 *status_byte;
 	UINT16 head;
 	EFI_STATUS status;
 
+	/* A broken device may have no request page any more (a restart that failed). */
 	if (b->broken)
 		return EFI_DEVICE_ERROR;
 	if ((UINT64)b->max_segments * b->max_segment_bytes < bytes)
 		return EFI_INVALID_PARAMETER;
+	header = (void *)(b->shared + HEADER_OFFSET);
+	status_byte = b->shared + STATUS_OFFSET;
 	header->type = type;
 	header->reserved = 0;
 	header->sector = sector;

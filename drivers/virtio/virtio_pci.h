@@ -39,8 +39,8 @@ UINT16 virtio_pci_device_type(EFI_PCI_IO_PROTOCOL *pci_io);
 extern const struct virtio_transport virtio_pci_modern_ops;
 extern const struct virtio_transport virtio_pci_legacy_ops;
 
-/* Modern-interface capability walk: fills common/notify/isr/device; true when the common,
- * notify and device regions were all found. */
+/* Modern-interface capability walk: fills common/notify/isr/device; true when the common
+ * and notify regions were found (device configuration is optional). */
 bool virtio_pci_find_caps(struct virtio_pci *vp);
 
 /* DMA through PciIo, shared by both interfaces. */

@@ -47,14 +47,17 @@ static struct virtio_pci_region *region_for(struct virtio_pci *vp, UINT8 cfg_typ
 }
 
 /* Records one virtio capability. The first of each type wins, as the spec asks drivers to
- * prefer earlier ones (4.1.4). */
+ * prefer earlier ones (4.1.4). A notification capability too short to hold its multiplier
+ * is ignored rather than completed with the bytes that follow it. */
 static void take_cap(struct virtio_pci *vp, UINT8 at)
 {
 	EFI_PCI_IO_PROTOCOL *pci_io = vp->pci_io;
 	UINT8 type = cfg8(pci_io, at + 3), bar = cfg8(pci_io, at + 4);
 	struct virtio_pci_region *r = region_for(vp, type);
+	UINT8 min_len = type == VIRTIO_PCI_CAP_NOTIFY_CFG ? VIRTIO_PCI_NOTIFY_MULTIPLIER_AT + 4
+							  : sizeof(struct virtio_pci_cap);
 
-	if (!r || r->length || bar > 5 || cfg8(pci_io, at + 2) < sizeof(struct virtio_pci_cap))
+	if (!r || r->length || bar > 5 || cfg8(pci_io, at + 2) < min_len)
 		return;
 	r->bar = bar;
 	r->io = bar_is_io(pci_io, bar);
@@ -79,7 +82,8 @@ bool virtio_pci_find_caps(struct virtio_pci *vp)
 			take_cap(vp, at);
 		at = cfg8(pci_io, at + 1) & 0xfc;
 	}
-	/* The common block must hold at least the registers up to queue_device. */
-	return vp->common.length >= VIRTIO_COMMON_Q_USEDHI + 4 && vp->notify.length &&
-	       vp->device.length;
+	/* The common block must hold at least the registers up to queue_device. Device
+	 * configuration is optional: only device types that have some must offer it
+	 * (4.1.4.6), and virtio-rng has none. */
+	return vp->common.length >= VIRTIO_COMMON_Q_USEDHI + 4 && vp->notify.length;
 }

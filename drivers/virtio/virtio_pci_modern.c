@@ -11,13 +11,20 @@ static EFI_PCI_IO_PROTOCOL_WIDTH width_of(UINT32 size)
 			   : EfiPciIoWidthUint64;
 }
 
+/* True when size bytes at offset lie inside the region; offsets come from the device
+ * (notification offsets), so the sum must not wrap. */
+static bool in_region(const struct virtio_pci_region *r, UINT32 offset, UINT32 size)
+{
+	return size <= r->length && offset <= r->length - size;
+}
+
 static UINT64 region_read(struct virtio_pci *vp, const struct virtio_pci_region *r, UINT32 offset,
 			  UINT32 size)
 {
 	EFI_PCI_IO_PROTOCOL_ACCESS *access = r->io ? &vp->pci_io->Io : &vp->pci_io->Mem;
 	UINT64 value = 0;
 
-	if (offset + size > r->length)
+	if (!in_region(r, offset, size))
 		return 0;
 	access->Read(vp->pci_io, width_of(size), r->bar, (UINT64)r->offset + offset, 1, &value);
 	return value;
@@ -28,7 +35,7 @@ static void region_write(struct virtio_pci *vp, const struct virtio_pci_region *
 {
 	EFI_PCI_IO_PROTOCOL_ACCESS *access = r->io ? &vp->pci_io->Io : &vp->pci_io->Mem;
 
-	if (offset + size > r->length)
+	if (!in_region(r, offset, size))
 		return;
 	access->Write(vp->pci_io, width_of(size), r->bar, (UINT64)r->offset + offset, 1, &value);
 }
@@ -113,10 +120,15 @@ static void write64(struct virtio_dev *dev, UINT32 offset, UINT64 value)
 	common_write(dev, offset + 4, 4, value >> 32);
 }
 
+/* Where queue index is notified (4.1.4.4); an offset past 4 GiB becomes one that no
+ * region contains, so that the notification is dropped rather than sent elsewhere. */
 static UINT32 notify_offset(struct virtio_dev *dev, UINT16 index)
 {
+	UINT64 offset;
+
 	common_write(dev, VIRTIO_COMMON_Q_SELECT, 2, index);
-	return (UINT32)common_read(dev, VIRTIO_COMMON_Q_NOFF, 2) * to_vp(dev)->notify_multiplier;
+	offset = common_read(dev, VIRTIO_COMMON_Q_NOFF, 2) * (UINT64)to_vp(dev)->notify_multiplier;
+	return offset > 0xffffffffULL ? 0xffffffffu : (UINT32)offset;
 }
 
 static EFI_STATUS queue_enable(struct virtio_dev *dev, UINT16 index, const struct virtqueue *vq)
