@@ -1,6 +1,8 @@
 /* The table of GUIDs Ember names (include/ember/lib/guids.h). */
 #include <ember/lib/guids.h>
 #include <ember/lib/str.h>
+#include <ember/drivers/pci_driver.h>
+#include <ember/drivers/text_input_state.h>
 #include <efi/acpi.h>
 #include <efi/boot_services.h>
 #include <efi/global_variable.h>
@@ -147,7 +149,12 @@ const EFI_GUID efi_nvm_express_pass_thru_protocol_guid =
 const EFI_GUID efi_ide_controller_init_protocol_guid =
     EFI_GUID_INIT(0xa1e37052, 0x80d9, 0x4e65, 0xa3, 0x17, 0x3e, 0x9a, 0x55, 0xc4, 0x3e, 0xc9);
 
+const EFI_GUID ember_text_input_state_protocol_guid = EMBER_TEXT_INPUT_STATE_PROTOCOL_GUID;
+const EFI_GUID ember_pci_driver_data_guid = EMBER_PCI_DRIVER_DATA_GUID;
+
 static const struct guid_name table[] = {
+    {&ember_text_input_state_protocol_guid, "EmberTextInputState"},
+    {&ember_pci_driver_data_guid, "EmberPciDriverData"},
     {&efi_acpi_20_table_guid, "ACPI20Table"},
     {&efi_acpi_table_guid, "ACPITable"},
     {&efi_block_io2_protocol_guid, "BlockIo2"},

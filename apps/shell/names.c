@@ -1,6 +1,7 @@
 /* Names for devices and GUIDs. */
 #include "internal.h"
 #include <efi/protocol/component_name2.h>
+#include <ember/lib/guids.h>
 
 static EFI_GUID cn2_guid = EFI_COMPONENT_NAME2_PROTOCOL_GUID;
 static EFI_GUID dp_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
@@ -46,60 +47,98 @@ CHAR16 *sh_device_name(struct shell *sh, EFI_HANDLE h)
 	return sh_devpath_text(sh, path);
 }
 
-/* ---- GUID names ---- */
+/* ---- GUID names: lib/guids.c's table, and those programs registered ---- */
 
-__attribute__((used, section(".shguid$a"),
-	       aligned(8))) static const struct sh_guid_name guids_start;
-__attribute__((used, section(".shguid$z"), aligned(8))) static const struct sh_guid_name guids_end;
+/* The name a program registered, or a table name Ember already turned into CHAR16. */
+static struct sh_guid_entry *entry_for(struct shell *sh, const EFI_GUID *guid)
+{
+	for (struct sh_guid_entry *e = sh->guid_names; e; e = e->next)
+		if (guid_eq(&e->guid, guid))
+			return e;
+	return NULL;
+}
+
+/* Remembers name for guid (the list owns the copy: EFI_SHELL_PROTOCOL.GetGuidName hands
+ * out pointers that must stay valid). */
+static struct sh_guid_entry *remember(struct shell *sh, const EFI_GUID *guid, CHAR16 *name)
+{
+	struct sh_guid_entry *e = app_zalloc(sizeof(*e));
+
+	if (!e) {
+		app_free(name);
+		return NULL;
+	}
+	e->guid = *guid;
+	e->name = name;
+	e->next = sh->guid_names;
+	sh->guid_names = e;
+	return e;
+}
+
+/* A copy of an ASCII name as CHAR16. */
+static CHAR16 *name16(const char *name)
+{
+	UINTN n = str8_len(name);
+	CHAR16 *out = app_alloc((n + 1) * sizeof(CHAR16));
+
+	if (out) {
+		for (UINTN i = 0; i <= n; i++)
+			out[i] = (CHAR16)name[i];
+	}
+	return out;
+}
 
 const CHAR16 *sh_guid_name(struct shell *sh, const EFI_GUID *guid)
 {
-	const struct sh_guid_name *g = &guids_start + 1, *end = &guids_end;
+	struct sh_guid_entry *e = entry_for(sh, guid);
+	const char *known;
 
-	for (struct sh_guid_entry *e = sh->guid_names; e; e = e->next)
-		if (guid_eq(&e->guid, guid))
-			return e->name;
-	__asm__("" : "+r"(g), "+r"(end));
-	for (; g < end; g++)
-		if (g->name && guid_eq(&g->guid, guid))
-			return g->name;
-	return NULL;
+	if (e)
+		return e->name;
+	known = guid_name(guid);
+	if (!known)
+		return NULL;
+	e = remember(sh, guid, name16(known));
+	return e ? e->name : NULL;
 }
 
 EFI_STATUS sh_guid_register(struct shell *sh, const EFI_GUID *guid, const CHAR16 *name)
 {
-	struct sh_guid_entry *e;
 	EFI_GUID other;
+	CHAR16 *copy;
 
 	if (!guid || !name || !name[0])
 		return EFI_INVALID_PARAMETER;
 	if (sh_guid_name(sh, guid) || !EFI_ERROR(sh_guid_from_name(sh, name, &other)))
 		return EFI_ACCESS_DENIED;
-	e = app_zalloc(sizeof(*e));
-	if (!e || !(e->name = sh_strdup16(name))) {
-		app_free(e);
+	copy = sh_strdup16(name);
+	if (!copy || !remember(sh, guid, copy))
 		return EFI_OUT_OF_RESOURCES;
-	}
-	e->guid = *guid;
-	e->next = sh->guid_names;
-	sh->guid_names = e;
 	return EFI_SUCCESS;
 }
 
 EFI_STATUS sh_guid_from_name(struct shell *sh, const CHAR16 *name, EFI_GUID *guid)
 {
-	const struct sh_guid_name *g = &guids_start + 1, *end = &guids_end;
+	const EFI_GUID *known;
+	char ascii[64];
+	UINTN n = 0;
 
 	for (struct sh_guid_entry *e = sh->guid_names; e; e = e->next)
 		if (sh_eq_nocase(e->name, name)) {
 			*guid = e->guid;
 			return EFI_SUCCESS;
 		}
-	__asm__("" : "+r"(g), "+r"(end));
-	for (; g < end; g++)
-		if (g->name && sh_eq_nocase(g->name, name)) {
-			*guid = g->guid;
-			return EFI_SUCCESS;
-		}
-	return EFI_NOT_FOUND;
+	for (; name[n] && n + 1 < sizeof(ascii); n++) {
+		if (name[n] > 0x7e)
+			return EFI_NOT_FOUND; /* the table's names are ASCII */
+		ascii[n] = (char)name[n];
+	}
+	if (name[n])
+		return EFI_NOT_FOUND;
+	ascii[n] = 0;
+	known = guid_by_name(ascii);
+	if (!known)
+		return EFI_NOT_FOUND;
+	*guid = *known;
+	return EFI_SUCCESS;
 }

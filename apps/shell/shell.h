@@ -240,18 +240,9 @@ void sh_handles_refresh(struct shell *sh);
  * device path text; allocated, NULL when there is neither. */
 CHAR16 *sh_device_name(struct shell *sh, EFI_HANDLE h);
 
-/* The registered name of a GUID ("DevicePath", "BlockIo" ...), or NULL. Names are
- * registered with SH_GUID_NAME in any file, or by programs through RegisterGuidName. */
+/* The name of a GUID ("DevicePath", "BlockIo" ...), or NULL: from Ember's table of GUIDs
+ * (lib/guids.c), or registered by programs through RegisterGuidName. */
 const CHAR16 *sh_guid_name(struct shell *sh, const EFI_GUID *guid);
-
-struct sh_guid_name {
-	EFI_GUID guid;
-	const CHAR16 *name;
-};
-#define SH_GUID_NAME(ident, name_, ...)                                                            \
-	__attribute__((used, section(".shguid$m"),                                                 \
-		       aligned(8))) static const struct sh_guid_name sh_guid_##ident = {           \
-	    __VA_ARGS__, name_}
 
 /* Loads an image from a file (LoadImage with its device path) without starting it. */
 EFI_STATUS sh_load_image(struct shell *sh, const CHAR16 *name, EFI_HANDLE *image);

@@ -98,6 +98,10 @@ extern const EFI_GUID efi_ata_pass_thru_protocol_guid;
 extern const EFI_GUID efi_nvm_express_pass_thru_protocol_guid;
 extern const EFI_GUID efi_ide_controller_init_protocol_guid;
 
+/* Ember's own protocols (include/ember/drivers/). */
+extern const EFI_GUID ember_text_input_state_protocol_guid;
+extern const EFI_GUID ember_pci_driver_data_guid;
+
 /* One entry of the table: a GUID and its short name ("BlockIo", "GlobalVariable"). */
 struct guid_name {
 	const EFI_GUID *guid;
