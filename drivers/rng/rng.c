@@ -153,17 +153,21 @@ static EFI_RNG_PROTOCOL rng_protocol = {rng_get_info, rng_get_rng};
 
 EFI_STATUS rng_source_add(struct rng_source *source)
 {
-	EFI_STATUS status = EFI_SUCCESS;
+	EFI_STATUS status;
 
+	/* The first source publishes the protocol; a source that failed is not kept (its
+	 * owner frees it). */
+	if (!rng_handle) {
+		status = protocol_install(&rng_handle, &rng_guid, &rng_protocol);
+		if (EFI_ERROR(status)) {
+			rng_handle = NULL;
+			return status;
+		}
+	}
 	list_add_tail(&source->link, &sources);
 	log_info("rng: source %s (%s)\n", source->name,
 		 source->hardware ? "hardware" : "seed material");
-	if (!rng_handle) {
-		status = protocol_install(&rng_handle, &rng_guid, &rng_protocol);
-		if (EFI_ERROR(status))
-			rng_handle = NULL;
-	}
-	return status;
+	return EFI_SUCCESS;
 }
 
 void rng_source_remove(struct rng_source *source)
