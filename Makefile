@@ -231,7 +231,7 @@ $(BUILD)/tests/programs/%.efi: tests/programs/%.c | $(DEPS_STAMP)
 		--subsystem=10 $(@:.efi=.so) $@
 
 # ---- Tests ----
-check: all $(UNIT_TESTS) $(UNIT_TESTS_ASAN) $(FUZZERS)
+check: all $(UNIT_TESTS) $(UNIT_TESTS_ASAN) $(FUZZERS) $(COV_DIR)/unit-tests $(COV_DIR)/ember-run
 	$(Q)BUILD=$(BUILD) scripts/check
 
 # (pe_real_binaries loads the gnu-efi test programs.)
