@@ -1,6 +1,7 @@
 /* The boot manager's order of work (UEFI 2.10, 3.1): connect every device, run the driver
  * and system-preparation options, publish the consoles, create default options, then boot:
  * the menu if asked for, BootNext once, BootOrder in turn, and the fallback last. */
+#define LOG_PREFIX "bds: "
 #include "bds.h"
 #include <ember/core/log.h>
 #include <ember/lib/str.h>
@@ -66,10 +67,14 @@ static void boot_next(void)
 {
 	UINT16 next;
 	UINTN size = sizeof(next);
+	EFI_STATUS status = variable_get(u"BootNext", &bds_global_guid, NULL, &size, &next);
 
-	if (EFI_ERROR(variable_get(u"BootNext", &bds_global_guid, NULL, &size, &next)) ||
-	    size != sizeof(next))
+	if (status == EFI_NOT_FOUND)
 		return;
+	if (EFI_ERROR(status) || size != sizeof(next)) {
+		log_debug("BootNext: %llu bytes: %r\n", (unsigned long long)size, status);
+		return;
+	}
 	variable_set(u"BootNext", &bds_global_guid, 0, 0, NULL);
 	boot_number(next);
 }
@@ -113,12 +118,17 @@ static bool os_asked_for_menu(void)
 static void run_fallback(const struct bds_platform *platform)
 {
 	EFI_HANDLE image;
+	const char *reason;
+	EFI_STATUS status;
 
 	if (!platform->fallback_image)
 		return;
-	if (EFI_ERROR(image_load(false, core_image_handle, NULL, platform->fallback_image,
-				 platform->fallback_size, &image, NULL)))
+	status = image_load(false, core_image_handle, NULL, platform->fallback_image,
+			    platform->fallback_size, &image, &reason);
+	if (EFI_ERROR(status)) {
+		log_debug("loading the fallback: %s: %r\n", reason ? reason : "", status);
 		return;
+	}
 	image_set_name(image, "fallback");
 	bds_start_image(image, platform->fallback_name ? platform->fallback_name : u"fallback");
 }

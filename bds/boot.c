@@ -1,7 +1,9 @@
 /* Booting one load option (UEFI 2.10, 3.1.1): find its image, hand it the option's data
  * as LoadOptions, say which option is running (BootCurrent), signal ReadyToBoot, and run
  * it under the five-minute watchdog the specification asks for. */
+#define LOG_PREFIX "bds: "
 #include "bds.h"
+#include <ember/core/devpath.h>
 #include <ember/core/log.h>
 #include <ember/lib/str.h>
 
@@ -15,6 +17,7 @@ struct attempt {
 	bool boot_policy;
 	EFI_HANDLE image;
 	EFI_STATUS status;
+	UINTN tried; /* full paths LoadImage was given */
 };
 
 static bool try_load(EFI_DEVICE_PATH_PROTOCOL *full_path, void *ctx)
@@ -23,15 +26,23 @@ static bool try_load(EFI_DEVICE_PATH_PROTOCOL *full_path, void *ctx)
 
 	a->status =
 	    image_load(a->boot_policy, core_image_handle, full_path, NULL, 0, &a->image, NULL);
+	a->tried++;
+	if (EFI_ERROR(a->status)) {
+		CHAR16 *text = dp_to_text(full_path, true, true);
+		log_debug("loading %ls: %r\n", text ? text : u"(path)", a->status);
+		pool_free(text);
+	}
 	pool_free(full_path);
 	return !EFI_ERROR(a->status);
 }
 
 EFI_STATUS bds_load(const EFI_DEVICE_PATH_PROTOCOL *path, bool boot_policy, EFI_HANDLE *image)
 {
-	struct attempt a = {boot_policy, NULL, EFI_NOT_FOUND};
+	struct attempt a = {boot_policy, NULL, EFI_NOT_FOUND, 0};
 
 	bds_expand_path(path, try_load, &a);
+	if (!a.tried)
+		log_debug("the path leads to no file to load\n");
 	if (!EFI_ERROR(a.status))
 		*image = a.image;
 	return a.status;
@@ -61,8 +72,11 @@ static void pass_optional_data(EFI_HANDLE image, const struct load_option *lo)
 	    EFI_ERROR(protocol_get(image, &loaded_image_guid, (void **)&li)))
 		return;
 	copy = pool_alloc_typed(EfiLoaderData, lo->optional_size);
-	if (!copy)
+	if (!copy) {
+		log_debug("no memory for %llu bytes of LoadOptions\n",
+			  (unsigned long long)lo->optional_size);
 		return;
+	}
 	mem_copy(copy, lo->optional_data, lo->optional_size);
 	li->LoadOptions = copy;
 	li->LoadOptionsSize = (UINT32)lo->optional_size;

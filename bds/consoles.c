@@ -1,8 +1,10 @@
 /* The console variables (UEFI 2.10, 3.3): ConInDev/ConOutDev/ErrOutDev name every console
  * device there is (volatile); ConIn/ConOut/ErrOut the ones in use, kept in flash, and only
  * rewritten when the set of devices changes. Ember uses every device at once. */
+#define LOG_PREFIX "bds: "
 #include "bds.h"
 #include <ember/core/devpath.h>
+#include <ember/core/log.h>
 #include <ember/lib/str.h>
 #include <efi/protocol/simple_text_input.h>
 #include <efi/protocol/simple_text_output.h>
@@ -23,6 +25,8 @@ static EFI_DEVICE_PATH_PROTOCOL *devices_with(const EFI_GUID *protocol)
 		if (EFI_ERROR(protocol_get(handles[i], &dp_guid, (void **)&path)) || !path)
 			continue;
 		bigger = dp_append_instance(all, path);
+		if (!bigger)
+			log_debug("no memory for the console paths\n");
 		pool_free(all);
 		all = bigger;
 	}
@@ -35,6 +39,7 @@ static void set_if_changed(const CHAR16 *name, UINT32 attributes,
 {
 	void *old;
 	UINTN old_size, size = dp_size(path);
+	EFI_STATUS status;
 
 	if (!EFI_ERROR(variable_read(name, &bds_global_guid, &old, &old_size, NULL))) {
 		bool same = old_size == size && mem_cmp(old, path, size) == 0;
@@ -43,7 +48,9 @@ static void set_if_changed(const CHAR16 *name, UINT32 attributes,
 			return;
 	}
 	/* ConInDev and the like are the firmware's to write (read-only for everyone else). */
-	variable_set_firmware(name, &bds_global_guid, attributes, size, path);
+	status = variable_set_firmware(name, &bds_global_guid, attributes, size, path);
+	if (EFI_ERROR(status))
+		log_debug("%ls: cannot write it: %r\n", name, status);
 }
 
 static void publish(const EFI_GUID *protocol, const CHAR16 *in_use, const CHAR16 *all)

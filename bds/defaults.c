@@ -2,6 +2,7 @@
  * that holds \EFI\BOOT\BOOTX64.EFI, marked as Ember's own by a GUID in its OptionalData so
  * that Ember can later remove the ones whose device is gone without ever touching options
  * an OS or a user wrote. Then the platform's preference (QEMU's bootindex) orders them. */
+#define LOG_PREFIX "bds: "
 #include "bds.h"
 #include <ember/core/devpath.h>
 #include <ember/lib/format.h>
@@ -73,10 +74,12 @@ static void add_auto_option(EFI_DEVICE_PATH_PROTOCOL *path, UINT16 **order, UINT
 				  (UINT16)dp_size(path),   (const UINT8 *)&auto_option_guid,
 				  sizeof(auto_option_guid)};
 	if (EFI_ERROR(bds_option_create(u"Boot", &lo, &number)))
-		return;
+		return; /* bds_option_create said why */
 	bigger = pool_alloc((*count + 1) * sizeof(UINT16));
-	if (!bigger)
+	if (!bigger) {
+		log_debug("no memory for BootOrder with Boot%04X\n", number);
 		return;
+	}
 	mem_copy(bigger, *order, *count * sizeof(UINT16));
 	bigger[(*count)++] = number;
 	pool_free(*order);

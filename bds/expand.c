@@ -3,8 +3,10 @@
  * (\EFI\BOOT\BOOTX64.EFI on each file system of that device), and the short forms: one that
  * starts with HD() matched against the partitions there are, one that is only a file path
  * tried on every file system. */
+#define LOG_PREFIX "bds: "
 #include "bds.h"
 #include <ember/core/devpath.h>
+#include <ember/core/log.h>
 #include <ember/lib/str.h>
 #include <efi/protocol/simple_file_system.h>
 
@@ -39,6 +41,8 @@ static bool for_each_handle(const EFI_GUID *protocol, path_match match, const vo
 		full = dp_append(path, rest);
 		if (full)
 			done = visit(full, ctx);
+		else
+			log_debug("no memory for a full device path\n");
 	}
 	pool_free(handles);
 	return done;
@@ -81,8 +85,14 @@ void bds_expand_path(const EFI_DEVICE_PATH_PROTOCOL *path, bds_path_visitor visi
 {
 	EFI_DEVICE_PATH_PROTOCOL *removable = dp_file_path(bds_removable_path);
 
-	if (!removable || !dp_is_valid(path, 0))
+	if (!removable) {
+		log_debug("no memory for the removable-media path\n");
 		goto out;
+	}
+	if (!dp_is_valid(path, 0)) {
+		log_debug("the option's device path is malformed\n");
+		goto out;
+	}
 	if (is_node(path, MEDIA_DEVICE_PATH, MEDIA_HARDDRIVE_DP)) {
 		/* The partition handles have the HD() node last; the option's rest follows. */
 		const EFI_DEVICE_PATH_PROTOCOL *rest = dp_next(path);
@@ -94,6 +104,8 @@ void bds_expand_path(const EFI_DEVICE_PATH_PROTOCOL *path, bds_path_visitor visi
 		EFI_DEVICE_PATH_PROTOCOL *copy = dp_dup(path);
 		if (copy)
 			visit(copy, ctx);
+		else
+			log_debug("no memory for a copy of the device path\n");
 	} else {
 		for_each_handle(&sfs_guid, match_below, path, removable, visit, ctx);
 	}

@@ -1,5 +1,7 @@
 /* Reading and writing load options and the order variables (UEFI 2.10, 3.1, 3.3). */
+#define LOG_PREFIX "bds: "
 #include "bds.h"
+#include <ember/core/log.h>
 #include <ember/lib/format.h>
 #include <ember/lib/str.h>
 
@@ -19,13 +21,20 @@ void bds_option_name(CHAR16 name[16], const CHAR16 *kind, UINT16 number)
 bool bds_option_read(const CHAR16 *kind, UINT16 number, struct bds_option *option)
 {
 	CHAR16 name[16];
+	const char *problem;
+	EFI_STATUS status;
 
 	bds_option_name(name, kind, number);
 	option->number = number;
 	option->kind = kind;
-	if (EFI_ERROR(variable_read(name, &bds_global_guid, &option->data, &option->size, NULL)))
+	status = variable_read(name, &bds_global_guid, &option->data, &option->size, NULL);
+	if (EFI_ERROR(status)) {
+		log_debug("%ls: cannot read it: %r\n", name, status);
 		return false;
-	if (!load_option_parse(option->data, option->size, &option->lo)) {
+	}
+	problem = load_option_problem(option->data, option->size, &option->lo);
+	if (problem) {
+		log_debug("%ls: %s\n", name, problem);
 		pool_free(option->data);
 		option->data = NULL;
 		return false;
@@ -43,18 +52,29 @@ UINT16 *bds_order_read(const CHAR16 *name, UINTN *count)
 {
 	void *data;
 	UINTN size;
+	EFI_STATUS status = variable_read(name, &bds_global_guid, &data, &size, NULL);
 
 	*count = 0;
-	if (EFI_ERROR(variable_read(name, &bds_global_guid, &data, &size, NULL)))
+	if (EFI_ERROR(status)) {
+		if (status != EFI_NOT_FOUND)
+			log_debug("%ls: cannot read it: %r\n", name, status);
 		return NULL;
+	}
+	if (size % sizeof(UINT16))
+		log_debug("%ls: %llu bytes, the last one ignored\n", name,
+			  (unsigned long long)size);
 	*count = size / sizeof(UINT16);
 	return data;
 }
 
 EFI_STATUS bds_order_write(const CHAR16 *name, const UINT16 *order, UINTN count)
 {
-	return variable_set(name, &bds_global_guid, OPTION_ATTRIBUTES, count * sizeof(UINT16),
-			    order);
+	EFI_STATUS status =
+	    variable_set(name, &bds_global_guid, OPTION_ATTRIBUTES, count * sizeof(UINT16), order);
+
+	if (EFI_ERROR(status))
+		log_debug("%ls: cannot write it: %r\n", name, status);
+	return status;
 }
 
 EFI_STATUS bds_option_create(const CHAR16 *kind, const struct load_option *lo, UINT16 *number)
@@ -63,18 +83,26 @@ EFI_STATUS bds_option_create(const CHAR16 *kind, const struct load_option *lo, U
 	void *data = pool_alloc(size);
 	CHAR16 name[16];
 	EFI_STATUS status = EFI_OUT_OF_RESOURCES;
+	UINT32 n;
 
-	if (!data)
+	if (!data) {
+		log_debug("no memory for a new %ls option\n", kind);
 		return status;
+	}
 	load_option_write(lo, data);
-	for (UINT32 n = 0; n <= 0xffff; n++) {
+	for (n = 0; n <= 0xffff; n++) {
 		UINTN probe = 0;
 		bds_option_name(name, kind, (UINT16)n);
-		if (variable_get(name, &bds_global_guid, NULL, &probe, NULL) != EFI_NOT_FOUND)
-			continue;
+		if (variable_get(name, &bds_global_guid, NULL, &probe, NULL) == EFI_NOT_FOUND)
+			break;
+	}
+	if (n > 0xffff) {
+		log_debug("no free %ls#### number\n", kind);
+	} else {
 		status = variable_set(name, &bds_global_guid, OPTION_ATTRIBUTES, size, data);
+		if (EFI_ERROR(status))
+			log_debug("%ls: cannot write it: %r\n", name, status);
 		*number = (UINT16)n;
-		break;
 	}
 	pool_free(data);
 	return status;

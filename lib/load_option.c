@@ -36,7 +36,7 @@ static bool path_list_ok(const UINT8 *p, UINTN size)
 	return true;
 }
 
-bool load_option_parse(const void *data, UINTN size, struct load_option *option)
+const char *load_option_problem(const void *data, UINTN size, struct load_option *option)
 {
 	const UINT8 *p = data;
 	EFI_LOAD_OPTION_HEAD head;
@@ -44,29 +44,35 @@ bool load_option_parse(const void *data, UINTN size, struct load_option *option)
 	UINT32 category;
 
 	if (!data || size < HEAD_SIZE + 2)
-		return false;
+		return "shorter than its fixed part";
 	mem_copy(&head, p, HEAD_SIZE);
 	category = head.Attributes & LOAD_OPTION_CATEGORY;
-	if ((head.Attributes & ~KNOWN_ATTRIBUTES) ||
-	    (category != LOAD_OPTION_CATEGORY_BOOT && category != LOAD_OPTION_CATEGORY_APP))
-		return false;
+	if (head.Attributes & ~KNOWN_ATTRIBUTES)
+		return "unknown attributes";
+	if (category != LOAD_OPTION_CATEGORY_BOOT && category != LOAD_OPTION_CATEGORY_APP)
+		return "unknown category";
 	option->attributes = head.Attributes;
 	option->description = (const CHAR16 *)(p + HEAD_SIZE);
 	option->description_size = ucs2_size(p + HEAD_SIZE, size - HEAD_SIZE);
 	if (!option->description_size)
-		return false;
+		return "the description is not terminated";
 	rest = size - HEAD_SIZE - option->description_size;
 	paths = head.FilePathListLength;
 	if (paths < sizeof(EFI_DEVICE_PATH_PROTOCOL) || paths > rest)
-		return false;
+		return "FilePathListLength does not fit the option";
 	option->file_path =
 	    (const EFI_DEVICE_PATH_PROTOCOL *)(p + HEAD_SIZE + option->description_size);
 	option->file_path_size = head.FilePathListLength;
 	if (!path_list_ok((const UINT8 *)option->file_path, paths))
-		return false;
+		return "FilePathList is not whole device paths";
 	option->optional_data = (const UINT8 *)option->file_path + paths;
 	option->optional_size = rest - paths;
-	return true;
+	return NULL;
+}
+
+bool load_option_parse(const void *data, UINTN size, struct load_option *option)
+{
+	return !load_option_problem(data, size, option);
 }
 
 UINTN load_option_size(const struct load_option *option)

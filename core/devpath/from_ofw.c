@@ -3,8 +3,10 @@
  * "/pci@i0cf8/pci8086,2922@1f,2/drive@1/disk@0". Each becomes the prefix of the UEFI
  * device paths it stands for: PciRoot(0x0)/Pci(0x4,0x0), .../Pci(0x1F,0x2)/Sata(0x1,
  * 0xFFFF,0x0). Outside data: fuzzed (tests/fuzz/fuzz_ofw_path.c). */
+#define LOG_PREFIX "ofw-path: "
 #include <ember/core/core.h>
 #include <ember/core/devpath.h>
+#include <ember/core/log.h>
 #include <ember/lib/str.h>
 
 #define MAX_NODES 8
@@ -56,47 +58,69 @@ static bool name_is(const char *name, size_t len, const char *want)
 	return len == str8_len(want) && str8_ncmp(name, want, len) == 0;
 }
 
+/* The UEFI node of one OFW node appended to path (a new path; NULL without memory): a
+ * drive behind a PCI function is a Sata() node, anything else a PCI function. */
+static EFI_DEVICE_PATH_PROTOCOL *append_node(const EFI_DEVICE_PATH_PROTOCOL *path, bool drive,
+					     UINT32 unit, UINT32 sub)
+{
+	EFI_DEVICE_PATH_PROTOCOL *next;
+
+	if (drive) {
+		SATA_DEVICE_PATH sata = {
+		    {MESSAGING_DEVICE_PATH, MSG_SATA_DP, {sizeof(SATA_DEVICE_PATH), 0}},
+		    (UINT16)unit,
+		    0xffff,
+		    0};
+		next = dp_append_node(path, &sata.Header);
+	} else {
+		PCI_DEVICE_PATH pci = {
+		    {HARDWARE_DEVICE_PATH, HW_PCI_DP, {sizeof(PCI_DEVICE_PATH), 0}},
+		    (UINT8)sub,
+		    (UINT8)unit};
+		next = dp_append_node(path, &pci.Header);
+	}
+	if (!next)
+		log_debug("no memory for the device path\n");
+	return next;
+}
+
 EFI_DEVICE_PATH_PROTOCOL *dp_from_ofw(const char *line, const char *end)
 {
 	static const char root[] = "/pci@i0cf8";
 	EFI_DEVICE_PATH_PROTOCOL *path = dp_from_text(u"PciRoot(0x0)"), *next;
 	const char *p = line + sizeof(root) - 1;
-	bool after_pci = false;
+	bool after_pci = false, drive;
 
-	if ((size_t)(end - line) < sizeof(root) - 1 || str8_ncmp(line, root, sizeof(root) - 1))
+	if ((size_t)(end - line) < sizeof(root) - 1 || str8_ncmp(line, root, sizeof(root) - 1)) {
+		log_debug("\"%.*s\": not under %s\n", (int)(end - line), line, root);
 		goto none;
+	}
 	for (int n = 0; n < MAX_NODES && p < end && *p == '/' && path; n++) {
 		const char *node = ++p, *name;
 		size_t name_len;
 		UINT32 unit, sub;
 		while (p < end && *p != '/')
 			p++;
-		if (!parse_node(node, p, &name, &name_len, &unit, &sub))
-			break;
-		if (name_is(name, name_len, "disk") || name_is(name, name_len, "cdrom"))
-			break; /* the medium: the device above it is what counts */
-		if (name_is(name, name_len, "drive") && after_pci) {
-			SATA_DEVICE_PATH sata = {
-			    {MESSAGING_DEVICE_PATH, MSG_SATA_DP, {sizeof(SATA_DEVICE_PATH), 0}},
-			    (UINT16)unit,
-			    0xffff,
-			    0};
-			next = dp_append_node(path, &sata.Header);
-		} else if (unit < 32 && sub < 8) {
-			PCI_DEVICE_PATH pci = {
-			    {HARDWARE_DEVICE_PATH, HW_PCI_DP, {sizeof(PCI_DEVICE_PATH), 0}},
-			    (UINT8)sub,
-			    (UINT8)unit};
-			next = dp_append_node(path, &pci.Header);
-			after_pci = true;
-		} else {
+		if (!parse_node(node, p, &name, &name_len, &unit, &sub)) {
+			log_debug("\"%.*s\": no unit address\n", (int)(p - node), node);
 			break;
 		}
+		if (name_is(name, name_len, "disk") || name_is(name, name_len, "cdrom"))
+			break; /* the medium: the device above it is what counts */
+		drive = name_is(name, name_len, "drive") && after_pci;
+		if (!drive && (unit >= 32 || sub >= 8)) {
+			log_debug("\"%.*s\": no PCI device and function\n", (int)(p - node), node);
+			break;
+		}
+		next = append_node(path, drive, unit, sub);
+		after_pci |= !drive;
 		pool_free(path);
 		path = next;
 	}
 	if (path && after_pci)
 		return path;
+	if (path)
+		log_debug("\"%.*s\": names no PCI device\n", (int)(end - line), line);
 none:
 	pool_free(path);
 	return NULL;

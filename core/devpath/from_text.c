@@ -1,8 +1,10 @@
 /* Text to device path (UEFI 2.10, 10.6.3): splitting the text into nodes and parameters and
  * dispatching each node to its parser (from_text_*.c). The text is outside data (boot options,
  * shell input): every read is bounded by the slice being parsed. */
+#define LOG_PREFIX "devpath: "
 #include "devpath_internal.h"
 #include <ember/core/core.h>
+#include <ember/core/log.h>
 #include <ember/lib/str.h>
 
 static const struct dp_parser_entry *const parser_tables[] = {dp_parsers_hw, dp_parsers_msg,
@@ -153,8 +155,10 @@ static bool split_args(const struct dp_parser_entry *e, struct dp_str content, s
 		int named = named_param(e->params, value, &value);
 		UINTN slot = named >= 0 ? (UINTN)named : pos;
 
-		if (slot >= limit)
+		if (slot >= limit) {
+			log_debug("%s() takes %u parameters\n", e->name, (UINT32)limit);
 			return false;
+		}
 		a->v[slot] = value;
 		a->given[slot] = value.n > 0;
 		pos++;
@@ -170,7 +174,11 @@ static bool parse_file_path(struct dp_str s, struct dp_buf *out)
 
 	dp_buf_put(out, s.s, s.n * sizeof(CHAR16));
 	dp_buf_put(out, &nul, sizeof(nul));
-	return dp_buf_node_end(out, start);
+	if (dp_buf_node_end(out, start))
+		return true;
+	log_debug("file path of %llu characters: too long, or no memory\n",
+		  (unsigned long long)s.n);
+	return false;
 }
 
 static bool parse_node(struct dp_str s, struct dp_buf *out)
@@ -182,9 +190,11 @@ static bool parse_node(struct dp_str s, struct dp_buf *out)
 	if (!e)
 		return parse_file_path(s, out);
 	if (!split_args(e, (struct dp_str){s.s + name + 1, s.n - name - 2}, &args))
-		return false;
+		return false; /* split_args said why */
 	if (e->parse(&args, out) && !out->failed)
 		return true;
+	log_debug("\"%.*ls\": %s\n", (int)s.n, s.s,
+		  out->failed ? "no memory" : "refused its parameters");
 	dp_buf_truncate(out, mark);
 	return false;
 }
@@ -205,7 +215,11 @@ static bool scan_node(const CHAR16 *text, UINTN *i, struct dp_str *node)
 			break;
 	}
 	*node = (struct dp_str){text + start, *i - start};
-	return depth == 0;
+	if (depth) {
+		log_debug("\"%.*ls\": a parenthesis is not closed\n", (int)node->n, node->s);
+		return false;
+	}
+	return true;
 }
 
 static void put_end(struct dp_buf *out, UINT8 subtype)
@@ -226,9 +240,11 @@ EFI_DEVICE_PATH_PROTOCOL *dp_from_text(const CHAR16 *text)
 		struct dp_str node;
 
 		if (!scan_node(text, &i, &node) || (node.n && !parse_node(node, &out)))
+			goto fail; /* scan_node or parse_node said why */
+		if (out.failed) {
+			log_debug("no memory for the device path\n");
 			goto fail;
-		if (out.failed)
-			goto fail;
+		}
 		if (!text[i])
 			break;
 		if (text[i] == ',')
@@ -252,9 +268,16 @@ EFI_DEVICE_PATH_PROTOCOL *dp_node_from_text(const CHAR16 *text)
 		return NULL;
 	while (text[i] == '/')
 		i++;
-	if (!scan_node(text, &i, &node) || !node.n || !parse_node(node, &out)) {
-		dp_buf_free(&out);
-		return NULL;
+	if (!scan_node(text, &i, &node))
+		goto fail;
+	if (!node.n) {
+		log_debug("no device node in \"%ls\"\n", text);
+		goto fail;
 	}
+	if (!parse_node(node, &out))
+		goto fail;
 	return dp_buf_take(&out);
+fail:
+	dp_buf_free(&out);
+	return NULL;
 }

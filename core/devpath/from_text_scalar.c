@@ -1,7 +1,9 @@
 /* Parameter values of text device nodes (UEFI 2.10, 10.6.1.1 "Parameter Types"): integers,
  * keywords, GUIDs, hex dumps, EISA IDs, IP addresses. Every function reads only s.n
  * characters and refuses trailing garbage and overflow. */
+#define LOG_PREFIX "devpath: "
 #include "devpath_internal.h"
+#include <ember/core/log.h>
 #include <ember/lib/str.h>
 
 static int hex_digit(CHAR16 c)
@@ -277,14 +279,32 @@ struct dp_str dp_str_unquote(struct dp_str s)
 	return s;
 }
 
+/* Says why parameter i (counted from 0) of a node is refused; returns false. */
+static bool refuse_arg(const struct dp_args *a, UINTN i, const char *what, UINT64 max)
+{
+	if (!dp_arg_given(a, i))
+		log_debug("parameter %u is missing\n", (UINT32)i + 1);
+	else if (max)
+		log_debug("parameter %u \"%.*ls\": %s up to %llu\n", (UINT32)i + 1, (int)a->v[i].n,
+			  a->v[i].s, what, (unsigned long long)max);
+	else
+		log_debug("parameter %u \"%.*ls\": %s\n", (UINT32)i + 1, (int)a->v[i].n, a->v[i].s,
+			  what);
+	return false;
+}
+
 bool dp_arg_u64(const struct dp_args *a, UINTN i, UINT64 max, UINT64 *v)
 {
-	return !dp_arg_given(a, i) || dp_str_u64(a->v[i], max, v);
+	if (!dp_arg_given(a, i) || dp_str_u64(a->v[i], max, v))
+		return true;
+	return refuse_arg(a, i, "not a number", max);
 }
 
 bool dp_arg_req_u64(const struct dp_args *a, UINTN i, UINT64 max, UINT64 *v)
 {
-	return dp_arg_given(a, i) && dp_str_u64(a->v[i], max, v);
+	if (dp_arg_given(a, i) && dp_str_u64(a->v[i], max, v))
+		return true;
+	return refuse_arg(a, i, "not a number", max);
 }
 
 bool dp_arg_kw(const struct dp_args *a, UINTN i, const struct dp_kw *kw, UINTN n, UINT64 max,
@@ -298,7 +318,9 @@ bool dp_arg_kw(const struct dp_args *a, UINTN i, const struct dp_kw *kw, UINTN n
 			return true;
 		}
 	}
-	return dp_str_u64(a->v[i], max, v);
+	if (dp_str_u64(a->v[i], max, v))
+		return true;
+	return refuse_arg(a, i, "neither a keyword nor a number", max);
 }
 
 bool dp_arg_be8(const struct dp_args *a, UINTN i, bool required, UINT8 out[8])
@@ -306,7 +328,7 @@ bool dp_arg_be8(const struct dp_args *a, UINTN i, bool required, UINT8 out[8])
 	UINT64 v = 0;
 
 	if (dp_arg_given(a, i) ? !dp_str_u64(a->v[i], UINT64_MAX, &v) : required)
-		return false;
+		return refuse_arg(a, i, "not a number", UINT64_MAX);
 	for (int k = 0; k < 8; k++)
 		out[k] = (UINT8)(v >> (56 - 8 * k));
 	return true;
@@ -314,7 +336,9 @@ bool dp_arg_be8(const struct dp_args *a, UINTN i, bool required, UINT8 out[8])
 
 bool dp_arg_req_guid(const struct dp_args *a, UINTN i, EFI_GUID *guid)
 {
-	return dp_arg_given(a, i) && dp_str_guid(a->v[i], guid);
+	if (dp_arg_given(a, i) && dp_str_guid(a->v[i], guid))
+		return true;
+	return refuse_arg(a, i, "not a GUID", 0);
 }
 
 bool dp_buf_put_str8(struct dp_buf *b, struct dp_str s, bool nul)

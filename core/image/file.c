@@ -1,9 +1,12 @@
 /* Reading an image named by a device path (UEFI 2.10, LoadImage): through the file system
  * on the device the path leads to, else LoadFile2 (never for boot-policy loads), else
  * LoadFile. */
+#define LOG_PREFIX "image: "
 #include "image.h"
 #include "../services.h"
 #include <ember/core/devpath.h>
+#include <ember/core/log.h>
+#include <ember/lib/guids.h>
 #include <ember/lib/str.h>
 #include <efi/protocol/load_file.h>
 #include <efi/protocol/simple_file_system.h>
@@ -36,7 +39,8 @@ static bool file_path_text(const EFI_DEVICE_PATH_PROTOCOL *node, CHAR16 *out, UI
 	return used > 0;
 }
 
-static EFI_STATUS read_whole_file(EFI_FILE_PROTOCOL *file, void **buffer, UINTN *size)
+static EFI_STATUS read_whole_file(EFI_FILE_PROTOCOL *file, const CHAR16 *name, void **buffer,
+				  UINTN *size)
 {
 	UINT8 info_buffer[SIZE_OF_EFI_FILE_INFO + MAX_PATH_UNITS * sizeof(CHAR16)];
 	EFI_FILE_INFO *info = (EFI_FILE_INFO *)info_buffer;
@@ -44,16 +48,24 @@ static EFI_STATUS read_whole_file(EFI_FILE_PROTOCOL *file, void **buffer, UINTN 
 	EFI_STATUS status;
 
 	status = file->GetInfo(file, (EFI_GUID *)&file_info_guid, &info_size, info);
-	if (EFI_ERROR(status))
+	if (EFI_ERROR(status)) {
+		log_debug("%ls: GetInfo: %r\n", name, status);
 		return status;
-	if (info->Attribute & EFI_FILE_DIRECTORY)
+	}
+	if (info->Attribute & EFI_FILE_DIRECTORY) {
+		log_debug("%ls is a directory\n", name);
 		return EFI_NOT_FOUND;
+	}
 	length = info->FileSize;
 	*buffer = pool_alloc_typed(EfiBootServicesData, length ? length : 1);
-	if (!*buffer)
+	if (!*buffer) {
+		log_debug("%ls: no memory for %llu bytes\n", name, (unsigned long long)length);
 		return EFI_OUT_OF_RESOURCES;
+	}
 	status = file->Read(file, &length, *buffer);
 	if (EFI_ERROR(status) || length != info->FileSize) {
+		log_debug("%ls: read %llu of %llu bytes: %r\n", name, (unsigned long long)length,
+			  (unsigned long long)info->FileSize, status);
 		pool_free(*buffer);
 		*buffer = NULL;
 		return EFI_ERROR(status) ? status : EFI_DEVICE_ERROR;
@@ -70,17 +82,25 @@ static EFI_STATUS read_from_file_system(EFI_HANDLE device, EFI_DEVICE_PATH_PROTO
 	EFI_FILE_PROTOCOL *root, *file;
 	EFI_STATUS status;
 
-	if (!file_path_text(rest, path, ARRAY_SIZE(path)))
+	if (!file_path_text(rest, path, ARRAY_SIZE(path))) {
+		log_debug("the path on the file system is no file name\n");
 		return EFI_NOT_FOUND;
+	}
 	status = protocol_get(device, &sfs_guid, (void **)&sfs);
-	if (EFI_ERROR(status))
+	if (EFI_ERROR(status)) {
+		log_debug("the file system is gone: %r\n", status);
 		return status;
+	}
 	status = sfs->OpenVolume(sfs, &root);
-	if (EFI_ERROR(status))
+	if (EFI_ERROR(status)) {
+		log_debug("opening the volume for %ls: %r\n", path, status);
 		return status;
+	}
 	status = root->Open(root, &file, path, EFI_FILE_MODE_READ, 0);
-	if (!EFI_ERROR(status)) {
-		status = read_whole_file(file, buffer, size);
+	if (EFI_ERROR(status)) {
+		log_debug("opening %ls: %r\n", path, status);
+	} else {
+		status = read_whole_file(file, path, buffer, size);
 		file->Close(file);
 	}
 	root->Close(root);
@@ -95,16 +115,25 @@ static EFI_STATUS read_with_load_file(EFI_HANDLE device, const EFI_GUID *guid,
 	UINTN length = 0;
 	EFI_STATUS status = protocol_get(device, guid, (void **)&lf);
 
-	if (EFI_ERROR(status))
+	if (EFI_ERROR(status)) {
+		log_debug("%s is gone: %r\n", guid_name(guid), status);
 		return status;
+	}
 	status = lf->LoadFile(lf, rest, boot_policy, &length, NULL);
-	if (status != EFI_BUFFER_TOO_SMALL)
+	if (status != EFI_BUFFER_TOO_SMALL) {
+		log_debug("%s: asking the size: %r\n", guid_name(guid), status);
 		return EFI_ERROR(status) ? status : EFI_NOT_FOUND;
+	}
 	*buffer = pool_alloc_typed(EfiBootServicesData, length ? length : 1);
-	if (!*buffer)
+	if (!*buffer) {
+		log_debug("%s: no memory for %llu bytes\n", guid_name(guid),
+			  (unsigned long long)length);
 		return EFI_OUT_OF_RESOURCES;
+	}
 	status = lf->LoadFile(lf, rest, boot_policy, &length, *buffer);
 	if (EFI_ERROR(status)) {
+		log_debug("%s: loading %llu bytes: %r\n", guid_name(guid),
+			  (unsigned long long)length, status);
 		pool_free(*buffer);
 		*buffer = NULL;
 		return status;
@@ -119,8 +148,10 @@ EFI_STATUS image_read_file(bool boot_policy, EFI_DEVICE_PATH_PROTOCOL *path, voi
 	EFI_DEVICE_PATH_PROTOCOL *rest = path;
 	EFI_STATUS status;
 
-	if (!dp_is_valid(path, 64 * 1024))
+	if (!dp_is_valid(path, 64 * 1024)) {
+		log_debug("the device path is malformed\n");
 		return EFI_INVALID_PARAMETER;
+	}
 	if (!EFI_ERROR(handle_locate_device_path(&sfs_guid, &rest, device))) {
 		status = read_from_file_system(*device, rest, buffer, size);
 	} else if (rest = path, !boot_policy && !EFI_ERROR(handle_locate_device_path(
@@ -131,6 +162,7 @@ EFI_STATUS image_read_file(bool boot_policy, EFI_DEVICE_PATH_PROTOCOL *path, voi
 		status =
 		    read_with_load_file(*device, &load_file_guid, rest, boot_policy, buffer, size);
 	} else {
+		log_debug("no file system or LoadFile on the device path\n");
 		return EFI_NOT_FOUND;
 	}
 	*file_path = rest;

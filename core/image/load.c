@@ -1,6 +1,7 @@
 /* LoadImage (UEFI 2.10, section 7.4): a PE32+ image from a buffer or a device path, placed
  * in pages of the type its subsystem calls for and published with
  * EFI_LOADED_IMAGE_PROTOCOL and EFI_LOADED_IMAGE_DEVICE_PATH_PROTOCOL. */
+#define LOG_PREFIX "image: "
 #include "image.h"
 #include "../services.h"
 #include <ember/core/devpath.h>
@@ -62,13 +63,15 @@ static EFI_STATUS place_image(struct image *img, const void *file, UINTN size, c
 	status = mem_allocate_aligned(where, img->loaded.ImageCodeType, img->pages, align,
 				      &img->pages_base);
 	if (EFI_ERROR(status)) {
+		log_debug("allocating %llu pages%s: %r\n", (unsigned long long)img->pages,
+			  img->pe.relocs_stripped ? " at its fixed base" : "", status);
 		*reason = img->pe.relocs_stripped ? "its fixed base address is not free memory"
 						  : "not enough memory for the image";
 		return status == EFI_NOT_FOUND ? EFI_LOAD_ERROR : EFI_OUT_OF_RESOURCES;
 	}
 	status = pe_load(file, size, &img->pe, (void *)(uintptr_t)img->pages_base, img->pages_base,
 			 reason);
-	if (EFI_ERROR(status)) {
+	if (EFI_ERROR(status)) { /* pe_load said why */
 		mem_free_pages(img->pages_base, img->pages);
 		img->pages = 0;
 	}
@@ -120,8 +123,10 @@ static EFI_STATUS publish_image(struct image *img)
 	img->handle = NULL;
 	status = protocol_install_multiple(&img->handle, &loaded_image_guid, &img->loaded,
 					   &loaded_image_dp_guid, img->device_path, NULL);
-	if (EFI_ERROR(status))
+	if (EFI_ERROR(status)) {
+		log_debug("installing %s's LoadedImage: %r\n", img->name, status);
 		return status;
+	}
 	list_add_tail(&img->link, &image_list);
 	return EFI_SUCCESS;
 }
@@ -153,7 +158,7 @@ static EFI_STATUS load_parsed(struct image *img, const void *file, UINTN size, E
 	EFI_STATUS status = pe_parse(file, size, &img->pe, reason);
 
 	if (EFI_ERROR(status))
-		return status;
+		return status; /* pe_parse said why */
 	memory_types_for(img->pe.subsystem, &code, &data);
 	img->loaded = (EFI_LOADED_IMAGE_PROTOCOL){
 	    .Revision = EFI_LOADED_IMAGE_PROTOCOL_REVISION,
@@ -165,14 +170,15 @@ static EFI_STATUS load_parsed(struct image *img, const void *file, UINTN size, E
 	};
 	status = place_image(img, file, size, reason);
 	if (EFI_ERROR(status))
-		return status;
+		return status; /* place_image said why */
 	img->loaded.ImageBase = (void *)(uintptr_t)img->pages_base;
 	img->loaded.ImageSize = img->pe.size_of_image;
 	img->entry = (EFI_IMAGE_ENTRY_POINT)(uintptr_t)(img->pages_base + img->pe.entry_point_rva);
-	if (file_path && !(img->loaded.FilePath = dp_dup(file_path)))
+	if ((file_path && !(img->loaded.FilePath = dp_dup(file_path))) ||
+	    (path && !(img->device_path = dp_dup(path)))) {
+		log_debug("no memory for the image's device paths\n");
 		return EFI_OUT_OF_RESOURCES;
-	if (path && !(img->device_path = dp_dup(path)))
-		return EFI_OUT_OF_RESOURCES;
+	}
 	name_image(img, file_path);
 	return EFI_SUCCESS;
 }
@@ -189,7 +195,7 @@ EFI_STATUS image_load(bool boot_policy, EFI_HANDLE parent, EFI_DEVICE_PATH_PROTO
 
 	if (!buffer) {
 		status = image_read_file(boot_policy, path, &file, &size, &device, &file_path);
-		if (EFI_ERROR(status)) {
+		if (EFI_ERROR(status)) { /* image_read_file said why */
 			why = "the file could not be read";
 			goto out;
 		}
@@ -198,6 +204,7 @@ EFI_STATUS image_load(bool boot_policy, EFI_HANDLE parent, EFI_DEVICE_PATH_PROTO
 	}
 	img = pool_alloc(sizeof(*img));
 	if (!img) {
+		log_debug("no memory for the image record\n");
 		status = EFI_OUT_OF_RESOURCES;
 		goto out;
 	}

@@ -2,7 +2,9 @@
  * RVA, zeros everywhere else, then base relocations for the load address. The info comes
  * from pe_parse() of the same file, but every copy is bounded again here anyway: it costs
  * nothing and keeps a mismatched info from turning into an overrun. */
+#define LOG_PREFIX "pe: "
 #include "pe_format.h"
+#include <ember/core/log.h>
 
 static EFI_STATUS refuse(const char **reason, const char *why)
 {
@@ -55,19 +57,27 @@ EFI_STATUS pe_load(const void *file, size_t file_size, const struct pe_image_inf
 		reason = &ignored;
 	/* An image without a relocation directory that does not say it was stripped (the
 	 * Linux EFI stub) relocates itself and may load anywhere. */
-	if (delta && info->relocs_stripped && !info->reloc_size)
-		return refuse(reason, "relocations required but stripped");
-	if (info->size_of_headers > file_size || info->size_of_headers > info->size_of_image)
-		return refuse(reason, "SizeOfHeaders beyond the end of the file");
+	if (delta && info->relocs_stripped && !info->reloc_size) {
+		status = refuse(reason, "relocations required but stripped");
+		goto refused;
+	}
+	if (info->size_of_headers > file_size || info->size_of_headers > info->size_of_image) {
+		status = refuse(reason, "SizeOfHeaders beyond the end of the file");
+		goto refused;
+	}
 	mem_set(dest, 0, info->size_of_image);
 	mem_copy(dest, file, info->size_of_headers);
 	status = copy_sections(file, file_size, info, dest, reason);
 	if (EFI_ERROR(status))
-		return status;
+		goto refused;
 	status = pe_relocate(dest, info->size_of_image, info->reloc_rva, info->reloc_size, delta,
 			     reason);
 	if (EFI_ERROR(status))
-		return status;
+		goto refused;
 	record_image_base(info, dest, load_address);
 	return EFI_SUCCESS;
+
+refused:
+	log_debug("loading at 0x%llx: %s: %r\n", (unsigned long long)load_address, *reason, status);
+	return status;
 }

@@ -1,7 +1,9 @@
 /* Validation of a PE32+ file's headers and section table (pe_parse). Everything the
  * loader later relies on is checked here, with 64-bit arithmetic so that no sum of
  * 32-bit fields can wrap. */
+#define LOG_PREFIX "pe: "
 #include "pe_format.h"
+#include <ember/core/log.h>
 #include <ember/lib/format.h>
 
 static const char not_pe[] = "not a PE32+ image";
@@ -233,16 +235,25 @@ EFI_STATUS pe_parse(const void *file, size_t file_size, struct pe_image_info *in
 	mem_set(info, 0, sizeof(*info));
 	status = pe_read_headers(file, file_size, &hdr, info->reason_text, reason);
 	if (EFI_ERROR(status))
-		return status;
+		goto refused;
 	status = check_subsystem(hdr.optional.Subsystem, info, reason);
 	if (EFI_ERROR(status))
-		return status;
+		goto refused;
 	status = check_layout(&hdr, file_size, reason);
 	if (EFI_ERROR(status))
-		return status;
+		goto refused;
 	fill_info(&hdr, info);
 	status = check_sections(file, file_size, info, reason);
 	if (EFI_ERROR(status))
-		return status;
-	return check_entry_and_directories(&hdr, info, reason);
+		goto refused;
+	status = check_entry_and_directories(&hdr, info, reason);
+	if (EFI_ERROR(status))
+		goto refused;
+	return EFI_SUCCESS;
+
+refused:
+	/* Each check's reason names the rule that failed. */
+	log_debug("%llu-byte file refused: %s: %r\n", (unsigned long long)file_size, *reason,
+		  status);
+	return status;
 }

@@ -3,10 +3,12 @@
  * SimpleTextOut, SimpleTextIn and SimpleTextInEx) and when drivers are connected (the
  * driver binding below); the splitter opens their protocols BY_DRIVER, so a device that
  * goes away is taken out first (the core calls Stop when its protocols are uninstalled). */
+#define LOG_PREFIX "splitter: "
 #include <ember/drivers/console_splitter.h>
 #include <ember/core/core.h>
 #include <ember/core/driver.h>
 #include <ember/core/log.h>
+#include <ember/lib/guids.h>
 #include "splitter.h"
 
 static const EFI_GUID text_out_guid = EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL_GUID;
@@ -68,8 +70,10 @@ static bool add_output(EFI_HANDLE h)
 					  EFI_OPEN_PROTOCOL_BY_DRIVER);
 	bool added = false, in_con_out = false;
 
-	if (status != EFI_SUCCESS && status != EFI_ALREADY_STARTED)
+	if (status != EFI_SUCCESS && status != EFI_ALREADY_STARTED) {
+		log_debug("%p: opening SimpleTextOut: %r\n", h, status);
 		return false;
+	}
 	if (belongs_to_con_out(h))
 		in_con_out = added = splitter_out_add(splitter.con_out, h, out, true);
 	/* StdErr shares ConOut's devices as ConOut has set them up. */
@@ -96,8 +100,13 @@ static bool add_input(EFI_HANDLE h)
 	EFI_SIMPLE_TEXT_INPUT_PROTOCOL *in = open_input(h, &text_in_guid);
 	EFI_SIMPLE_TEXT_INPUT_EX_PROTOCOL *in_ex = open_input(h, &text_in_ex_guid);
 
-	if ((in || in_ex) && splitter_in_add(splitter.con_in, h, in, in_ex))
+	if (!in && !in_ex) {
+		log_debug("%p: cannot open its text input\n", h);
+		return false;
+	}
+	if (splitter_in_add(splitter.con_in, h, in, in_ex))
 		return true;
+	/* splitter_in_add said why not */
 	if (in)
 		protocol_close(h, &text_in_guid, agent(), h);
 	if (in_ex)
@@ -117,7 +126,7 @@ static bool add_device(EFI_HANDLE h)
 	if (wants_input(h))
 		added |= add_input(h);
 	if (added)
-		log_debug("console splitter: added device %p out=%d in=%d\n", h,
+		log_debug("added device %p out=%d in=%d\n", h,
 			  splitter.con_out && splitter_out_has(splitter.con_out, h),
 			  splitter.con_in && splitter_in_has(splitter.con_in, h));
 	return added;
@@ -157,12 +166,30 @@ static EFI_STATUS watch(const EFI_GUID *protocol, void **registration)
 	EFI_STATUS status = event_create(EVT_NOTIFY_SIGNAL, TPL_CALLBACK, device_arrived,
 					 registration, NULL, &event);
 
+	if (EFI_ERROR(status)) {
+		log_debug("creating the event for %s: %r\n", guid_name(protocol), status);
+		return status;
+	}
+	status = protocol_register_notify(protocol, event, registration);
+	if (EFI_ERROR(status)) {
+		log_debug("watching for %s: %r\n", guid_name(protocol), status);
+		event_close(event);
+	}
+	return status;
+}
+
+/* Watches for new text output, text input and extended text input devices; stops at the
+ * first that fails (watch said why). */
+static EFI_STATUS watch_devices(void)
+{
+	EFI_STATUS status = watch(&text_out_guid, &splitter.registration[0]);
+
 	if (EFI_ERROR(status))
 		return status;
-	status = protocol_register_notify(protocol, event, registration);
+	status = watch(&text_in_guid, &splitter.registration[1]);
 	if (EFI_ERROR(status))
-		event_close(event);
-	return status;
+		return status;
+	return watch(&text_in_ex_guid, &splitter.registration[2]);
 }
 
 /* Takes the text devices that exist already (once the driver binding is installed). */
@@ -180,15 +207,30 @@ static void add_present_devices(void)
 
 static EFI_STATUS create_consoles(UINT32 which)
 {
-	EFI_STATUS status = EFI_SUCCESS;
+	EFI_STATUS status;
 
-	if (which & CONSOLE_SPLITTER_CON_IN)
+	if (which & CONSOLE_SPLITTER_CON_IN) {
 		status = splitter_in_create(&splitter.con_in);
-	if (!EFI_ERROR(status) && (which & CONSOLE_SPLITTER_CON_OUT))
+		if (EFI_ERROR(status)) {
+			log_debug("creating ConIn: %r\n", status);
+			return status;
+		}
+	}
+	if (which & CONSOLE_SPLITTER_CON_OUT) {
 		status = splitter_out_create(&splitter.con_out);
-	if (!EFI_ERROR(status) && (which & CONSOLE_SPLITTER_STD_ERR))
+		if (EFI_ERROR(status)) {
+			log_debug("creating ConOut: %r\n", status);
+			return status;
+		}
+	}
+	if (which & CONSOLE_SPLITTER_STD_ERR) {
 		status = splitter_out_create(&splitter.std_err);
-	return status;
+		if (EFI_ERROR(status)) {
+			log_debug("creating StdErr: %r\n", status);
+			return status;
+		}
+	}
+	return EFI_SUCCESS;
 }
 
 EFI_STATUS console_splitter_start(UINT32 which)
@@ -207,11 +249,7 @@ EFI_STATUS console_splitter_start(UINT32 which)
 	if (splitter.std_err)
 		core_set_std_err(splitter.std_err->handle, &splitter.std_err->text.out);
 	splitter.started = true;
-	status = watch(&text_out_guid, &splitter.registration[0]);
-	if (!EFI_ERROR(status))
-		status = watch(&text_in_guid, &splitter.registration[1]);
-	if (!EFI_ERROR(status))
-		status = watch(&text_in_ex_guid, &splitter.registration[2]);
+	status = watch_devices();
 	add_present_devices();
 	return status;
 }

@@ -1,7 +1,9 @@
 /* The virtual text input: SimpleTextIn and SimpleTextInEx (UEFI 2.10, 12.2 and 12.3) that
  * take keys from every text input device into one queue, so WaitForKey, ReadKeyStroke and
  * key notifications registered here see keys from any device. */
+#define LOG_PREFIX "splitter: "
 #include <ember/core/core.h>
+#include <ember/core/log.h>
 #include <ember/lib/str.h>
 #include "splitter.h"
 
@@ -90,6 +92,8 @@ bool splitter_in_add(struct splitter_in *s, EFI_HANDLE handle, EFI_SIMPLE_TEXT_I
 		added = true;
 	}
 	tpl_restore(old);
+	if (!added)
+		log_debug("%p: too many input devices\n", handle);
 	return added;
 }
 
@@ -112,15 +116,19 @@ EFI_STATUS splitter_in_create(struct splitter_in **in)
 	struct splitter_in *s = pool_alloc(sizeof(*s));
 	EFI_STATUS status;
 
-	if (!s)
+	if (!s) {
+		log_debug("no memory for the text input console\n");
 		return EFI_OUT_OF_RESOURCES;
+	}
 	status = text_input_init(&s->input, &splitter_input_ops, false);
 	if (EFI_ERROR(status))
-		goto err_free;
+		goto err_free; /* text_input_init said which step */
 	status = protocol_install_multiple(&s->handle, &text_in_guid, &s->input.in,
 					   &text_in_ex_guid, &s->input.in_ex, NULL);
-	if (EFI_ERROR(status))
+	if (EFI_ERROR(status)) {
+		log_debug("installing SimpleTextIn and SimpleTextInEx: %r\n", status);
 		goto err_input;
+	}
 	*in = s;
 	return EFI_SUCCESS;
 

@@ -2,7 +2,9 @@
  * device: the text output front end checks the calls and keeps the Mode, the operations
  * here pass them on to each device. The modes are those all devices can show
  * (splitter_modes.c); the cursor is the first device's. */
+#define LOG_PREFIX "splitter: "
 #include <ember/core/core.h>
+#include <ember/core/log.h>
 #include <ember/lib/str.h>
 #include <ember/lib/text_out.h>
 #include "splitter.h"
@@ -244,8 +246,10 @@ bool splitter_out_add(struct splitter_out *s, EFI_HANDLE handle,
 	EFI_TPL old;
 	INT32 mode;
 
-	if (s->device_count == SPLITTER_MAX_DEVICES || !out->Mode)
+	if (s->device_count == SPLITTER_MAX_DEVICES || !out->Mode) {
+		log_debug("%p: %s\n", handle, out->Mode ? "too many output devices" : "no Mode");
 		return false;
+	}
 	old = tpl_raise(TPL_NOTIFY);
 	s->devices[s->device_count++] = (struct splitter_out_device){handle, out};
 	mode = rebuild_modes(s);
@@ -282,12 +286,15 @@ EFI_STATUS splitter_out_create(struct splitter_out **out)
 	struct splitter_out *s = pool_alloc(sizeof(*s));
 	EFI_STATUS status;
 
-	if (!s)
+	if (!s) {
+		log_debug("no memory for a text output console\n");
 		return EFI_OUT_OF_RESOURCES;
+	}
 	splitter_modes_build(&s->table, NULL, 0);
 	text_output_init(&s->text, &splitter_ops, s->table.count, 0);
 	status = protocol_install(&s->handle, &text_out_guid, &s->text.out);
 	if (EFI_ERROR(status)) {
+		log_debug("installing SimpleTextOut: %r\n", status);
 		pool_free(s);
 		return status;
 	}

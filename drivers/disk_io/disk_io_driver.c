@@ -1,8 +1,10 @@
 /* The Disk I/O driver (UEFI driver model): binds to every handle with a BlockIo and installs
  * EFI_DISK_IO_PROTOCOL and EFI_DISK_IO2_PROTOCOL beside it. */
+#define LOG_PREFIX "disk-io: "
 #include "disk_io.h"
 #include <ember/core/core.h>
 #include <ember/core/driver.h>
+#include <ember/core/log.h>
 
 static const EFI_GUID block_io_guid = EFI_BLOCK_IO_PROTOCOL_GUID;
 static const EFI_GUID disk_io_guid = EFI_DISK_IO_PROTOCOL_GUID;
@@ -21,17 +23,23 @@ static EFI_STATUS EFIAPI disk_io_start(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HA
 	EFI_BLOCK_IO_PROTOCOL *bio;
 	EFI_STATUS status;
 
-	if (!d)
+	if (!d) {
+		log_debug("no memory for the device\n");
 		return EFI_OUT_OF_RESOURCES;
+	}
 	status = protocol_open(controller, &block_io_guid, (void **)&bio, this->DriverBindingHandle,
 			       controller, EFI_OPEN_PROTOCOL_BY_DRIVER);
-	if (EFI_ERROR(status))
+	if (EFI_ERROR(status)) {
+		log_debug("opening BlockIo: %r\n", status);
 		goto err_free;
+	}
 	disk_io_init(d, bio);
 	status = protocol_install_multiple(&controller, &disk_io_guid, &d->disk_io, &disk_io2_guid,
 					   &d->disk_io2, NULL);
-	if (EFI_ERROR(status))
+	if (EFI_ERROR(status)) {
+		log_debug("installing DiskIo and DiskIo2: %r\n", status);
 		goto err_close;
+	}
 	return EFI_SUCCESS;
 
 err_close:

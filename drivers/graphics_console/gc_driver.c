@@ -1,7 +1,9 @@
 /* The graphics console driver (UEFI driver model): binds to handles with a Graphics Output
  * Protocol and installs SimpleTextOut beside it, text drawn in the built-in font. */
+#define LOG_PREFIX "graphics-console: "
 #include <ember/core/core.h>
 #include <ember/core/driver.h>
+#include <ember/core/log.h>
 #include "gc.h"
 
 static const EFI_GUID gop_guid = EFI_GRAPHICS_OUTPUT_PROTOCOL_GUID;
@@ -28,20 +30,26 @@ static EFI_STATUS EFIAPI gc_start(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE 
 	struct gc *g = pool_alloc(sizeof(*g));
 	EFI_STATUS status;
 
-	if (!g)
+	if (!g) {
+		log_debug("no memory for the console\n");
 		return EFI_OUT_OF_RESOURCES;
+	}
 	g->signature = GC_SIGNATURE;
 	g->handle = controller;
 	status = protocol_open(controller, &gop_guid, (void **)&g->gop, agent, controller,
 			       EFI_OPEN_PROTOCOL_BY_DRIVER);
-	if (EFI_ERROR(status))
+	if (EFI_ERROR(status)) {
+		log_debug("opening the GOP: %r\n", status);
 		goto err_free;
+	}
 	status = gc_out_init(g);
 	if (EFI_ERROR(status))
-		goto err_close;
+		goto err_close; /* gc_out_init said why */
 	status = protocol_install(&g->handle, &text_out_guid, &g->text.out);
-	if (EFI_ERROR(status))
+	if (EFI_ERROR(status)) {
+		log_debug("installing SimpleTextOut: %r\n", status);
 		goto err_out;
+	}
 	return EFI_SUCCESS;
 
 err_out:

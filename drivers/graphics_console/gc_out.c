@@ -3,7 +3,9 @@
  * are made anew for its resolution, mode 0 is taken and the screen is cleared (checked at
  * every call). The cursor is taken away before anything is drawn and put back where the
  * front end left it at the end of the call. */
+#define LOG_PREFIX "graphics-console: "
 #include <ember/core/core.h>
+#include <ember/core/log.h>
 #include <ember/drivers/font.h>
 #include <ember/lib/text_out.h>
 #include "gc.h"
@@ -36,12 +38,15 @@ static EFI_STATUS build_modes(struct gc *g, UINT32 *count)
 	g->width = info->HorizontalResolution;
 	g->height = info->VerticalResolution;
 	*count = gc_modes_build(g->modes, g->width, g->height);
-	if (!*count)
+	if (!*count) {
+		log_debug("%ux%u pixels: too small for 80x25 characters\n", g->width, g->height);
 		return EFI_UNSUPPORTED;
+	}
 	if (cols <= g->line_cols)
 		return EFI_SUCCESS;
 	line = pool_alloc((UINTN)cols * FONT_WIDTH * FONT_HEIGHT * sizeof(*line));
 	if (!line) {
+		log_debug("no memory for a line of %u columns\n", cols);
 		*count = 0;
 		return EFI_OUT_OF_RESOURCES;
 	}

@@ -2,6 +2,7 @@
  * then writes the results: BARs, bridge windows and the command registers. Decoding is
  * enabled on every function whose BARs of that kind all got addresses, because QEMU
  * builds its ACPI tables (the _CRS windows, MCFG) from the BARs that decode. */
+#define LOG_PREFIX "pci: "
 #include <ember/core/core.h>
 #include <ember/core/log.h>
 #include "pci_bus.h"
@@ -170,12 +171,14 @@ EFI_STATUS pci_assign_resources(struct pci_scan *scan)
 	size_t failed;
 	EFI_STATUS status = build_requests(scan);
 
-	if (EFI_ERROR(status))
+	if (EFI_ERROR(status)) {
+		log_debug("no memory for the resource requests: %r\n", status);
 		return status;
+	}
 	pci_alloc_size(&scan->root_bus);
 	failed = pci_alloc_assign(&scan->root_bus, scan->apertures);
 	if (failed)
-		log_warn("pci: %u BARs or bridge windows did not fit in the apertures\n",
+		log_warn("%u BARs or bridge windows did not fit in the apertures\n",
 			 (UINT32)failed);
 	for (struct list *l = scan->functions.next; l != &scan->functions; l = l->next)
 		program(list_entry(l, struct pci_function, link));

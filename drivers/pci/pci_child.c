@@ -1,8 +1,10 @@
 /* Child handles: one per PCI function, carrying EFI_PCI_IO_PROTOCOL and the device path
  * of the root bridge followed by one Pci(dev,fn) node per bridge on the way and one for
  * the function. Each opens the root bridge protocol BY_CHILD_CONTROLLER. */
+#define LOG_PREFIX "pci: "
 #include <ember/core/core.h>
 #include <ember/core/devpath.h>
+#include <ember/core/log.h>
 #include "pci_bus.h"
 
 static const EFI_GUID pci_io_guid = EFI_PCI_IO_PROTOCOL_GUID;
@@ -18,8 +20,10 @@ EFI_STATUS pci_child_create(EFI_HANDLE driver, EFI_HANDLE controller,
 	EFI_STATUS status;
 
 	f->device_path = dp_append_node(parent_path, &node.Header);
-	if (!f->device_path)
+	if (!f->device_path) {
+		log_debug("%02x:%02x.%x: no memory for the device path\n", f->bus, f->dev, f->fn);
 		return EFI_OUT_OF_RESOURCES;
+	}
 	pci_io_fill_access(&f->io);
 	pci_io_fill_dma(&f->io);
 	pci_io_fill_attributes(&f->io);
@@ -29,12 +33,17 @@ EFI_STATUS pci_child_create(EFI_HANDLE driver, EFI_HANDLE controller,
 	f->handle = NULL;
 	status = protocol_install_multiple(&f->handle, &device_path_guid, f->device_path,
 					   &pci_io_guid, &f->io, NULL);
-	if (EFI_ERROR(status))
+	if (EFI_ERROR(status)) {
+		log_debug("%02x:%02x.%x: installing PciIo: %r\n", f->bus, f->dev, f->fn, status);
 		goto err_path;
+	}
 	status = protocol_open(controller, &root_bridge_guid, &root, driver, f->handle,
 			       EFI_OPEN_PROTOCOL_BY_CHILD_CONTROLLER);
-	if (EFI_ERROR(status))
+	if (EFI_ERROR(status)) {
+		log_debug("%02x:%02x.%x: opening the root bridge for the child: %r\n", f->bus,
+			  f->dev, f->fn, status);
 		goto err_uninstall;
+	}
 	return EFI_SUCCESS;
 
 err_uninstall:

@@ -1,6 +1,7 @@
 /* The PCI bus driver (UEFI driver model, a bus driver): binds to a root bridge, enumerates
  * and configures everything behind it, and creates a child handle per function. Stop with
  * children removes them; Stop without children releases the root bridge. */
+#define LOG_PREFIX "pci: "
 #include <ember/core/core.h>
 #include <ember/core/driver.h>
 #include <ember/core/log.h>
@@ -43,8 +44,7 @@ static void create_children(EFI_HANDLE driver, EFI_HANDLE controller,
 		EFI_STATUS status =
 		    parent ? pci_child_create(driver, controller, parent, f) : EFI_NOT_FOUND;
 		if (EFI_ERROR(status))
-			log_warn("pci: no handle for %02x:%02x.%x: %r\n", f->bus, f->dev, f->fn,
-				 status);
+			log_warn("no handle for %02x:%02x.%x: %r\n", f->bus, f->dev, f->fn, status);
 	}
 	for (l = scan->functions.next; l != &scan->functions; l = next) {
 		struct pci_function *f = list_entry(l, struct pci_function, link);
@@ -62,12 +62,12 @@ static void log_functions(struct pci_scan *scan)
 {
 	for (struct list *l = scan->functions.next; l != &scan->functions; l = l->next) {
 		struct pci_function *f = list_entry(l, struct pci_function, link);
-		log_debug("pci: %02x:%02x.%x %04x:%04x class %02x%02x%02x%s\n", f->bus, f->dev,
-			  f->fn, f->vendor_id, f->device_id, f->class_code[2], f->class_code[1],
+		log_debug("%02x:%02x.%x %04x:%04x class %02x%02x%02x%s\n", f->bus, f->dev, f->fn,
+			  f->vendor_id, f->device_id, f->class_code[2], f->class_code[1],
 			  f->class_code[0], f->is_bridge ? " bridge" : "");
 		for (int i = 0; i < PCI_MAX_BAR; i++)
 			if (f->bars[i].offset)
-				log_debug("pci:   BAR%d %s %llx size %llx%s\n", i,
+				log_debug("  BAR%d %s %llx size %llx%s\n", i,
 					  f->bars[i].is_io ? "io" : "mem", f->bars[i].req.base,
 					  f->bars[i].req.size,
 					  f->bars[i].req.assigned ? "" : " (unassigned)");
@@ -85,23 +85,29 @@ static EFI_STATUS EFIAPI pci_start(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE
 
 	status = protocol_open(controller, &root_bridge_guid, (void **)&root, driver, controller,
 			       EFI_OPEN_PROTOCOL_BY_DRIVER);
-	if (EFI_ERROR(status))
+	if (EFI_ERROR(status)) {
+		log_debug("opening the root bridge: %r\n", status);
 		return status;
+	}
 	status = protocol_open(controller, &device_path_guid, (void **)&path, driver, controller,
 			       EFI_OPEN_PROTOCOL_GET_PROTOCOL);
-	if (EFI_ERROR(status))
+	if (EFI_ERROR(status)) {
+		log_debug("the root bridge has no device path: %r\n", status);
 		goto err_root;
+	}
 	status = EFI_OUT_OF_RESOURCES;
 	scan = pool_alloc(sizeof(*scan));
-	if (!scan)
+	if (!scan) {
+		log_debug("no memory for the scan\n");
 		goto err_root;
+	}
 	status = pci_scan_init(scan, root);
 	if (EFI_ERROR(status))
-		goto err_scan;
+		goto err_scan; /* pci_scan_init said why */
 	pci_scan_buses(scan);
 	status = pci_assign_resources(scan);
 	if (EFI_ERROR(status))
-		goto err_scan;
+		goto err_scan; /* pci_assign_resources said why */
 	log_functions(scan);
 	create_children(driver, controller, path, scan);
 	pci_scan_free(scan);

@@ -1,6 +1,7 @@
 /* Enumeration: every function on every bus below the root bridge. Bridges get bus numbers
  * depth-first (devices behind them, PCIe root ports included, are invisible until then);
  * every BAR is sized with decoding off, both halves of a 64-bit BAR. */
+#define LOG_PREFIX "pci: "
 #include <ember/core/core.h>
 #include <ember/core/log.h>
 #include <ember/lib/str.h>
@@ -21,8 +22,10 @@ EFI_STATUS pci_scan_init(struct pci_scan *scan, EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL 
 		scan->apertures[t] = (struct pci_range){1, 0};
 	scan->bus_limit = PCI_MAX_BUS;
 	status = root->Configuration(root, (void **)&p);
-	if (EFI_ERROR(status))
+	if (EFI_ERROR(status)) {
+		log_debug("reading the root bridge's resources: %r\n", status);
 		return status;
+	}
 	for (int n = 0; n < 16 && p[0] == ACPI_ADDRESS_SPACE_DESCRIPTOR; n++) {
 		EFI_ACPI_ADDRESS_SPACE_DESCRIPTOR d;
 		mem_copy(&d, p, sizeof(d));
@@ -141,7 +144,7 @@ static void scan_bridge(struct pci_scan *scan, struct pci_function *b)
 	UINT8 sub;
 
 	if (scan->next_bus >= scan->bus_limit) {
-		log_warn("pci: no bus number left for the bridge at %02x:%02x.%x\n", b->bus, b->dev,
+		log_warn("no bus number left for the bridge at %02x:%02x.%x\n", b->bus, b->dev,
 			 b->fn);
 		return;
 	}
@@ -167,8 +170,10 @@ static struct pci_function *probe(struct pci_scan *scan, struct pci_function *pa
 	if ((ids & 0xffff) == PCI_VENDOR_ID_INVALID || (ids & 0xffff) == 0)
 		return NULL;
 	f = pool_alloc(sizeof(*f));
-	if (!f)
+	if (!f) {
+		log_debug("%02x:%02x.%x: no memory for the function\n", bus, dev, fn);
 		return NULL;
+	}
 	*f = id;
 	f->signature = PCI_FUNCTION_SIGNATURE;
 	f->segment = scan->root->SegmentNumber;

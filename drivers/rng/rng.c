@@ -1,5 +1,6 @@
 /* EFI_RNG_PROTOCOL (UEFI 2.10, 37.5) over the entropy sources platforms and drivers add
  * (include/ember/drivers/rng.h says what each algorithm is). */
+#define LOG_PREFIX "rng: "
 #include <ember/lib/chacha20.h>
 #include <ember/core/core.h>
 #include <ember/core/log.h>
@@ -49,6 +50,18 @@ static void absorb(const UINT8 *material, UINTN size)
 	mem_set(block, 0, sizeof(block));
 }
 
+/* A source's bytes, when it delivers them. */
+static void absorb_source(struct rng_source *s, UINT8 *material, UINTN size)
+{
+	EFI_STATUS status = s->read(s, material, size);
+
+	if (EFI_ERROR(status)) {
+		log_debug("source %s: %r\n", s->name, status);
+		return;
+	}
+	absorb(material, size);
+}
+
 /* Fresh material: every source when seeding, the hardware ones on each request; the
  * clock always. */
 static void reseed(bool all_sources)
@@ -58,12 +71,9 @@ static void reseed(bool all_sources)
 	UINT64 now = core_time_ns();
 
 	absorb((const UINT8 *)&now, sizeof(now));
-	list_for_each_entry (s, &sources, link) {
-		if (!all_sources && !s->hardware)
-			continue;
-		if (!EFI_ERROR(s->read(s, material, sizeof(material))))
-			absorb(material, sizeof(material));
-	}
+	list_for_each_entry (s, &sources, link)
+		if (all_sources || s->hardware)
+			absorb_source(s, material, sizeof(material));
 	mem_set(material, 0, sizeof(material));
 }
 
@@ -101,9 +111,15 @@ static EFI_STATUS read_raw(UINT8 *out, UINTN size)
 {
 	struct rng_source *s;
 
-	list_for_each_entry (s, &sources, link)
-		if (s->hardware && !EFI_ERROR(s->read(s, out, size)))
+	list_for_each_entry (s, &sources, link) {
+		EFI_STATUS status;
+		if (!s->hardware)
+			continue;
+		status = s->read(s, out, size);
+		if (!EFI_ERROR(status))
 			return EFI_SUCCESS;
+		log_debug("source %s: %r\n", s->name, status);
+	}
 	return EFI_DEVICE_ERROR;
 }
 
@@ -160,13 +176,13 @@ EFI_STATUS rng_source_add(struct rng_source *source)
 	if (!rng_handle) {
 		status = protocol_install(&rng_handle, &rng_guid, &rng_protocol);
 		if (EFI_ERROR(status)) {
+			log_debug("installing the protocol: %r\n", status);
 			rng_handle = NULL;
 			return status;
 		}
 	}
 	list_add_tail(&source->link, &sources);
-	log_info("rng: source %s (%s)\n", source->name,
-		 source->hardware ? "hardware" : "seed material");
+	log_info("source %s (%s)\n", source->name, source->hardware ? "hardware" : "seed material");
 	return EFI_SUCCESS;
 }
 

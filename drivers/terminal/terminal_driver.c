@@ -1,6 +1,7 @@
 /* The serial terminal driver (UEFI driver model): binds to SerialIo devices and gives each
  * a child handle, .../Uart(baud,data,parity,stop)/VenUtf8(), with SimpleTextOut,
  * SimpleTextIn and SimpleTextInEx, for the console splitter to use. */
+#define LOG_PREFIX "terminal: "
 #include <ember/core/core.h>
 #include <ember/core/devpath.h>
 #include <ember/core/driver.h>
@@ -72,17 +73,21 @@ static EFI_STATUS create_child(struct terminal *t, EFI_HANDLE agent)
 	terminal_out_init(t);
 	status = terminal_in_init(t);
 	if (EFI_ERROR(status))
-		return status;
+		return status;			/* text_input_init said which step */
 	t->text.out.Reset(&t->text.out, FALSE); /* a known state: default colours, cleared */
 	status = protocol_install_multiple(&t->handle, &path_guid, t->path, &text_out_guid,
 					   &t->text.out, &text_in_guid, &t->input.in,
 					   &text_in_ex_guid, &t->input.in_ex, NULL);
-	if (EFI_ERROR(status))
+	if (EFI_ERROR(status)) {
+		log_debug("installing the child's protocols: %r\n", status);
 		goto err_input;
+	}
 	status = protocol_open(t->controller, &serial_guid, (void **)&serial, agent, t->handle,
 			       EFI_OPEN_PROTOCOL_BY_CHILD_CONTROLLER);
-	if (EFI_ERROR(status))
+	if (EFI_ERROR(status)) {
+		log_debug("opening SerialIo for the child: %r\n", status);
 		goto err_uninstall;
+	}
 	return EFI_SUCCESS;
 
 err_uninstall:
@@ -98,7 +103,7 @@ static void log_terminal(const struct terminal *t)
 {
 	CHAR16 *text = dp_to_text(t->path, false, true);
 
-	log_info("terminal: %ls\n", text ? text : u"(no path text)");
+	log_info("%ls\n", text ? text : u"(no path text)");
 	pool_free(text);
 }
 
@@ -110,21 +115,32 @@ static EFI_STATUS EFIAPI terminal_start(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_H
 	struct terminal *t = pool_alloc(sizeof(*t));
 	EFI_STATUS status;
 
-	if (!t)
+	if (!t) {
+		log_debug("no memory for the terminal\n");
 		return EFI_OUT_OF_RESOURCES;
+	}
 	t->signature = TERMINAL_SIGNATURE;
 	t->controller = controller;
 	status = protocol_open(controller, &serial_guid, (void **)&t->serial, agent, controller,
 			       EFI_OPEN_PROTOCOL_BY_DRIVER);
-	if (EFI_ERROR(status))
+	if (EFI_ERROR(status)) {
+		log_debug("opening SerialIo: %r\n", status);
 		goto err_free;
+	}
 	status = protocol_get(controller, &path_guid, (void **)&parent);
-	if (EFI_ERROR(status))
+	if (EFI_ERROR(status)) {
+		log_debug("the serial device has no device path: %r\n", status);
 		goto err_close;
+	}
 	t->path = child_path(parent, t->serial->Mode);
-	status = t->path ? create_child(t, agent) : EFI_OUT_OF_RESOURCES;
+	if (!t->path) {
+		log_debug("no memory for the child's device path\n");
+		status = EFI_OUT_OF_RESOURCES;
+		goto err_close;
+	}
+	status = create_child(t, agent);
 	if (EFI_ERROR(status))
-		goto err_path;
+		goto err_path; /* create_child said which step */
 	log_terminal(t);
 	return EFI_SUCCESS;
 

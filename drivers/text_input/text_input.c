@@ -2,7 +2,9 @@
  * text input device: the device only turns its input into keys (ops->poll). Input is
  * polled when someone asks (ReadKeyStroke, the WaitForKey events) and by a timer while
  * key notifications are registered, or all the time for devices that need it. */
+#define LOG_PREFIX "text-input: "
 #include <ember/core/core.h>
+#include <ember/core/log.h>
 #include <ember/lib/str.h>
 #include <ember/lib/term_keys.h>
 #include <ember/drivers/text_input.h>
@@ -213,20 +215,28 @@ static EFI_STATUS create_events(struct text_input *ti)
 
 	status =
 	    event_create(EVT_NOTIFY_WAIT, TPL_NOTIFY, wait_notify, ti, NULL, &ti->in.WaitForKey);
-	if (EFI_ERROR(status))
+	if (EFI_ERROR(status)) {
+		log_debug("creating WaitForKey: %r\n", status);
 		return status;
+	}
 	status = event_create(EVT_NOTIFY_WAIT, TPL_NOTIFY, wait_notify, ti, NULL,
 			      &ti->in_ex.WaitForKeyEx);
-	if (EFI_ERROR(status))
+	if (EFI_ERROR(status)) {
+		log_debug("creating WaitForKeyEx: %r\n", status);
 		goto err_wait;
+	}
 	status = event_create(EVT_TIMER | EVT_NOTIFY_SIGNAL, TPL_CALLBACK, poll_timer_notify, ti,
 			      NULL, &ti->poll_timer);
-	if (EFI_ERROR(status))
+	if (EFI_ERROR(status)) {
+		log_debug("creating the poll timer: %r\n", status);
 		goto err_wait_ex;
+	}
 	status = event_create(EVT_NOTIFY_SIGNAL, TPL_CALLBACK, key_notify_run, ti, NULL,
 			      &ti->notify_event);
-	if (EFI_ERROR(status))
+	if (EFI_ERROR(status)) {
+		log_debug("creating the key notification event: %r\n", status);
 		goto err_timer;
+	}
 	return EFI_SUCCESS;
 
 err_timer:

@@ -1,8 +1,10 @@
 /* EFI_UNICODE_COLLATION_PROTOCOL2 ("en") and the EFI 1.10 EFI_UNICODE_COLLATION_PROTOCOL
  * ("eng"), published once at start-up on a handle of their own (UEFI 2.10, 19.1). */
+#define LOG_PREFIX "collation: "
 #include "collation.h"
 #include <ember/core/core.h>
 #include <ember/core/init.h>
+#include <ember/core/log.h>
 
 static INTN EFIAPI stri_coll(EFI_UNICODE_COLLATION_PROTOCOL *This, CHAR16 *s1, CHAR16 *s2)
 {
@@ -53,10 +55,14 @@ EFI_STATUS collation_publish(void)
 	static const EFI_GUID guid2 = EFI_UNICODE_COLLATION_PROTOCOL2_GUID;
 	static const EFI_GUID guid = EFI_UNICODE_COLLATION_PROTOCOL_GUID;
 	static EFI_HANDLE handle;
+	EFI_STATUS status;
 
 	if (handle)
 		return EFI_SUCCESS;
-	return protocol_install_multiple(&handle, &guid2, &collation_english2, &guid,
-					 &collation_english, NULL);
+	status = protocol_install_multiple(&handle, &guid2, &collation_english2, &guid,
+					   &collation_english, NULL);
+	if (EFI_ERROR(status))
+		log_debug("installing the protocols: %r\n", status);
+	return status;
 }
 EMBER_INIT(INIT_EARLY, collation_publish);

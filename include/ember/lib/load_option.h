@@ -21,6 +21,10 @@ struct load_option {
 /* Parses and validates: known attributes and category, a terminated description, whole
  * device paths filling exactly FilePathListLength bytes. False for anything else. */
 bool load_option_parse(const void *data, UINTN size, struct load_option *option);
+/* The same, saying why: NULL for a valid option, else a constant string saying what is
+ * wrong with it, for the boot manager's log. Logs nothing itself: the runtime's variable
+ * checks parse options too. */
+const char *load_option_problem(const void *data, UINTN size, struct load_option *option);
 
 /* Bytes a serialized option takes. */
 UINTN load_option_size(const struct load_option *option);

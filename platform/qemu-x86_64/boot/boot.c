@@ -3,6 +3,7 @@
  *     command line), for tests and development: -fw_cfg name=opt/ember/app,file=x.efi
  *  2. QEMU's -kernel (kernel.c).
  *  3. The boot manager (bds/): BootNext, BootOrder, removable media, then the shell. */
+#define LOG_PREFIX "boot: "
 #include <ember/core/core.h>
 #include <ember/core/devpath.h>
 #include <ember/core/log.h>
@@ -26,8 +27,10 @@ static void set_load_options(EFI_HANDLE image, const char *text, size_t len)
 	if (EFI_ERROR(protocol_get(image, &loaded_image_guid, (void **)&li)))
 		return;
 	units = pool_alloc_typed(EfiLoaderData, (len + 1) * sizeof(CHAR16));
-	if (!units)
+	if (!units) {
+		log_debug("no memory for a command line of %llu bytes\n", (unsigned long long)len);
 		return;
+	}
 	li->LoadOptionsSize = (UINT32)((utf8_to_ucs2(units, len + 1, text, len) + 1) * 2);
 	li->LoadOptions = units;
 }
@@ -57,8 +60,10 @@ static bool boot_fw_cfg_app(void)
 	if (!fw_cfg_find("opt/ember/app", &select, &size))
 		return false;
 	file = pool_alloc_typed(EfiBootServicesData, size);
-	if (!file)
+	if (!file) {
+		log_debug("no memory for opt/ember/app (%u bytes)\n", size);
 		return false;
+	}
 	fw_cfg_read(select, file, size);
 	status = image_load(false, core_image_handle, NULL, file, size, &image, &reason);
 	pool_free(file);
@@ -90,8 +95,8 @@ static void log_time(void)
 	EFI_TIME t;
 
 	if (!EFI_ERROR(core_get_time(&t)))
-		log_info("boot: time %04u-%02u-%02u %02u:%02u:%02u (GetTime)\n", t.Year, t.Month,
-			 t.Day, t.Hour, t.Minute, t.Second);
+		log_info("time %04u-%02u-%02u %02u:%02u:%02u (GetTime)\n", t.Year, t.Month, t.Day,
+			 t.Hour, t.Minute, t.Second);
 }
 
 void boot_something(void)

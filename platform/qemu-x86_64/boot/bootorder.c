@@ -2,6 +2,7 @@
  * devices as OpenFirmware paths, first choice first; each becomes a device path prefix
  * (dp_from_ofw), and a boot option's rank is the first entry whose prefix its path starts
  * with. */
+#define LOG_PREFIX "bootorder: "
 #include <ember/core/core.h>
 #include <ember/core/devpath.h>
 #include <ember/core/log.h>
@@ -22,19 +23,27 @@ static void load(void)
 	char *text;
 
 	loaded = true;
-	if (!fw_cfg_find("bootorder", &select, &size) || !size)
+	if (!fw_cfg_find("bootorder", &select, &size) || !size) {
+		log_debug("no bootorder from QEMU\n");
 		return;
+	}
 	text = pool_alloc(size + 1);
-	if (!text)
+	if (!text) {
+		log_debug("no memory for %u bytes of bootorder\n", size);
 		return;
+	}
 	fw_cfg_read(select, text, size);
-	for (char *line = text, *end; line < text + size && prefix_count < MAX_ENTRIES;
-	     line = end + 1) {
+	for (char *line = text, *end; line < text + size; line = end + 1) {
 		for (end = line; end < text + size && *end != '\n' && *end; end++)
 			;
+		if (prefix_count == MAX_ENTRIES) {
+			log_debug("more than %u devices: \"%.*s\" and after it left out\n",
+				  MAX_ENTRIES, (int)(end - line), line);
+			break;
+		}
 		prefixes[prefix_count] = dp_from_ofw(line, end);
 		if (prefixes[prefix_count])
-			prefix_count++;
+			prefix_count++; /* else dp_from_ofw said why */
 	}
 	pool_free(text);
 }

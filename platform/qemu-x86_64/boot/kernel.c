@@ -2,6 +2,7 @@
  * fw_cfg hands out are joined back into the bzImage (a PE/COFF image with the EFI stub),
  * started with the command line as its LoadOptions; the initrd is offered through
  * EFI_LOAD_FILE2_PROTOCOL on the Linux initrd media device path, where the stub asks first. */
+#define LOG_PREFIX "kernel: "
 #include <ember/core/core.h>
 #include <ember/core/log.h>
 #include <ember/lib/str.h>
@@ -52,13 +53,15 @@ static EFI_LOAD_FILE_PROTOCOL initrd_load_file2 = {initrd_load_file};
 static void publish_initrd(void)
 {
 	EFI_HANDLE handle = NULL;
+	EFI_STATUS status;
 
 	initrd_size = fw_cfg_read32(FW_CFG_INITRD_SIZE);
 	if (!initrd_size)
 		return;
-	if (EFI_ERROR(protocol_install_multiple(&handle, &device_path_guid, &initrd_path,
-						&load_file2_guid, &initrd_load_file2, NULL)))
-		log_warn("cannot offer the initrd\n");
+	status = protocol_install_multiple(&handle, &device_path_guid, &initrd_path,
+					   &load_file2_guid, &initrd_load_file2, NULL);
+	if (EFI_ERROR(status))
+		log_warn("cannot offer the initrd: %r\n", status);
 }
 
 /* The command line from -append as the image's LoadOptions. */
@@ -80,6 +83,7 @@ static void set_command_line(EFI_HANDLE image)
 		    (UINT32)((utf8_to_ucs2(units, size + 1, text, str8_len(text)) + 1) * 2);
 		li->LoadOptions = units;
 	} else {
+		log_debug("no memory for a command line of %u bytes\n", size);
 		pool_free(units);
 	}
 	pool_free(text);
@@ -98,8 +102,11 @@ EFI_HANDLE kernel_load(void)
 	if (!kernel_size)
 		return NULL;
 	file = pool_alloc_typed(EfiBootServicesData, (UINTN)setup_size + kernel_size);
-	if (!file)
+	if (!file) {
+		log_debug("no memory for a kernel of %llu bytes\n",
+			  (unsigned long long)setup_size + kernel_size);
 		return NULL;
+	}
 	fw_cfg_read(FW_CFG_SETUP_DATA, file, setup_size);
 	fw_cfg_read(FW_CFG_KERNEL_DATA, file + setup_size, kernel_size);
 	status = image_load(false, core_image_handle, NULL, file, (UINTN)setup_size + kernel_size,

@@ -1,5 +1,7 @@
 /* The ACPI 2.0 entry points from QEMU's tables (see acpi_tables.h). */
+#define LOG_PREFIX "acpi: "
 #include "acpi_tables.h"
+#include <ember/core/log.h>
 #include <ember/lib/str.h>
 
 #define ACPI_INVALID ((UINTN)-1)
@@ -19,12 +21,23 @@ bool acpi_table_check(const struct qemu_loader *loader, UINT64 address,
 {
 	const UINT8 *p = qemu_loader_at(loader, address, sizeof(*header));
 
-	if (!p)
+	if (!p) {
+		log_debug("table at %llx: its header is in no loaded file\n",
+			  (unsigned long long)address);
 		return false;
+	}
 	mem_copy(header, p, sizeof(*header));
-	if (header->Length < sizeof(*header) || !qemu_loader_at(loader, address, header->Length))
+	if (header->Length < sizeof(*header) || !qemu_loader_at(loader, address, header->Length)) {
+		log_debug("table at %llx: length %u does not fit its file\n",
+			  (unsigned long long)address, header->Length);
 		return false;
-	return acpi_checksum(p, header->Length) == 0;
+	}
+	if (acpi_checksum(p, header->Length)) {
+		log_debug("table at %llx (%.4s): bad checksum\n", (unsigned long long)address,
+			  (const char *)header->Signature);
+		return false;
+	}
+	return true;
 }
 
 /* QEMU's RSDP: revision 0 (20 bytes) or later; only its RSDT address is used. */
@@ -32,13 +45,20 @@ static bool rsdp_rsdt(const void *rsdp, UINTN size, UINT64 *rsdt)
 {
 	EFI_ACPI_ROOT_SYSTEM_DESCRIPTION_POINTER r;
 
-	if (size < EFI_ACPI_RSDP_V1_SIZE)
+	if (size < EFI_ACPI_RSDP_V1_SIZE) {
+		log_debug("RSDP: %llu bytes, too short\n", (unsigned long long)size);
 		return false;
+	}
 	mem_set(&r, 0, sizeof(r));
 	mem_copy(&r, rsdp, EFI_ACPI_RSDP_V1_SIZE);
-	if (mem_cmp(r.Signature, EFI_ACPI_RSDP_SIGNATURE, 8) ||
-	    acpi_checksum(rsdp, EFI_ACPI_RSDP_V1_SIZE))
+	if (mem_cmp(r.Signature, EFI_ACPI_RSDP_SIGNATURE, 8)) {
+		log_debug("RSDP: bad signature\n");
 		return false;
+	}
+	if (acpi_checksum(rsdp, EFI_ACPI_RSDP_V1_SIZE)) {
+		log_debug("RSDP: bad checksum\n");
+		return false;
+	}
 	*rsdt = r.RsdtAddress;
 	return true;
 }
@@ -51,9 +71,12 @@ UINTN acpi_rsdt_tables(const struct qemu_loader *loader, const void *rsdp, UINTN
 	UINTN count = 0;
 
 	if (!rsdp_rsdt(rsdp, rsdp_size, rsdt_address) ||
-	    !acpi_table_check(loader, *rsdt_address, rsdt) ||
-	    mem_cmp(rsdt->Signature, EFI_ACPI_RSDT_SIGNATURE, 4))
+	    !acpi_table_check(loader, *rsdt_address, rsdt))
+		return ACPI_INVALID; /* they said why */
+	if (mem_cmp(rsdt->Signature, EFI_ACPI_RSDT_SIGNATURE, 4)) {
+		log_debug("the RSDP points at no RSDT (%.4s)\n", (const char *)rsdt->Signature);
 		return ACPI_INVALID;
+	}
 	entries = qemu_loader_at(loader, *rsdt_address, rsdt->Length) + sizeof(*rsdt);
 	for (UINTN i = 0; i < (rsdt->Length - sizeof(*rsdt)) / 4 && count < max; i++) {
 		EFI_ACPI_DESCRIPTION_HEADER h;

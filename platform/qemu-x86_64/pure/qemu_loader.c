@@ -1,5 +1,7 @@
 /* QEMU's table-loader script interpreter (see qemu_loader.h). */
+#define LOG_PREFIX "table-loader: "
 #include "qemu_loader.h"
+#include <ember/core/log.h>
 #include <ember/lib/str.h>
 
 static UINT32 le32_at(const UINT8 *p)
@@ -65,6 +67,7 @@ static EFI_STATUS do_allocate(struct qemu_loader *loader, const struct qemu_load
 	mem_copy(b->name, name, str8_len(name) + 1);
 	status = ops->allocate(ops->ctx, name, align, zone, b);
 	if (EFI_ERROR(status)) {
+		log_debug("ALLOCATE %s: %r\n", name, status);
 		loader->error = "ALLOCATE: cannot load the file";
 		return status;
 	}
@@ -158,8 +161,10 @@ static EFI_STATUS do_write_pointer(struct qemu_loader *loader, const struct qemu
 	    (size < 8 && value >> (8 * size)))
 		return fail(loader, "WRITE_POINTER: target does not fit the pointer");
 	status = ops->write_pointer(ops->ctx, dname, dst_offset, size, value);
-	if (EFI_ERROR(status))
+	if (EFI_ERROR(status)) {
+		log_debug("WRITE_POINTER %s+%u: %r\n", dname, dst_offset, status);
 		loader->error = "WRITE_POINTER: QEMU refused the write";
+	}
 	return status;
 }
 
@@ -190,6 +195,10 @@ EFI_STATUS qemu_loader_run(struct qemu_loader *loader, const struct qemu_loader_
 		default: /* padding (0), and commands newer than this interpreter */
 			break;
 		}
+		if (EFI_ERROR(status))
+			log_debug("command %llu refused: %s: %r\n",
+				  (unsigned long long)(off / QEMU_LOADER_ENTRY_SIZE), loader->error,
+				  status);
 	}
 	return status;
 }

@@ -3,6 +3,7 @@
  * QEMU's RSDP asks for memory a 32-bit RSDT can point at). QEMU's own RSDP is revision 0
  * with an RSDT, so Ember publishes a revision-2 RSDP with an XSDT of the same tables, under
  * both the ACPI 2.0 and the ACPI 1.0 GUIDs. Called after PCI resources are programmed. */
+#define LOG_PREFIX "acpi: "
 #include "pure/acpi_tables.h"
 #include <ember/core/core.h>
 #include <ember/core/log.h>
@@ -30,14 +31,20 @@ static EFI_STATUS load_blob(void *ctx, const char *name, UINT32 align, UINT8 zon
 	UINT32 size;
 	EFI_STATUS status;
 
-	if (!fw_cfg_find(name, &select, &size) || !size)
+	if (!fw_cfg_find(name, &select, &size) || !size) {
+		log_debug("%s: no such fw_cfg file, or empty\n", name);
 		return EFI_NOT_FOUND;
-	if (align > EFI_PAGE_SIZE)
+	}
+	if (align > EFI_PAGE_SIZE) {
+		log_debug("%s: alignment %u is more than a page\n", name, align);
 		return EFI_UNSUPPORTED;
+	}
 	status = mem_allocate_pages(AllocateMaxAddress, EfiACPIMemoryNVS, EFI_SIZE_TO_PAGES(size),
 				    &address);
-	if (EFI_ERROR(status))
+	if (EFI_ERROR(status)) {
+		log_debug("%s: allocating %u bytes below 4 GiB: %r\n", name, size, status);
 		return status;
+	}
 	blob->data = (UINT8 *)(uintptr_t)address;
 	blob->address = address;
 	blob->size = size;
@@ -53,9 +60,16 @@ static EFI_STATUS write_pointer(void *ctx, const char *name, UINT32 offset, UINT
 	UINT32 file_size;
 
 	if (!fw_cfg_find(name, &select, &file_size) || offset > file_size ||
-	    size > file_size - offset)
+	    size > file_size - offset) {
+		log_debug("%s: no such fw_cfg file, or %u bytes at %u lie outside it\n", name, size,
+			  offset);
 		return EFI_NOT_FOUND;
-	return fw_cfg_write_at(select, offset, &value, size) ? EFI_SUCCESS : EFI_DEVICE_ERROR;
+	}
+	if (!fw_cfg_write_at(select, offset, &value, size)) {
+		log_debug("%s: QEMU did not take the write\n", name);
+		return EFI_DEVICE_ERROR;
+	}
+	return EFI_SUCCESS;
 }
 
 static void free_blobs(struct qemu_loader *loader)
@@ -74,17 +88,25 @@ static EFI_STATUS run_loader(struct qemu_loader *loader)
 	void *script;
 	EFI_STATUS status;
 
-	if (!fw_cfg_find("etc/table-loader", &select, &size) || size > MAX_SCRIPT_SIZE)
+	if (!fw_cfg_find("etc/table-loader", &select, &size)) {
+		log_debug("no etc/table-loader\n");
 		return EFI_NOT_FOUND;
+	}
+	if (size > MAX_SCRIPT_SIZE) {
+		log_debug("etc/table-loader: %u bytes, more than %u\n", size, MAX_SCRIPT_SIZE);
+		return EFI_NOT_FOUND;
+	}
 	script = pool_alloc(size);
-	if (!script)
+	if (!script) {
+		log_debug("no memory for etc/table-loader\n");
 		return EFI_OUT_OF_RESOURCES;
+	}
 	fw_cfg_read(select, script, size);
 	status = qemu_loader_run(loader, &ops, script, size);
 	pool_free(script);
 	if (EFI_ERROR(status)) {
-		log_error("acpi: etc/table-loader: %s (%r)\n",
-			  loader->error ? loader->error : "failed", status);
+		log_error("etc/table-loader: %s (%r)\n", loader->error ? loader->error : "failed",
+			  status);
 		free_blobs(loader);
 	}
 	return status;
@@ -102,16 +124,23 @@ static EFI_STATUS publish(struct qemu_loader *loader, const UINT64 *tables, UINT
 
 	status = mem_allocate_pages(AllocateMaxAddress, EfiACPIReclaimMemory,
 				    EFI_SIZE_TO_PAGES(size), &address);
-	if (EFI_ERROR(status))
+	if (EFI_ERROR(status)) {
+		log_debug("allocating the RSDP and XSDT: %r\n", status);
 		return status;
+	}
 	rsdp = (void *)(uintptr_t)address;
 	acpi_build_xsdt((UINT8 *)rsdp + XSDT_OFFSET, rsdt, tables, count);
 	acpi_build_rsdp(rsdp,
 			qemu_rsdp->data + offsetof(EFI_ACPI_ROOT_SYSTEM_DESCRIPTION_POINTER, OemId),
 			(UINT32)rsdt_address, address + XSDT_OFFSET);
 	status = config_table_install(&acpi20_guid, rsdp);
-	if (!EFI_ERROR(status))
-		status = config_table_install(&acpi10_guid, rsdp);
+	if (EFI_ERROR(status)) {
+		log_debug("installing the ACPI 2.0 table: %r\n", status);
+		return status;
+	}
+	status = config_table_install(&acpi10_guid, rsdp);
+	if (EFI_ERROR(status))
+		log_debug("installing the ACPI 1.0 table: %r\n", status);
 	return status;
 }
 
@@ -141,7 +170,7 @@ EFI_STATUS acpi_install(void)
 					&rsdt_address, &rsdt)
 		     : (UINTN)-1;
 	if (count == (UINTN)-1) {
-		log_error("acpi: QEMU's RSDP or RSDT is invalid\n");
+		log_error("QEMU's RSDP or RSDT is invalid\n");
 		free_blobs(&loader);
 		return EFI_NOT_FOUND;
 	}
@@ -151,6 +180,6 @@ EFI_STATUS acpi_install(void)
 		return status;
 	}
 	enable_sci();
-	log_info("acpi: %u tables from QEMU, RSDT %llx\n", (UINT32)count, rsdt_address);
+	log_info("%u tables from QEMU, RSDT %llx\n", (UINT32)count, rsdt_address);
 	return EFI_SUCCESS;
 }

@@ -1,5 +1,7 @@
 /* fw_cfg: every item is a byte stream; the DMA interface moves whole buffers in one exit
  * to QEMU, which matters for big items (kernels, ACPI tables) under TCG. */
+#define LOG_PREFIX "fw_cfg: "
+#include <ember/core/log.h>
 #include <ember/lib/str.h>
 #include "tables/fw_cfg.h"
 #include "cpu/io.h"
@@ -70,12 +72,16 @@ void fw_cfg_read_at(uint16_t select, uint32_t offset, void *buffer, uint32_t siz
 	}
 	if (has_dma) {
 		uint32_t selected = ((uint32_t)select << 16) | DMA_SELECT;
+		bool ok = true;
 		if (offset) {
-			dma_transfer(selected | DMA_SKIP, NULL, offset);
-			dma_transfer(DMA_READ, buffer, size);
+			ok = dma_transfer(selected | DMA_SKIP, NULL, offset);
+			ok &= dma_transfer(DMA_READ, buffer, size);
 		} else {
-			dma_transfer(selected | DMA_READ, buffer, size);
+			ok = dma_transfer(selected | DMA_READ, buffer, size);
 		}
+		if (!ok)
+			log_debug("item %#x: DMA read of %u bytes at %u failed\n", select, size,
+				  offset);
 		return;
 	}
 	outw(PORT_SELECTOR, select);
@@ -90,21 +96,34 @@ void fw_cfg_read(uint16_t select, void *buffer, uint32_t size)
 	fw_cfg_read_at(select, 0, buffer, size);
 }
 
+/* Writing goes through DMA only (the data port is read-only since QEMU 2.4). */
+static bool can_write(uint16_t select)
+{
+	if (present && has_dma)
+		return true;
+	log_debug("item %#x: writing needs the DMA interface\n", select);
+	return false;
+}
+
 bool fw_cfg_write(uint16_t select, const void *buffer, uint32_t size)
 {
-	if (!present || !has_dma)
+	if (!can_write(select))
 		return false;
-	return dma_transfer(((uint32_t)select << 16) | DMA_SELECT | DMA_WRITE, (void *)buffer,
-			    size);
+	if (dma_transfer(((uint32_t)select << 16) | DMA_SELECT | DMA_WRITE, (void *)buffer, size))
+		return true;
+	log_debug("item %#x: DMA write of %u bytes failed\n", select, size);
+	return false;
 }
 
 bool fw_cfg_write_at(uint16_t select, uint32_t offset, const void *buffer, uint32_t size)
 {
-	if (!present || !has_dma)
+	if (!can_write(select))
 		return false;
-	if (!dma_transfer(((uint32_t)select << 16) | DMA_SELECT | DMA_SKIP, NULL, offset))
-		return false;
-	return dma_transfer(DMA_WRITE, (void *)buffer, size);
+	if (dma_transfer(((uint32_t)select << 16) | DMA_SELECT | DMA_SKIP, NULL, offset) &&
+	    dma_transfer(DMA_WRITE, (void *)buffer, size))
+		return true;
+	log_debug("item %#x: DMA write of %u bytes at %u failed\n", select, size, offset);
+	return false;
 }
 
 uint16_t fw_cfg_read16(uint16_t select)
@@ -151,8 +170,11 @@ bool fw_cfg_find(const char *name, uint16_t *select, uint32_t *size)
 	if (!directory_read) {
 		fw_cfg_read(FW_CFG_FILE_DIR, &directory_count, sizeof(directory_count));
 		directory_count = be32(directory_count);
-		if (directory_count > MAX_DIR_ENTRIES)
+		if (directory_count > MAX_DIR_ENTRIES) {
+			log_debug("%u files: only the first %u are looked at\n", directory_count,
+				  MAX_DIR_ENTRIES);
 			directory_count = MAX_DIR_ENTRIES;
+		}
 		fw_cfg_read_at(FW_CFG_FILE_DIR, 4, directory,
 			       directory_count * (uint32_t)sizeof(directory[0]));
 		directory_read = true;

@@ -1,6 +1,8 @@
 /* The machine's memory from fw_cfg's etc/e820, turned into the core's first memory map:
  * RAM minus the legacy hole and what the firmware itself already occupies. */
+#define LOG_PREFIX "memory: "
 #include <ember/core/core.h>
+#include <ember/core/log.h>
 #include <ember/lib/str.h>
 #include "tables/fw_cfg.h"
 #include "qemu.h"
@@ -36,8 +38,13 @@ static void add_range(uint64_t start, uint64_t end, EFI_MEMORY_TYPE type, uint64
 {
 	start = ALIGN_UP(start, 4096ULL);
 	end = ALIGN_DOWN(end, 4096ULL);
-	if (end <= start || range_count == ARRAY_SIZE(ranges))
+	if (end <= start)
 		return;
+	if (range_count == ARRAY_SIZE(ranges)) {
+		log_debug("more than %u ranges: [%llx, %llx) type %u left out\n",
+			  (UINT32)ARRAY_SIZE(ranges), start, end, (UINT32)type);
+		return;
+	}
 	ranges[range_count++] =
 	    (struct core_memory_range){start, (end - start) >> 12, type, attribute};
 }
@@ -105,6 +112,7 @@ const struct core_memory_range *memory_ranges(size_t *count)
 	if (!fw_cfg_find("etc/e820", &select, &size)) {
 		/* Without the table, the RAM size key still tells the low RAM. */
 		uint64_t ram = fw_cfg_read64(FW_CFG_RAM_SIZE);
+		log_debug("no etc/e820: %llu bytes of RAM from the RAM size key\n", ram);
 		add_e820_ram(0, MIN(ram, 0xb0000000ULL));
 	}
 	for (uint32_t off = 0; off + sizeof(e) <= size; off += sizeof(e)) {
@@ -113,6 +121,9 @@ const struct core_memory_range *memory_ranges(size_t *count)
 			add_e820_ram(e.address, e.address + e.length);
 		else if (e.type == E820_RESERVED && e.address + e.length <= IDENTITY_LIMIT)
 			add_range(e.address, e.address + e.length, EfiReservedMemoryType, 0);
+		else
+			log_debug("e820 entry %u ([%llx, +%llx) type %u) not used\n",
+				  (UINT32)(off / sizeof(e)), e.address, e.length, e.type);
 	}
 	add_ecam();
 	/* The VARS flash stays mapped for the OS's runtime variable calls. */

@@ -3,6 +3,7 @@
  * (etc/smbios/smbios-anchor) is patched to point at them with fresh checksums. A 3.0
  * ("_SM3_") entry point is always published under the SMBIOS3 GUID; a 2.x ("_SM_") anchor
  * is published under the SMBIOS GUID as well. */
+#define LOG_PREFIX "smbios: "
 #include "pure/acpi_tables.h"
 #include <ember/core/core.h>
 #include <ember/core/log.h>
@@ -30,14 +31,23 @@ static bool read_anchor(union anchor *a, bool *is_v3)
 	UINT16 select;
 	UINT32 size;
 
-	if (!fw_cfg_find("etc/smbios/smbios-anchor", &select, &size) || size > sizeof(*a))
+	if (!fw_cfg_find("etc/smbios/smbios-anchor", &select, &size)) {
+		log_debug("no etc/smbios/smbios-anchor\n");
 		return false;
+	}
+	if (size > sizeof(*a)) {
+		log_debug("the anchor has %u bytes, more than an entry point\n", size);
+		return false;
+	}
 	mem_set(a, 0, sizeof(*a));
 	fw_cfg_read(select, a, size);
 	*is_v3 = size == sizeof(a->v3) && !mem_cmp(a->v3.AnchorString, "_SM3_", 5) &&
 		 a->v3.EntryPointLength == sizeof(a->v3);
-	return *is_v3 || (size == sizeof(a->v2) && !mem_cmp(a->v2.AnchorString, "_SM_", 4) &&
-			  a->v2.EntryPointLength == sizeof(a->v2));
+	if (*is_v3 || (size == sizeof(a->v2) && !mem_cmp(a->v2.AnchorString, "_SM_", 4) &&
+		       a->v2.EntryPointLength == sizeof(a->v2)))
+		return true;
+	log_debug("the anchor (%u bytes) is no 2.x or 3.0 entry point\n", size);
+	return false;
 }
 
 static void fill_v2(SMBIOS_TABLE_ENTRY_POINT *ep, const SMBIOS_TABLE_ENTRY_POINT *qemu,
@@ -71,6 +81,30 @@ static void fill_v3(SMBIOS_TABLE_3_0_ENTRY_POINT *ep, const union anchor *qemu, 
 	ep->EntryPointStructureChecksum = acpi_checksum(ep, sizeof(*ep));
 }
 
+/* Publishes the 3.0 entry point at base + SMBIOS3_OFFSET, and the 2.x one at base unless
+ * QEMU's anchor is 3.0; on failure neither stays published. */
+static EFI_STATUS publish(UINT8 *base, const union anchor *qemu, bool is_v3, UINT64 table,
+			  UINT32 size)
+{
+	EFI_STATUS status;
+
+	fill_v3((void *)(base + SMBIOS3_OFFSET), qemu, is_v3, table, size);
+	status = config_table_install(&smbios3_guid, base + SMBIOS3_OFFSET);
+	if (EFI_ERROR(status)) {
+		log_debug("installing the SMBIOS3 table: %r\n", status);
+		return status;
+	}
+	if (is_v3)
+		return EFI_SUCCESS;
+	fill_v2((void *)base, &qemu->v2, (UINT32)table, size);
+	status = config_table_install(&smbios_guid, base);
+	if (EFI_ERROR(status)) {
+		log_debug("installing the SMBIOS table: %r\n", status);
+		config_table_install(&smbios3_guid, NULL);
+	}
+	return status;
+}
+
 EFI_STATUS smbios_install(void)
 {
 	union anchor qemu;
@@ -81,31 +115,31 @@ EFI_STATUS smbios_install(void)
 	UINT8 *base;
 	EFI_STATUS status;
 
-	if (!read_anchor(&qemu, &is_v3) ||
-	    !fw_cfg_find("etc/smbios/smbios-tables", &select, &size) || !size)
+	if (!read_anchor(&qemu, &is_v3))
+		return EFI_NOT_FOUND; /* read_anchor said why */
+	if (!fw_cfg_find("etc/smbios/smbios-tables", &select, &size) || !size) {
+		log_debug("no etc/smbios/smbios-tables, or empty\n");
 		return EFI_NOT_FOUND;
-	if (!is_v3 && size > SMBIOS2_MAX_TABLE)
+	}
+	if (!is_v3 && size > SMBIOS2_MAX_TABLE) {
+		log_debug("%u bytes of structures do not fit a 2.x entry point\n", size);
 		return EFI_UNSUPPORTED;
+	}
 	/* One allocation: the two entry points, then the structures from offset 64. */
 	status = mem_allocate_pages(AllocateMaxAddress, EfiRuntimeServicesData,
 				    EFI_SIZE_TO_PAGES(64 + (UINT64)size), &address);
-	if (EFI_ERROR(status))
+	if (EFI_ERROR(status)) {
+		log_debug("allocating %u bytes below 4 GiB: %r\n", size, status);
 		return status;
+	}
 	base = (UINT8 *)(uintptr_t)address;
 	mem_set(base, 0, 64);
 	fw_cfg_read(select, base + 64, size);
-	fill_v3((void *)(base + SMBIOS3_OFFSET), &qemu, is_v3, address + 64, size);
-	status = config_table_install(&smbios3_guid, base + SMBIOS3_OFFSET);
-	if (!EFI_ERROR(status) && !is_v3) {
-		fill_v2((void *)base, &qemu.v2, (UINT32)address + 64, size);
-		status = config_table_install(&smbios_guid, base);
-	}
+	status = publish(base, &qemu, is_v3, address + 64, size);
 	if (EFI_ERROR(status)) {
-		config_table_install(&smbios3_guid, NULL);
 		mem_free_pages(address, EFI_SIZE_TO_PAGES(64 + (UINT64)size));
 		return status;
 	}
-	log_info("smbios: %u bytes of structures, %s anchor from QEMU\n", size,
-		 is_v3 ? "3.0" : "2.x");
+	log_info("%u bytes of structures, %s anchor from QEMU\n", size, is_v3 ? "3.0" : "2.x");
 	return EFI_SUCCESS;
 }

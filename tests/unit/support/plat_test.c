@@ -3,6 +3,7 @@
 #include "test_platform.h"
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
 
@@ -17,10 +18,46 @@
 static uint64_t clock_ns = 1000000000ULL;
 static bool interrupts_enabled = true;
 
+/* The log kept by test_log_capture: the last bytes written, terminated. */
+static char captured[16384];
+static size_t captured_length;
+static bool capturing;
+
 void plat_log_write(const char *s, size_t n)
 {
 	if (getenv("EMBER_TEST_LOG"))
 		fwrite(s, 1, n, stderr);
+	if (!capturing)
+		return;
+	if (n >= sizeof(captured))
+		s += n - (sizeof(captured) - 1), n = sizeof(captured) - 1;
+	if (captured_length + n >= sizeof(captured)) {
+		size_t drop = captured_length + n - (sizeof(captured) - 1);
+		memmove(captured, captured + drop, captured_length - drop);
+		captured_length -= drop;
+	}
+	memcpy(captured + captured_length, s, n);
+	captured_length += n;
+	captured[captured_length] = 0;
+}
+
+void test_log_capture(enum log_level level)
+{
+	log_threshold = level;
+	capturing = true;
+	captured_length = 0;
+	captured[0] = 0;
+}
+
+const char *test_log_text(void)
+{
+	return captured;
+}
+
+void test_log_stop(void)
+{
+	capturing = false;
+	log_threshold = LOG_LEVEL_WARN;
 }
 
 /* Each reading moves the clock on a little, so busy-waits end without a test's help. */
