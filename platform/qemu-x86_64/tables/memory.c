@@ -106,7 +106,7 @@ static void sort_ranges(void)
 const struct core_memory_range *memory_ranges(size_t *count)
 {
 	uint16_t select;
-	uint32_t size;
+	uint32_t size = 0; /* no etc/e820: no entries */
 	struct e820_entry e;
 
 	if (!fw_cfg_find("etc/e820", &select, &size)) {
