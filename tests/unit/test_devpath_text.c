@@ -8,7 +8,7 @@
 #include <ember/core/core.h>
 #include <ember/core/devpath.h>
 
-#include "test_devpath_support.h"
+#include "devpath_text_check.h"
 
 struct case_text {
 	const CHAR16 *in, *out; /* out NULL: same as in */

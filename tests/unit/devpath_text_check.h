@@ -1,6 +1,6 @@
-/* Helpers of the device path text tests (test_devpath_support.c). */
-#ifndef TEST_DEVPATH_SUPPORT_H
-#define TEST_DEVPATH_SUPPORT_H
+/* Helpers of the device path text tests (devpath_text_check.c). */
+#ifndef TEST_DEVPATH_TEXT_CHECK_H
+#define TEST_DEVPATH_TEXT_CHECK_H
 
 #include <stdbool.h>
 #include <stddef.h>

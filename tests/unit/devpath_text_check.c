@@ -1,5 +1,5 @@
 /* Helpers shared by the device path tests (declared where they are used). */
-#include "test_devpath_support.h"
+#include "devpath_text_check.h"
 #include <stdio.h>
 #include <string.h>
 
