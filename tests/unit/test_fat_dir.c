@@ -206,10 +206,10 @@ static void mtools_put(const char *path, const char *contents)
 	if (!contents) {
 		snprintf(cmd, sizeof(cmd), "mmd -i %%s '::/%s' 2>&1", path);
 	} else {
-		FILE *f = fopen("/tmp/ember-fat-src", "wb");
+		FILE *f = fopen(fat_image_scratch(), "wb");
 		fputs(contents, f);
 		fclose(f);
-		snprintf(cmd, sizeof(cmd), "mcopy -i %%s /tmp/ember-fat-src '::/%s' 2>&1", path);
+		snprintf(cmd, sizeof(cmd), "mcopy -i %%s %%t '::/%s' 2>&1", path);
 	}
 	status = fat_image_run(img, img_size, cmd, NULL, 0);
 	EXPECT_EQ(status, 0);
