@@ -287,6 +287,9 @@ EFI_STATUS fat_node_store(struct fat_node *node);
 void fat_node_touch_dir(struct fat_node *dir);
 /* The first cluster of a directory's data (0 for a FAT12/16 root). */
 UINT32 fat_node_first_cluster(const struct fat_node *node);
+/* True when cluster is in the chain of dir or of a directory above it (the root
+ * included): a directory or file starting there would be a loop or a cross-link. */
+bool fat_node_in_ancestry(const struct fat_node *dir, UINT32 cluster);
 
 /* ---- File data (fat_data.c) ---- */
 
@@ -299,6 +302,15 @@ EFI_STATUS fat_data_write(struct fat_node *node, struct fat_cursor *cur, UINT64 
 			  const void *buffer);
 /* Truncates or extends (with zeros) to size bytes. */
 EFI_STATUS fat_data_resize(struct fat_node *node, UINT64 size);
+/* Frees the clusters beyond the node's size (all of them when its entry lost its first
+ * cluster, which was old_first): for after that entry went to disk. */
+EFI_STATUS fat_data_trim(struct fat_node *node, UINT32 old_first);
+/* Undoes a change of the file whose entry on disk is still `before`: the chain goes back
+ * to what that entry holds (clusters taken since are freed), the node to that entry. */
+EFI_STATUS fat_data_restore(struct fat_node *node, const struct fat_dirent *before);
+/* EFI_VOLUME_CORRUPTED when the node's chain, from cluster on, holds a cluster of a
+ * directory above it (freeing or writing it would damage that directory). */
+EFI_STATUS fat_data_check_chain(struct fat_node *node, UINT32 cluster);
 /* Bytes the chain starting at cluster occupies (a directory's size); bounded. */
 EFI_STATUS fat_chain_bytes(struct fat_volume *vol, UINT32 cluster, UINT64 *bytes);
 /* Writes zeros over whole clusters (new directory clusters). */

@@ -1,8 +1,12 @@
 /* Reading directories: where a slot lies on disk, buffered slot reads, assembling VFAT
  * long names (order, checksum and sequence checked; a broken sequence falls back to the
- * 8.3 name), and the one-time scan that builds a directory's index and free-slot map. */
+ * 8.3 name), and the one-time scan that builds a directory's index and free-slot map.
+ * A directory whose chain runs into a directory above it, or whose '.' or '..' names
+ * another directory, is damage: following it would loop. */
+#define LOG_PREFIX "fat: "
 #include "fat.h"
 #include <ember/core/core.h>
+#include <ember/core/log.h>
 #include <ember/lib/str.h>
 
 #define SLOTS_PER(vol) ((vol)->geo.cluster_size / FAT_DIRENT_SIZE)
@@ -268,26 +272,59 @@ static EFI_STATUS load_chain(struct fat_node *dir, struct fat_dir *d)
 	struct fat_volume *vol = dir->vol;
 	UINT32 max = MAX(FAT_MAX_DIR_SLOTS / SLOTS_PER(vol), 1u), c = fat_node_first_cluster(dir);
 	struct fat_loop_guard guard;
-	EFI_STATUS status = EFI_SUCCESS;
+	EFI_STATUS status;
 
-	if (c < 2 || c > vol->geo.max_cluster)
+	if (c < 2 || c > vol->geo.max_cluster) {
+		log_debug("%ls: first cluster %u is outside the volume\n", dir->name, c);
 		return EFI_VOLUME_CORRUPTED;
+	}
 	fat_loop_init(&guard, c);
-	while (!EFI_ERROR(status) && c != FAT_EOC && d->cluster_count < max) {
+	while (c != FAT_EOC && d->cluster_count < max) {
+		if (fat_node_in_ancestry(dir->parent, c)) {
+			log_debug("%ls: its chain runs into a directory above it\n", dir->name);
+			return EFI_VOLUME_CORRUPTED;
+		}
 		status = add_cluster(d, c);
 		if (!EFI_ERROR(status))
 			status = fat_next(vol, c, &c);
-		if (!EFI_ERROR(status) && c != FAT_EOC && fat_loop_seen(&guard, c))
-			status = EFI_VOLUME_CORRUPTED;
+		if (EFI_ERROR(status)) {
+			log_debug("%ls: chain: %r\n", dir->name, status);
+			return status;
+		}
+		if (c != FAT_EOC && fat_loop_seen(&guard, c)) {
+			log_debug("%ls: its chain comes back on itself\n", dir->name);
+			return EFI_VOLUME_CORRUPTED;
+		}
 	}
 	d->slots = d->cluster_count * SLOTS_PER(vol);
-	return status;
+	return EFI_SUCCESS;
 }
 
 static bool is_dot_entry(const struct fat_entry *e)
 {
 	return (e->de.attr & FAT_ATTR_DIRECTORY) && e->name[0] == u'.' &&
 	       (e->name_len == 1 || (e->name_len == 2 && e->name[1] == u'.'));
+}
+
+/* '.' names the directory itself, '..' its parent: 0 for the root, or (as some writers
+ * put it) the FAT32 root's cluster. The root has neither. */
+static EFI_STATUS check_dot(struct fat_node *dir, const struct fat_entry *e)
+{
+	const struct fat_node *parent = dir->parent;
+	UINT32 c = fat_dirent_cluster(&e->de), want;
+
+	if (dir->is_root)
+		return EFI_SUCCESS;
+	if (e->name_len == 1)
+		want = fat_node_first_cluster(dir);
+	else if (parent->is_root)
+		want = c == fat_node_first_cluster(parent) ? c : 0;
+	else
+		want = fat_node_first_cluster(parent);
+	if (c == want)
+		return EFI_SUCCESS;
+	log_debug("%ls: its '%ls' names cluster %u, not %u\n", dir->name, e->name, c, want);
+	return EFI_VOLUME_CORRUPTED;
 }
 
 /* Whether anything but zeros follows the end marker (those slots get reused). */
@@ -318,8 +355,8 @@ static EFI_STATUS scan(struct fat_node *dir, struct fat_dir *d)
 	r->mark = d->used;
 	while (!EFI_ERROR(status)) {
 		status = fat_dir_next(r, &slot, e);
-		if (!EFI_ERROR(status) && !is_dot_entry(e))
-			status = fat_index_add(dir, e);
+		if (!EFI_ERROR(status))
+			status = is_dot_entry(e) ? check_dot(dir, e) : fat_index_add(dir, e);
 	}
 	r->mark = NULL;
 	pool_free(e);

@@ -2,8 +2,10 @@
  * name (both upper-cased by the collation protocol), chained in two hash tables. A
  * lookup reads only the entries whose hash matches, so opening a file in a directory of
  * thousands of entries costs a hash and a short read. */
+#define LOG_PREFIX "fat: "
 #include "fat.h"
 #include <ember/core/core.h>
+#include <ember/core/log.h>
 #include <ember/lib/str.h>
 
 #define NONE 0xffffffffu
@@ -157,9 +159,35 @@ static EFI_STATUS try_short(struct fat_node *dir, const struct fat_index_entry *
 	return fat_dir_entry_at(dir, x->slot, x->lfn_count, e);
 }
 
+/* A lookup's progress: the entry found so far, and whether e still holds it. */
+struct lookup {
+	CHAR16 wanted[FAT_NAME_MAX + 1];
+	UINT32 slot;
+	UINT8 lfn_count;
+	bool found, e_holds_it;
+};
+
+/* Records a candidate's result; a second entry of the same name is damage. */
+static EFI_STATUS take(struct fat_node *dir, struct lookup *l, const struct fat_index_entry *x,
+		       EFI_STATUS status)
+{
+	if (status != EFI_SUCCESS) {
+		l->e_holds_it = false; /* a candidate read into e */
+		return status == EFI_NOT_FOUND ? EFI_SUCCESS : status;
+	}
+	if (l->found && x->slot != l->slot) {
+		log_debug("%ls: two entries named %ls\n", dir->name, l->wanted);
+		return EFI_VOLUME_CORRUPTED;
+	}
+	l->found = l->e_holds_it = true;
+	l->slot = x->slot;
+	l->lfn_count = x->lfn_count;
+	return EFI_SUCCESS;
+}
+
 EFI_STATUS fat_dir_lookup(struct fat_node *dir, const CHAR16 *name, size_t len, struct fat_entry *e)
 {
-	CHAR16 wanted[FAT_NAME_MAX + 1];
+	struct lookup lookup = {.found = false}, *l = &lookup;
 	EFI_STATUS status = fat_dir_load(dir);
 	struct fat_dir *d = dir->dir;
 	UINT32 h;
@@ -168,24 +196,28 @@ EFI_STATUS fat_dir_lookup(struct fat_node *dir, const CHAR16 *name, size_t len, 
 		return status;
 	if (len == 0 || len > FAT_NAME_MAX || !d->cap)
 		return EFI_NOT_FOUND;
-	mem_copy(wanted, name, len * sizeof(CHAR16));
-	wanted[len] = 0;
-	h = fat_name_hash(dir->vol->uc, wanted, len);
-	for (UINT32 i = d->long_buckets[h & d->bucket_mask]; i != NONE;
+	mem_copy(l->wanted, name, len * sizeof(CHAR16));
+	l->wanted[len] = 0;
+	h = fat_name_hash(dir->vol->uc, l->wanted, len);
+	/* Every candidate is tried, not only the first that matches: two entries of one name
+	 * would make what a name opens a guess. */
+	for (UINT32 i = d->long_buckets[h & d->bucket_mask]; i != NONE && !EFI_ERROR(status);
 	     i = d->entries[i].next_long) {
-		if (!d->entries[i].live || d->entries[i].long_hash != h)
-			continue;
-		status = try_long(dir, &d->entries[i], wanted, e);
-		if (status != EFI_NOT_FOUND)
-			return status;
+		const struct fat_index_entry *x = &d->entries[i];
+
+		if (x->live && x->long_hash == h && !(l->found && x->slot == l->slot))
+			status = take(dir, l, x, try_long(dir, x, l->wanted, e));
 	}
-	for (UINT32 i = d->short_buckets[h & d->bucket_mask]; i != NONE;
+	for (UINT32 i = d->short_buckets[h & d->bucket_mask]; i != NONE && !EFI_ERROR(status);
 	     i = d->entries[i].next_short) {
-		if (!d->entries[i].live || d->entries[i].short_hash != h)
-			continue;
-		status = try_short(dir, &d->entries[i], wanted, e);
-		if (status != EFI_NOT_FOUND)
-			return status;
+		const struct fat_index_entry *x = &d->entries[i];
+
+		if (x->live && x->short_hash == h && !(l->found && x->slot == l->slot))
+			status = take(dir, l, x, try_short(dir, x, l->wanted, e));
 	}
-	return EFI_NOT_FOUND;
+	if (!EFI_ERROR(status) && !l->found)
+		status = EFI_NOT_FOUND;
+	else if (!EFI_ERROR(status) && !l->e_holds_it)
+		status = fat_dir_entry_at(dir, l->slot, l->lfn_count, e);
+	return status;
 }

@@ -1,7 +1,11 @@
 /* Nodes: one per open file or directory, shared by its handles; finding them by path,
- * creating, renaming (moving between directories too) and deleting. */
+ * creating, renaming (moving between directories too) and deleting. An entry is opened
+ * only if its data cannot be another's: no directory is its own ancestor (the root
+ * included) and no file starts in a directory above it or claims more than its chain. */
+#define LOG_PREFIX "fat: "
 #include "fat.h"
 #include <ember/core/core.h>
+#include <ember/core/log.h>
 #include <ember/lib/path.h>
 #include <ember/lib/str.h>
 
@@ -30,10 +34,94 @@ void fat_node_unref(struct fat_node *node)
 	}
 }
 
+bool fat_node_in_ancestry(const struct fat_node *dir, UINT32 cluster)
+{
+	for (const struct fat_node *n = dir; n; n = n->parent) {
+		const struct fat_dir *d = n->dir;
+
+		if (fat_node_first_cluster(n) == cluster)
+			return true;
+		for (UINT32 i = 0; d && i < d->cluster_count; i++)
+			if (d->clusters[i] == cluster)
+				return true;
+	}
+	return false;
+}
+
+/* A file's chain holds at least its size (a longer chain is tolerated, as elsewhere),
+ * and that much of it lies outside the directories above it. */
+static EFI_STATUS check_file_chain(struct fat_node *dir, const struct fat_entry *e)
+{
+	struct fat_volume *vol = dir->vol;
+	UINT64 csize = vol->geo.cluster_size, need = (e->de.size + csize - 1) / csize;
+	UINT32 c = fat_dirent_cluster(&e->de);
+
+	if (need > vol->geo.max_cluster - 1) {
+		log_debug("%ls: a size of %u bytes is more than the volume holds\n", e->name,
+			  e->de.size);
+		return EFI_VOLUME_CORRUPTED;
+	}
+	for (UINT64 have = 1; have < need; have++) {
+		EFI_STATUS status = fat_next(vol, c, &c);
+
+		if (!EFI_ERROR(status) && c == FAT_EOC)
+			status = EFI_VOLUME_CORRUPTED;
+		if (EFI_ERROR(status)) {
+			log_debug("%ls: a size of %u bytes is more than its chain holds\n", e->name,
+				  e->de.size);
+			return status;
+		}
+		if (fat_node_in_ancestry(dir, c)) {
+			log_debug("%ls: its chain runs into a directory above it\n", e->name);
+			return EFI_VOLUME_CORRUPTED;
+		}
+	}
+	return EFI_SUCCESS;
+}
+
+/* Whether the entry e of dir may be opened. */
+static EFI_STATUS check_entry(struct fat_node *dir, const struct fat_entry *e)
+{
+	struct fat_volume *vol = dir->vol;
+	UINT32 c = fat_dirent_cluster(&e->de);
+	bool is_dir = e->de.attr & FAT_ATTR_DIRECTORY;
+	EFI_STATUS status = EFI_SUCCESS;
+
+	if (c == 0 && (is_dir || e->de.size)) {
+		/* Cluster 0 stands for the root only in a '..' entry. */
+		log_debug("%ls: no first cluster\n", e->name);
+		return EFI_VOLUME_CORRUPTED;
+	}
+	if (c == 0)
+		return EFI_SUCCESS;
+	if (c < 2 || c > vol->geo.max_cluster) {
+		log_debug("%ls: first cluster %u is outside the volume\n", e->name, c);
+		return EFI_VOLUME_CORRUPTED;
+	}
+	if (fat_node_in_ancestry(dir, c)) {
+		log_debug("%ls: cluster %u belongs to a directory above it\n", e->name, c);
+		return EFI_VOLUME_CORRUPTED;
+	}
+	if (!is_dir)
+		status = check_file_chain(dir, e);
+	return status;
+}
+
+/* A new node's checks; a directory is read at once, so that damage shows at Open. */
+static EFI_STATUS check_new(struct fat_node *n, const struct fat_entry *e)
+{
+	EFI_STATUS status = check_entry(n->parent, e);
+
+	if (!EFI_ERROR(status) && n->is_dir)
+		status = fat_dir_load(n);
+	return status;
+}
+
 EFI_STATUS fat_node_get(struct fat_node *dir, const struct fat_entry *e, struct fat_node **out)
 {
 	struct fat_volume *vol = dir->vol;
 	struct fat_node *n;
+	EFI_STATUS status;
 
 	list_for_each_entry (n, &vol->nodes, link) {
 		if (n->parent == dir && n->slot == e->slot && !n->deleted) {
@@ -58,6 +146,11 @@ EFI_STATUS fat_node_get(struct fat_node *dir, const struct fat_entry *e, struct 
 	n->slot = e->slot;
 	n->lfn_count = e->lfn_count;
 	n->de = e->de;
+	status = check_new(n, e);
+	if (EFI_ERROR(status)) {
+		fat_node_unref(n);
+		return status;
+	}
 	*out = n;
 	return EFI_SUCCESS;
 }
@@ -349,6 +442,8 @@ EFI_STATUS fat_node_delete(struct fat_node *node)
 		status = fat_dir_is_empty(node, &empty);
 	if (!EFI_ERROR(status) && !empty)
 		status = EFI_ACCESS_DENIED;
+	if (!EFI_ERROR(status))
+		status = fat_data_check_chain(node, fat_dirent_cluster(&node->de));
 	if (!EFI_ERROR(status))
 		status = fat_dir_remove(node->parent, node->slot, node->lfn_count);
 	if (EFI_ERROR(status))
