@@ -108,7 +108,7 @@ struct fat_volume {
 	bool free_known, fsinfo_dirty, has_fsinfo;
 	/* The dirty flag: set on disk while an operation changes the volume. */
 	UINT32 tx_depth;
-	bool tx_marked, was_dirty;
+	bool tx_marked, was_dirty; /* was_dirty: found dirty, or made inconsistent */
 	UINT8 boot_state;
 	EFI_STATUS tx_error;
 	/* Nodes and caches. */
@@ -155,6 +155,9 @@ EFI_STATUS fat_disk_write(struct fat_volume *vol, UINT64 offset, UINTN size, con
  * the first error of writing back. */
 EFI_STATUS fat_tx_begin(struct fat_volume *vol);
 EFI_STATUS fat_tx_end(struct fat_volume *vol, EFI_STATUS status);
+/* A change failed and undoing it on disk failed too: the volume may be inconsistent, so
+ * its dirty flag stays set from now on (fsck is to look at it). */
+void fat_volume_damaged(struct fat_volume *vol);
 /* Writes everything and asks the disk to flush its cache. */
 EFI_STATUS fat_volume_flush(struct fat_volume *vol);
 
@@ -213,8 +216,8 @@ static inline bool fat_loop_seen(struct fat_loop_guard *g, UINT32 next)
 
 /* Writes dirty FAT windows to every FAT copy. */
 EFI_STATUS fat_table_flush(struct fat_volume *vol);
-/* Drops clean windows so the next access reads the disk again. */
-void fat_table_forget(struct fat_volume *vol);
+/* True when a FAT window holds changes not yet written. */
+bool fat_table_dirty(const struct fat_volume *vol);
 /* Counts free clusters by reading the whole FAT. */
 EFI_STATUS fat_table_count_free(struct fat_volume *vol, UINT32 *count);
 /* The value meaning "end of chain" for this FAT type. */
@@ -259,6 +262,10 @@ void fat_dir_free(struct fat_dir *d);
 /* Index maintenance (fat_index.c). */
 EFI_STATUS fat_index_add(struct fat_node *dir, const struct fat_entry *e);
 void fat_index_remove(struct fat_node *dir, UINT32 slot);
+/* Takes the entry of slot out of the index, kept in saved for fat_index_restore; false
+ * when there is none. */
+bool fat_index_take(struct fat_node *dir, UINT32 slot, struct fat_index_entry *saved);
+EFI_STATUS fat_index_restore(struct fat_node *dir, const struct fat_index_entry *saved);
 bool fat_index_short_taken(struct fat_node *dir, const UINT8 short_name[11]);
 UINT32 fat_name_hash(EFI_UNICODE_COLLATION_PROTOCOL *uc, const CHAR16 *name, size_t len);
 

@@ -240,6 +240,12 @@ EFI_STATUS fat_dir_read_slots(struct fat_node *dir, UINT32 slot, UINT32 count, v
 
 EFI_STATUS fat_dir_write_slots(struct fat_node *dir, UINT32 slot, UINT32 count, const void *buf)
 {
+	/* The FAT first: whenever the medium goes, no entry on it names clusters that its
+	 * FAT calls free (at worst, clusters are allocated that no entry names). */
+	EFI_STATUS status = fat_table_flush(dir->vol);
+
+	if (EFI_ERROR(status))
+		return status;
 	dir->vol->meta_gen++; /* buffered reads of directories are stale now */
 	return slots_io(dir, slot, count, (UINT8 *)buf, true);
 }

@@ -80,20 +80,26 @@ static EFI_STATUS rebuild(struct fat_dir *d, UINT32 cap)
 	return EFI_SUCCESS;
 }
 
+/* Room for one more entry (dead ones are dropped when the table is rebuilt). */
+static EFI_STATUS make_room(struct fat_dir *d)
+{
+	UINT32 live = d->count - d->dead;
+
+	if (d->count < d->cap)
+		return EFI_SUCCESS;
+	return rebuild(d, live * 2 > d->cap ? MAX(d->cap * 2, (UINT32)FIRST_CAP)
+					    : MAX(d->cap, (UINT32)FIRST_CAP));
+}
+
 EFI_STATUS fat_index_add(struct fat_node *dir, const struct fat_entry *e)
 {
 	struct fat_dir *d = dir->dir;
 	EFI_UNICODE_COLLATION_PROTOCOL *uc = dir->vol->uc;
 	struct fat_index_entry *x;
+	EFI_STATUS status = make_room(d);
 
-	if (d->count == d->cap) {
-		UINT32 live = d->count - d->dead;
-		EFI_STATUS status =
-		    rebuild(d, live * 2 > d->cap ? MAX(d->cap * 2, (UINT32)FIRST_CAP)
-						 : MAX(d->cap, (UINT32)FIRST_CAP));
-		if (EFI_ERROR(status))
-			return status;
-	}
+	if (EFI_ERROR(status))
+		return status;
 	x = &d->entries[d->count];
 	x->long_hash = fat_name_hash(uc, e->name, e->name_len);
 	/* Without a long name, the name is the 8.3 one: same letters once upper-cased. */
@@ -106,17 +112,38 @@ EFI_STATUS fat_index_add(struct fat_node *dir, const struct fat_entry *e)
 	return EFI_SUCCESS;
 }
 
-void fat_index_remove(struct fat_node *dir, UINT32 slot)
+bool fat_index_take(struct fat_node *dir, UINT32 slot, struct fat_index_entry *saved)
 {
 	struct fat_dir *d = dir->dir;
 
-	for (UINT32 i = 0; i < d->count; i++) {
+	for (UINT32 i = 0; d && i < d->count; i++) {
 		if (d->entries[i].live && d->entries[i].slot == slot) {
+			*saved = d->entries[i];
 			d->entries[i].live = false;
 			d->dead++;
-			return;
+			return true;
 		}
 	}
+	return false;
+}
+
+void fat_index_remove(struct fat_node *dir, UINT32 slot)
+{
+	struct fat_index_entry unused;
+
+	fat_index_take(dir, slot, &unused);
+}
+
+EFI_STATUS fat_index_restore(struct fat_node *dir, const struct fat_index_entry *saved)
+{
+	struct fat_dir *d = dir->dir;
+	EFI_STATUS status = make_room(d);
+
+	if (EFI_ERROR(status))
+		return status;
+	d->entries[d->count] = *saved;
+	link_entry(d, d->count++);
+	return EFI_SUCCESS;
 }
 
 bool fat_index_short_taken(struct fat_node *dir, const UINT8 short_name[11])

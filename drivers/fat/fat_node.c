@@ -322,7 +322,7 @@ EFI_STATUS fat_node_create(struct fat_node *dir, const CHAR16 *name, size_t len,
 	return status;
 }
 
-/* Points a moved directory's ".." at its new parent. */
+/* Points a moved directory's ".." at (what will be) its parent. */
 static EFI_STATUS fix_dot_dot(struct fat_node *node, struct fat_node *parent)
 {
 	struct fat_volume *vol = node->vol;
@@ -360,19 +360,6 @@ static EFI_STATUS check_target(struct fat_node *node, struct fat_node *parent, c
 	return parent == node->parent && e->slot == node->slot ? EFI_SUCCESS : EFI_ACCESS_DENIED;
 }
 
-/* Puts the entry's original slots back after a failed move. */
-static void restore(struct fat_node *node, const UINT8 *raw, struct fat_entry *e)
-{
-	struct fat_node *dir = node->parent;
-	UINT32 first = node->slot - node->lfn_count, count = node->lfn_count + 1u;
-
-	if (EFI_ERROR(fat_dir_write_slots(dir, first, count, raw)))
-		return;
-	fat_dir_mark(dir, first, count, true);
-	if (!EFI_ERROR(fat_dir_entry_at(dir, node->slot, node->lfn_count, e)))
-		fat_index_add(dir, e);
-}
-
 /* The node takes its new entry (name already copied to pool memory). */
 static void adopt(struct fat_node *node, struct fat_node *parent, const struct fat_entry *e,
 		  CHAR16 *name)
@@ -392,10 +379,31 @@ static void adopt(struct fat_node *node, struct fat_node *parent, const struct f
 	}
 }
 
+/* Writes the new entry while the old one still stands, so that a failure in between
+ * loses nothing; then removes the old one. The old one's names are left out of the index
+ * meanwhile (a change of case keeps its 8.3 name); on failure all is undone. */
+static EFI_STATUS move_entry(struct fat_node *node, struct fat_node *parent, const CHAR16 *name,
+			     size_t len, struct fat_entry *e)
+{
+	struct fat_node *old_parent = node->parent;
+	struct fat_index_entry old;
+	bool taken = fat_index_take(old_parent, node->slot, &old);
+	EFI_STATUS status = fat_dir_add(parent, name, len, &node->de, e);
+
+	if (!EFI_ERROR(status)) {
+		status = fat_dir_remove(old_parent, node->slot, node->lfn_count);
+		if (EFI_ERROR(status) && EFI_ERROR(fat_dir_remove(parent, e->slot, e->lfn_count)))
+			fat_volume_damaged(node->vol); /* the file has two names */
+	}
+	if (EFI_ERROR(status) && taken)
+		fat_index_restore(old_parent, &old);
+	return status;
+}
+
 EFI_STATUS fat_node_rename(struct fat_node *node, struct fat_node *parent, const CHAR16 *name,
 			   size_t len)
 {
-	UINT8 raw[(FAT_LFN_MAX + 1) * FAT_DIRENT_SIZE];
+	bool moves_dir = node->is_dir && parent != node->parent;
 	struct fat_node *old_parent = node->parent;
 	struct fat_entry *e;
 	CHAR16 *copy;
@@ -409,21 +417,17 @@ EFI_STATUS fat_node_rename(struct fat_node *node, struct fat_node *parent, const
 	e = pool_alloc(sizeof(*e));
 	copy = pool_alloc((len + 1) * sizeof(CHAR16));
 	status = e && copy ? check_target(node, parent, name, len, e) : EFI_OUT_OF_RESOURCES;
-	if (!EFI_ERROR(status))
-		status = fat_dir_read_slots(old_parent, node->slot - node->lfn_count,
-					    node->lfn_count + 1u, raw);
-	if (!EFI_ERROR(status))
-		status = fat_dir_remove(old_parent, node->slot, node->lfn_count);
+	/* A moved directory's '..' first, so that it is undone last. */
+	if (!EFI_ERROR(status) && moves_dir)
+		status = fix_dot_dot(node, parent);
 	if (!EFI_ERROR(status)) {
-		status = fat_dir_add(parent, name, len, &node->de, e);
-		if (EFI_ERROR(status))
-			restore(node, raw, e);
+		status = move_entry(node, parent, name, len, e);
+		if (EFI_ERROR(status) && moves_dir && EFI_ERROR(fix_dot_dot(node, old_parent)))
+			fat_volume_damaged(node->vol);
 	}
 	if (!EFI_ERROR(status)) {
 		adopt(node, parent, e, copy);
 		copy = NULL;
-		if (node->is_dir && parent != old_parent)
-			status = fix_dot_dot(node, parent);
 	}
 	pool_free(copy);
 	pool_free(e);

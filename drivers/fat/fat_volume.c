@@ -227,12 +227,23 @@ EFI_STATUS fat_tx_end(struct fat_volume *vol, EFI_STATUS status)
 	written = fat_table_flush(vol);
 	if (!EFI_ERROR(written))
 		written = write_fsinfo(vol);
-	/* The flag is cleared only once everything else is on disk. */
-	if (!EFI_ERROR(written) && vol->tx_marked) {
+	/* The flag is cleared only once everything else is on disk, and never on a volume
+	 * that may be inconsistent. */
+	if (!EFI_ERROR(written) && vol->tx_marked && vol->was_dirty) {
+		vol->tx_marked = false;
+	} else if (!EFI_ERROR(written) && vol->tx_marked) {
 		written = write_state(vol, vol->boot_state);
 		vol->tx_marked = EFI_ERROR(written);
 	}
 	return EFI_ERROR(status) ? status : written;
+}
+
+void fat_volume_damaged(struct fat_volume *vol)
+{
+	if (!vol->was_dirty)
+		log_warn("fat: a change failed half-way and could not be undone: the volume stays "
+			 "marked dirty, for a file system check\n");
+	vol->was_dirty = true;
 }
 
 EFI_STATUS fat_volume_flush(struct fat_volume *vol)
@@ -243,9 +254,10 @@ EFI_STATUS fat_volume_flush(struct fat_volume *vol)
 		return vol->gone;
 	if (vol->read_only)
 		return EFI_SUCCESS;
-	/* Everything but a newly counted FSInfo free count is on disk already. */
+	/* Everything is on disk already, but for a newly counted FSInfo free count, or what
+	 * the end of a change could not write (the disk failed; it may work again). */
 	status = EFI_SUCCESS;
-	if (vol->has_fsinfo && vol->fsinfo_dirty) {
+	if ((vol->has_fsinfo && vol->fsinfo_dirty) || vol->tx_marked || fat_table_dirty(vol)) {
 		status = fat_tx_begin(vol);
 		status = fat_tx_end(vol, status);
 	}
