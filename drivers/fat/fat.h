@@ -292,6 +292,11 @@ EFI_STATUS fat_node_delete(struct fat_node *node);
 EFI_STATUS fat_node_store(struct fat_node *node);
 /* Keeps a directory node (and its index) cached for a while after use. */
 void fat_node_touch_dir(struct fat_node *dir);
+/* The node's name as log lines show it ("\\" for the root). */
+static inline const CHAR16 *fat_node_shown(const struct fat_node *node)
+{
+	return node->is_root ? u"\\" : node->name;
+}
 /* The first cluster of a directory's data (0 for a FAT12/16 root). */
 UINT32 fat_node_first_cluster(const struct fat_node *node);
 /* True when cluster is in the chain of dir or of a directory above it (the root

@@ -134,7 +134,8 @@ static EFI_STATUS ensure(struct fat_node *node, struct fat_cursor *cur, UINT64 b
 		if (EFI_ERROR(status) || next == FAT_EOC)
 			break;
 		if (fat_node_in_ancestry(node->parent, next)) {
-			log_debug("%ls: its chain runs into a directory above it\n", node->name);
+			log_debug("%ls: its chain runs into a directory above it\n",
+				  fat_node_shown(node));
 			status = EFI_VOLUME_CORRUPTED;
 			break;
 		}
@@ -194,7 +195,8 @@ EFI_STATUS fat_data_check_chain(struct fat_node *node, UINT32 cluster)
 	fat_loop_init(&guard, cluster);
 	while (!EFI_ERROR(status) && cluster >= 2 && cluster != FAT_EOC) {
 		if (fat_node_in_ancestry(node->parent, cluster)) {
-			log_debug("%ls: its chain runs into a directory above it\n", node->name);
+			log_debug("%ls: its chain runs into a directory above it\n",
+				  fat_node_shown(node));
 			return EFI_VOLUME_CORRUPTED;
 		}
 		status = fat_next(node->vol, cluster, &cluster);

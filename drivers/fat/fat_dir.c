@@ -188,10 +188,15 @@ static EFI_STATUS decode_slots(struct fat_node *dir, const UINT8 *raw, UINT32 co
 			lfn_feed(&st, (const struct fat_lfn *)p);
 	}
 	if (last[0] == 0 || last[0] == FAT_ENTRY_FREE ||
-	    (last[11] & FAT_ATTR_MASK) == FAT_ATTR_LFN || (last[11] & FAT_ATTR_VOLUME_ID))
+	    (last[11] & FAT_ATTR_MASK) == FAT_ATTR_LFN || (last[11] & FAT_ATTR_VOLUME_ID)) {
+		log_debug("%ls: slot %u is no longer an entry\n", fat_node_shown(dir), slot);
 		return EFI_VOLUME_CORRUPTED; /* the index no longer matches the disk */
+	}
 	fill_entry(dir->vol, &st, last, slot, e);
-	return e->lfn_count == count - 1 ? EFI_SUCCESS : EFI_VOLUME_CORRUPTED;
+	if (e->lfn_count == count - 1)
+		return EFI_SUCCESS;
+	log_debug("%ls: the long name of slot %u changed\n", fat_node_shown(dir), slot);
+	return EFI_VOLUME_CORRUPTED;
 }
 
 EFI_STATUS fat_dir_entry_at(struct fat_node *dir, UINT32 slot, UINT8 lfn_count, struct fat_entry *e)
@@ -200,8 +205,11 @@ EFI_STATUS fat_dir_entry_at(struct fat_node *dir, UINT32 slot, UINT8 lfn_count, 
 	UINT32 count = (UINT32)lfn_count + 1;
 	EFI_STATUS status;
 
-	if (lfn_count > FAT_LFN_MAX || slot < lfn_count)
+	if (lfn_count > FAT_LFN_MAX || slot < lfn_count) {
+		log_debug("%ls: %u long-name entries before slot %u\n", fat_node_shown(dir),
+			  lfn_count, slot);
 		return EFI_VOLUME_CORRUPTED;
+	}
 	/* Just these slots: a lookup should not read a whole chunk of the directory. */
 	status = fat_dir_read_slots(dir, slot - lfn_count, count, raw);
 	if (EFI_ERROR(status))
@@ -281,24 +289,25 @@ static EFI_STATUS load_chain(struct fat_node *dir, struct fat_dir *d)
 	EFI_STATUS status;
 
 	if (c < 2 || c > vol->geo.max_cluster) {
-		log_debug("%ls: first cluster %u is outside the volume\n", dir->name, c);
+		log_debug("%ls: first cluster %u is outside the volume\n", fat_node_shown(dir), c);
 		return EFI_VOLUME_CORRUPTED;
 	}
 	fat_loop_init(&guard, c);
 	while (c != FAT_EOC && d->cluster_count < max) {
 		if (fat_node_in_ancestry(dir->parent, c)) {
-			log_debug("%ls: its chain runs into a directory above it\n", dir->name);
+			log_debug("%ls: its chain runs into a directory above it\n",
+				  fat_node_shown(dir));
 			return EFI_VOLUME_CORRUPTED;
 		}
 		status = add_cluster(d, c);
 		if (!EFI_ERROR(status))
 			status = fat_next(vol, c, &c);
 		if (EFI_ERROR(status)) {
-			log_debug("%ls: chain: %r\n", dir->name, status);
+			log_debug("%ls: chain: %r\n", fat_node_shown(dir), status);
 			return status;
 		}
 		if (c != FAT_EOC && fat_loop_seen(&guard, c)) {
-			log_debug("%ls: its chain comes back on itself\n", dir->name);
+			log_debug("%ls: its chain comes back on itself\n", fat_node_shown(dir));
 			return EFI_VOLUME_CORRUPTED;
 		}
 	}
@@ -329,7 +338,8 @@ static EFI_STATUS check_dot(struct fat_node *dir, const struct fat_entry *e)
 		want = fat_node_first_cluster(parent);
 	if (c == want)
 		return EFI_SUCCESS;
-	log_debug("%ls: its '%ls' names cluster %u, not %u\n", dir->name, e->name, c, want);
+	log_debug("%ls: its '%ls' names cluster %u, not %u\n", fat_node_shown(dir), e->name, c,
+		  want);
 	return EFI_VOLUME_CORRUPTED;
 }
 
@@ -398,6 +408,7 @@ EFI_STATUS fat_dir_load(struct fat_node *dir)
 		status = scan(dir, d);
 	}
 	if (EFI_ERROR(status)) {
+		log_debug("%ls: not read: %r\n", fat_node_shown(dir), status);
 		dir->dir = NULL;
 		fat_dir_free(d);
 	}

@@ -203,7 +203,7 @@ static EFI_STATUS take(struct fat_node *dir, struct lookup *l, const struct fat_
 		return status == EFI_NOT_FOUND ? EFI_SUCCESS : status;
 	}
 	if (l->found && x->slot != l->slot) {
-		log_debug("%ls: two entries named %ls\n", dir->name, l->wanted);
+		log_debug("%ls: two entries named %ls\n", fat_node_shown(dir), l->wanted);
 		return EFI_VOLUME_CORRUPTED;
 	}
 	l->found = l->e_holds_it = true;
