@@ -12,6 +12,7 @@
 #include "support/test.h"
 #include "fat_image.h"
 #include <ember/core/core.h>
+#include <ember/lib/format.h>
 #include <ember/lib/str.h>
 
 #define RW (EFI_FILE_MODE_READ | EFI_FILE_MODE_WRITE)
@@ -339,4 +340,43 @@ TEST(fat_rollback_medium_pulled_fat16)
 TEST(fat_rollback_medium_pulled_fat32)
 {
 	inject("-F 32 -s 1", 34000, EFI_NO_MEDIA);
+}
+
+/* The volume fills up half-way: with 0, 1, 2 or 3 free clusters left, every change either
+ * works or says EFI_VOLUME_FULL, and leaves the volume as fsck.fat wants it. */
+TEST(fat_rollback_volume_full)
+{
+	for (UINT32 leave = 0; leave < 4; leave++) {
+		size_t size;
+		UINT8 *base = fat_image_mkfs("-F 12 -s 1", 1440, &size), *img = malloc(size);
+		char fill[256];
+
+		snprintf(
+		    fill, sizeof(fill),
+		    "free=$(mdir -i %%s :: | sed -n 's/ //g; s/bytesfree//p') && "
+		    "head -c $((free - %u * 512)) /dev/zero > %%t && mcopy -i %%s %%t ::/FILL.BIN",
+		    leave);
+		ASSERT_EQ(fat_image_run(base, size, base_tree, NULL, 0), 0);
+		ASSERT_EQ(fat_image_run(base, size, fill, NULL, 0), 0);
+		for (size_t i = 0; i < sizeof(changes) / sizeof(changes[0]); i++) {
+			struct test_fs fs;
+			EFI_STATUS status;
+
+			memcpy(img, base, size);
+			ASSERT_STATUS(test_fs_open(&fs, img, size), EFI_SUCCESS);
+			status = changes[i].run(fs.root);
+			test_fs_close(&fs);
+			if (status != EFI_SUCCESS && status != EFI_VOLUME_FULL) {
+				printf("    %s, %u clusters free: %s\n", changes[i].name, leave,
+				       efi_status_name(status));
+				EXPECT_STATUS(status, EFI_VOLUME_FULL);
+			}
+			if (!fat_image_fsck_clean(img, size)) {
+				printf("    (%s, %u clusters free)\n", changes[i].name, leave);
+				EXPECT(false);
+			}
+		}
+		free(img);
+		free(base);
+	}
 }
