@@ -164,3 +164,32 @@ TEST(fat_driver_drops_its_caches_on_change)
 	test_block_dev_destroy(dev);
 	free(img);
 }
+
+/* Start leaves alone a disk that holds no FAT (zeros), a damaged boot sector and a drive
+ * without a medium: no file system appears, and the disk is not written. */
+TEST(fat_driver_refuses_what_is_not_fat)
+{
+	size_t size;
+	UINT8 *img = fat_image_mkfs("-F 16", 16384, &size), *copy = malloc(size);
+	struct test_block_dev *dev;
+
+	test_install_builtin_drivers();
+	for (int how = 0; how < 3; how++) {
+		memcpy(copy, img, size);
+		if (how == 0)
+			memset(copy, 0, 512);
+		else
+			fat_put16(copy + 14, 0xffff); /* reserved area past the end of the volume */
+		dev = test_block_dev_create(copy, size, 512, 0);
+		if (how == 2) {
+			memcpy(copy, img, size); /* a good volume, but no medium in the drive */
+			dev->media.MediaPresent = FALSE;
+		}
+		driver_connect(dev->handle, NULL, NULL, true);
+		EXPECT(open_volume(dev->handle) == NULL);
+		EXPECT_EQ(dev->writes, 0);
+		test_block_dev_destroy(dev);
+	}
+	free(copy);
+	free(img);
+}

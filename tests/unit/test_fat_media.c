@@ -145,6 +145,34 @@ TEST(fat_media_device_errors)
 	done(&fs, true);
 }
 
+/* What a mount cannot start from: a disk smaller than a boot sector, a boot sector that
+ * cannot be read; and a medium found write-protected only when written to. */
+TEST(fat_media_mount_refusals)
+{
+	struct test_fs fs;
+	struct fat_sfs *sfs;
+	EFI_FILE_PROTOCOL *f;
+	UINT8 buf[256];
+	UINTN n;
+
+	img = fat_image_mkfs("-F 12", 1440, &img_size);
+	fat_mem_disk_init(&fs.md, img, 100);
+	EXPECT_STATUS(fat_sfs_create(&fs.md.disk, &collation_english2, &sfs), EFI_UNSUPPORTED);
+	fat_mem_disk_init(&fs.md, img, img_size);
+	fs.md.fail = EFI_DEVICE_ERROR;
+	EXPECT_STATUS(fat_sfs_create(&fs.md.disk, &collation_english2, &sfs), EFI_DEVICE_ERROR);
+	/* The write protection the medium did not declare shows at the first write. */
+	ASSERT_STATUS(test_fs_open(&fs, img, img_size), EFI_SUCCESS);
+	fs.md.disk.read_only = true; /* the memory disk refuses writes from now on */
+	EXPECT_STATUS(fs.root->Open(fs.root, &f, u"new.txt", CREATE, 0), EFI_WRITE_PROTECTED);
+	EXPECT_STATUS(fs.root->Open(fs.root, &f, u"new.txt", CREATE, 0), EFI_WRITE_PROTECTED);
+	n = sizeof(buf);
+	EXPECT_STATUS(fs.root->GetInfo(fs.root, &fs_info, &n, buf), EFI_SUCCESS);
+	EXPECT(((EFI_FILE_SYSTEM_INFO *)buf)->ReadOnly);
+	EXPECT_EQ(fs.md.writes, 0);
+	done(&fs, true);
+}
+
 /* Mounts a damaged image and walks it: statuses, never a crash. */
 static EFI_STATUS walk_damaged(UINT8 *image, size_t size)
 {
