@@ -50,9 +50,10 @@ struct fat_index_entry {
 struct fat_dir {
 	UINT32 *clusters; /* the chain (not for a FAT12/16 root) */
 	UINT32 cluster_count, cluster_cap;
-	UINT32 slots; /* entries the directory has room for */
-	UINT32 end;   /* the first slot after the last one ever used */
-	UINT64 *used; /* bitmap: slots that are not free */
+	UINT32 *sorted; /* the chain in ascending order, once asked for (fat_dir_holds) */
+	UINT32 slots;	/* entries the directory has room for */
+	UINT32 end;	/* the first slot after the last one ever used */
+	UINT64 *used;	/* bitmap: slots that are not free */
 	UINT32 free_hint;
 	bool dirty_tail; /* something other than zeros follows the end marker */
 	struct fat_index_entry *entries;
@@ -256,6 +257,8 @@ EFI_STATUS fat_dir_read_slots(struct fat_node *dir, UINT32 slot, UINT32 count, v
 EFI_STATUS fat_dir_write_slots(struct fat_node *dir, UINT32 slot, UINT32 count, const void *buf);
 /* True when the directory holds nothing but '.' and '..'. */
 EFI_STATUS fat_dir_is_empty(struct fat_node *dir, bool *empty);
+/* True when cluster is in the directory's chain. */
+bool fat_dir_holds(struct fat_dir *d, UINT32 cluster);
 /* Frees a directory's scan state. */
 void fat_dir_free(struct fat_dir *d);
 
@@ -301,7 +304,7 @@ static inline const CHAR16 *fat_node_shown(const struct fat_node *node)
 UINT32 fat_node_first_cluster(const struct fat_node *node);
 /* True when cluster is in the chain of dir or of a directory above it (the root
  * included): a directory or file starting there would be a loop or a cross-link. */
-bool fat_node_in_ancestry(const struct fat_node *dir, UINT32 cluster);
+bool fat_node_in_ancestry(struct fat_node *dir, UINT32 cluster);
 
 /* ---- File data (fat_data.c) ---- */
 

@@ -424,11 +424,58 @@ EFI_STATUS fat_dir_is_empty(struct fat_node *dir, bool *empty)
 	return status;
 }
 
+#define SORT_FROM 8 /* clusters in a chain from which a sorted copy pays */
+
+/* The sorted copy of the chain (a shell sort: chains hold at most a few thousand). */
+static bool sort_clusters(struct fat_dir *d)
+{
+	UINT32 n = d->cluster_count, *a = pool_dup(d->clusters, n * sizeof(UINT32));
+
+	if (!a)
+		return false;
+	for (UINT32 gap = n / 2; gap > 0; gap /= 2) {
+		for (UINT32 i = gap; i < n; i++) {
+			UINT32 v = a[i], j = i;
+
+			for (; j >= gap && a[j - gap] > v; j -= gap)
+				a[j] = a[j - gap];
+			a[j] = v;
+		}
+	}
+	d->sorted = a;
+	return true;
+}
+
+bool fat_dir_holds(struct fat_dir *d, UINT32 cluster)
+{
+	UINT32 lo = 0, hi = d->cluster_count;
+
+	/* Every file's Open asks this of each directory above it. */
+	if (d->cluster_count < SORT_FROM || (!d->sorted && !sort_clusters(d))) {
+		for (UINT32 i = 0; i < d->cluster_count; i++)
+			if (d->clusters[i] == cluster)
+				return true;
+		return false;
+	}
+	while (lo < hi) {
+		UINT32 mid = lo + (hi - lo) / 2;
+
+		if (d->sorted[mid] == cluster)
+			return true;
+		if (d->sorted[mid] < cluster)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
 void fat_dir_free(struct fat_dir *d)
 {
 	if (!d)
 		return;
 	pool_free(d->clusters);
+	pool_free(d->sorted);
 	pool_free(d->used);
 	pool_free(d->entries);
 	pool_free(d->long_buckets);

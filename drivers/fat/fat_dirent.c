@@ -66,6 +66,8 @@ static void adopt_clusters(struct fat_node *dir, UINT32 first, UINT32 count, UIN
 	}
 	pool_free(d->used);
 	pool_free(d->clusters);
+	pool_free(d->sorted);
+	d->sorted = NULL; /* made again when asked for */
 	d->used = used;
 	d->clusters = clusters;
 	d->cluster_count += count;

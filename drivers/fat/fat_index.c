@@ -214,7 +214,7 @@ static EFI_STATUS take(struct fat_node *dir, struct lookup *l, const struct fat_
 
 EFI_STATUS fat_dir_lookup(struct fat_node *dir, const CHAR16 *name, size_t len, struct fat_entry *e)
 {
-	struct lookup lookup = {.found = false}, *l = &lookup;
+	struct lookup lookup, *l = &lookup; /* not zeroed: it is used for every Open */
 	EFI_STATUS status = fat_dir_load(dir);
 	struct fat_dir *d = dir->dir;
 	UINT32 h;
@@ -225,6 +225,9 @@ EFI_STATUS fat_dir_lookup(struct fat_node *dir, const CHAR16 *name, size_t len, 
 		return EFI_NOT_FOUND;
 	mem_copy(l->wanted, name, len * sizeof(CHAR16));
 	l->wanted[len] = 0;
+	l->found = l->e_holds_it = false;
+	l->slot = 0;
+	l->lfn_count = 0;
 	h = fat_name_hash(dir->vol->uc, l->wanted, len);
 	/* Every candidate is tried, not only the first that matches: two entries of one name
 	 * would make what a name opens a guess. */

@@ -34,17 +34,12 @@ void fat_node_unref(struct fat_node *node)
 	}
 }
 
-bool fat_node_in_ancestry(const struct fat_node *dir, UINT32 cluster)
+bool fat_node_in_ancestry(struct fat_node *dir, UINT32 cluster)
 {
-	for (const struct fat_node *n = dir; n; n = n->parent) {
-		const struct fat_dir *d = n->dir;
-
-		if (fat_node_first_cluster(n) == cluster)
+	for (struct fat_node *n = dir; n; n = n->parent)
+		if (fat_node_first_cluster(n) == cluster ||
+		    (n->dir && fat_dir_holds(n->dir, cluster)))
 			return true;
-		for (UINT32 i = 0; d && i < d->cluster_count; i++)
-			if (d->clusters[i] == cluster)
-				return true;
-	}
 	return false;
 }
 
@@ -102,7 +97,7 @@ static EFI_STATUS check_entry(struct fat_node *dir, const struct fat_entry *e)
 		log_debug("%ls: cluster %u belongs to a directory above it\n", e->name, c);
 		return EFI_VOLUME_CORRUPTED;
 	}
-	if (!is_dir)
+	if (!is_dir && e->de.size > vol->geo.cluster_size) /* one cluster: checked above */
 		status = check_file_chain(dir, e);
 	return status;
 }

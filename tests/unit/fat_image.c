@@ -199,30 +199,53 @@ UINT8 *fat_image_cluster(UINT8 *image, size_t size, UINT32 cluster)
 	return image + g.data_offset + (UINT64)(cluster - 2) * g.cluster_size;
 }
 
-UINT8 *fat_image_entry(UINT8 *image, size_t size, const UINT8 *dir, const char *name83)
+/* The entry named name83 among count slots at first; NULL at the end marker or when absent
+ * (*end tells which). */
+static UINT8 *find_in(UINT8 *first, UINT32 count, const char *name83, bool *end)
 {
-	struct fat_geometry g = fat_image_geometry(image, size);
-	UINT8 *first;
-	UINT32 slots;
-
-	if (dir) {
-		first = fat_image_cluster(image, size,
-					  (UINT32)fat_le16(dir + 20) << 16 | fat_le16(dir + 26));
-		slots = g.cluster_size / FAT_DIRENT_SIZE;
-	} else if (g.type == FAT_32) {
-		first = fat_image_cluster(image, size, g.root_cluster);
-		slots = g.cluster_size / FAT_DIRENT_SIZE;
-	} else {
-		first = image + g.root_offset;
-		slots = g.root_entries;
-	}
-	for (UINT32 i = 0; i < slots && first[i * FAT_DIRENT_SIZE]; i++) {
+	for (UINT32 i = 0; i < count; i++) {
 		UINT8 *e = first + i * FAT_DIRENT_SIZE;
 
+		if (e[0] == 0) {
+			*end = true;
+			return NULL;
+		}
 		if (e[11] != FAT_ATTR_LFN && memcmp(e, name83, 11) == 0)
 			return e;
 	}
 	return NULL;
+}
+
+UINT8 *fat_image_entry(UINT8 *image, size_t size, const UINT8 *dir, const char *name83)
+{
+	struct fat_geometry g = fat_image_geometry(image, size);
+	UINT32 c = dir ? (UINT32)fat_le16(dir + 20) << 16 | fat_le16(dir + 26) : g.root_cluster;
+	bool end = false;
+
+	if (!dir && g.type != FAT_32)
+		return find_in(image + g.root_offset, g.root_entries, name83, &end);
+	for (UINT32 n = 0; c >= 2 && c <= g.max_cluster && n < g.max_cluster && !end; n++) {
+		UINT8 *e = find_in(fat_image_cluster(image, size, c),
+				   g.cluster_size / FAT_DIRENT_SIZE, name83, &end);
+
+		if (e)
+			return e;
+		c = fat_image_get_fat(image, size, c);
+	}
+	return NULL;
+}
+
+UINT32 fat_image_get_fat(const UINT8 *image, size_t size, UINT32 cluster)
+{
+	struct fat_geometry g = fat_image_geometry(image, size);
+	const UINT8 *fat = image + g.fat_offset;
+
+	if (g.type == FAT_32)
+		return fat_le32(fat + 4 * cluster) & 0x0fffffff;
+	if (g.type == FAT_16)
+		return fat_le16(fat + 2 * cluster);
+	return cluster & 1 ? fat_le16(fat + cluster + cluster / 2) >> 4
+			   : fat_le16(fat + cluster + cluster / 2) & 0xfff;
 }
 
 void fat_image_set_fat(UINT8 *image, size_t size, UINT32 cluster, UINT32 value)

@@ -50,9 +50,11 @@ int fat_image_fsck(UINT8 *image, size_t size, char *out, size_t out_size);
 struct fat_geometry fat_image_geometry(const UINT8 *image, size_t size);
 /* Where cluster's data lies in the image. */
 UINT8 *fat_image_cluster(UINT8 *image, size_t size, UINT32 cluster);
-/* The 8.3 entry named name83 (11 bytes as on disk, e.g. "SUB        ") in the first
- * cluster of the directory whose entry is dir (NULL: the root); NULL when absent. */
+/* The 8.3 entry named name83 (11 bytes as on disk, e.g. "SUB        ") in the directory
+ * whose entry is dir (NULL: the root); NULL when absent. */
 UINT8 *fat_image_entry(UINT8 *image, size_t size, const UINT8 *dir, const char *name83);
+/* The value of cluster's entry in the first FAT. */
+UINT32 fat_image_get_fat(const UINT8 *image, size_t size, UINT32 cluster);
 /* Sets the value of cluster's entry in every FAT of the image. */
 void fat_image_set_fat(UINT8 *image, size_t size, UINT32 cluster, UINT32 value);
 

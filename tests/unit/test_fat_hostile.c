@@ -173,6 +173,34 @@ TEST(fat_hostile_file_in_a_directory_chain)
 	free(img);
 }
 
+/* The same in a directory of many clusters (looked up in a sorted copy of its chain): a
+ * file starting at any of them is refused. */
+TEST(fat_hostile_file_in_a_long_directory)
+{
+	size_t size;
+	UINT8 *img = tree("-F 16 -s 1", 16384, &size);
+	UINT8 *dir = dir_entry(img, size), *b;
+	static const CHAR16 *const paths[] = {u"DIR\\B2.TXT", NULL};
+	UINT32 c = entry_cluster(dir), count = 0;
+
+	ASSERT_EQ(fat_image_run(img, size,
+				"for i in $(seq 1 200); do echo $i > %t.$i; done && "
+				"mcopy -i %s %t.* ::/DIR/ && rm -f %t.* && "
+				"echo x > %t && mcopy -i %s %t ::/DIR/B2.TXT",
+				NULL, 0),
+		  0);
+	b = fat_image_entry(img, size, dir, "B2      TXT");
+	ASSERT(b);
+	for (UINT32 next = c; next < 0xfff8; next = fat_image_get_fat(img, size, next))
+		count++;
+	ASSERT(count >= 12);
+	for (UINT32 i = 0; i < count / 2; i++)
+		c = fat_image_get_fat(img, size, c);
+	set_entry_cluster(b, c);
+	expect_refused(img, size, paths);
+	free(img);
+}
+
 /* A file whose chain goes on into its directory's cluster past its size: deleting it or
  * writing past its end would take the directory with it. */
 TEST(fat_hostile_file_chain_runs_into_parent)
