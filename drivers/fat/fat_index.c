@@ -101,7 +101,9 @@ EFI_STATUS fat_index_add(struct fat_node *dir, const struct fat_entry *e)
 	if (EFI_ERROR(status))
 		return status;
 	x = &d->entries[d->count];
-	x->long_hash = fat_name_hash(uc, e->name, e->name_len);
+	/* Names are looked up without trailing dots and spaces (fat_name_trim), so they are
+	 * indexed so: "A." on disk answers to "A", and clashes with an "A" beside it. */
+	x->long_hash = fat_name_hash(uc, e->name, fat_name_trim(e->name, e->name_len));
 	/* Without a long name, the name is the 8.3 one: same letters once upper-cased. */
 	x->short_hash = e->lfn_count ? short_hash(uc, e->de.name) : x->long_hash;
 	x->slot = e->slot;
@@ -167,10 +169,19 @@ static EFI_STATUS try_long(struct fat_node *dir, const struct fat_index_entry *x
 {
 	EFI_UNICODE_COLLATION_PROTOCOL *uc = dir->vol->uc;
 	EFI_STATUS status = fat_dir_entry_at(dir, x->slot, x->lfn_count, e);
+	size_t len;
+	CHAR16 cut;
+	bool same;
 
 	if (EFI_ERROR(status))
 		return status;
-	return uc->StriColl(uc, name, e->name) == 0 ? EFI_SUCCESS : EFI_NOT_FOUND;
+	/* Compared without its trailing dots and spaces, as the name looked for is. */
+	len = fat_name_trim(e->name, e->name_len);
+	cut = e->name[len];
+	e->name[len] = 0;
+	same = uc->StriColl(uc, name, e->name) == 0;
+	e->name[len] = cut;
+	return same ? EFI_SUCCESS : EFI_NOT_FOUND;
 }
 
 /* Compares a candidate's 8.3 name (held in the index) with the name looked for. */

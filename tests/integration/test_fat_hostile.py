@@ -1,12 +1,15 @@
 """The FAT driver on hostile disks, through the shell under `ember-run --disk`.
 
-The disks are made by mkfs.vfat and mtools, then one directory entry is patched here: a
-subdirectory whose first cluster is its parent's (FAT16) or the root's (FAT32). Such a
-directory used to list its parent's or the root's files as its own: `rm` of it deleted
-files that were never named and then went round for ever, `ls -r` recursed until the shell
-crashed, and `cp -r` filled the volume. The driver now reports the directory as damaged:
-every command ends, and no file of the volume is lost (fsck.fat finds what it found
-before).
+The disks are made by mkfs.vfat and mtools, then one directory entry is patched here:
+- a subdirectory whose first cluster is its parent's (FAT16) or the root's (FAT32). Such a
+  directory used to list its parent's or the root's files as its own: `rm` of it deleted
+  files that were never named and then went round for ever, `ls -r` recursed until the
+  shell crashed, and `cp -r` filled the volume. The driver now reports the directory as
+  damaged: every command ends, and no file of the volume is lost (fsck.fat finds what it
+  found before);
+- a file and a directory of one name (the directory's long name "SAME." is "SAME" once its
+  trailing dot goes, as names are looked up): `ls -r` opened the file for the directory and
+  listed its bytes as entries. The name is now refused as damaged.
 """
 import os
 import struct
@@ -128,3 +131,28 @@ def test_directory_loop_loses_nothing(ember, tmp_path, fat):
     copied = sorted(str(p.relative_to(esp)) for p in esp.rglob("*"))
     assert copied[:2] == ["COPY", "COPY/IN.TXT"], copied
     assert len(copied) <= 3, copied
+
+
+def test_file_and_directory_of_one_name(ember, tmp_path):
+    disk = tmp_path / "same.img"
+    tool("mkfs.vfat", "-C", "-F", 16, disk, 16 * MIB // 1024)
+    src = tmp_path / "src"
+    src.write_bytes(bytes(range(256)) * 8)  # what would be read as directory entries
+    tool("mmd", "-i", disk, "::/DIR", "::/DIR/Same Dir")
+    tool("mcopy", "-i", disk, src, "::/DIR/SAME")
+    data = bytearray(disk.read_bytes())
+    vol = Volume(data)
+    dir_cluster = cluster_of(data, entry(data, vol.dir_offset(0), b"DIR        "))
+    lfn = entry(data, vol.dir_offset(dir_cluster), b"SAMEDI~1   ") - 32
+    assert data[lfn] == 0x41 and data[lfn + 11] == 0x0F
+    units = [ord(c) for c in "SAME."] + [0] + [0xFFFF] * 7
+    for i, unit in enumerate(units):
+        at = 1 + 2 * i if i < 5 else 14 + 2 * (i - 5) if i < 11 else 28 + 2 * (i - 11)
+        struct.pack_into("<H", data, lfn + at, unit)
+    disk.write_bytes(bytes(data))
+    esp = tmp_path / "esp"
+    esp.mkdir()
+    out, err, rc = run_shell(ember, esp, disk, [r"ls -r fs1:\DIR"])
+    assert rc == 0, f"exit status {rc}\n{out}\n{err}"
+    assert "Directory of: fs1:\\DIR\\SAME." not in out, out
+    assert "fs1:\\DIR\\SAME.: the file system is damaged" in err, err

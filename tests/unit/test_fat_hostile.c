@@ -324,6 +324,38 @@ TEST(fat_hostile_two_entries_of_one_name)
 	free(img);
 }
 
+/* The same with a long name that ends in a dot: names are looked up without trailing
+ * dots (as everywhere), so "SAME." is "SAME" too and neither opens. */
+TEST(fat_hostile_long_name_with_a_trailing_dot)
+{
+	static const UINT16 units[13] = {u'S',	 u'A',	 u'M',	 u'E',	 u'.',	 0,	0xffff,
+					 0xffff, 0xffff, 0xffff, 0xffff, 0xffff, 0xffff};
+	size_t size;
+	UINT8 *img = tree("-F 16", 16384, &size);
+	UINT8 *alias, *lfn;
+	struct test_fs fs;
+
+	ASSERT_EQ(fat_image_run(img, size,
+				"mcopy -i %s %t ::/DIR/SAME && mmd -i %s '::/DIR/Same Dir'", NULL,
+				0),
+		  0);
+	alias = fat_image_entry(img, size, dir_entry(img, size), "SAMEDI~1   ");
+	ASSERT(alias);
+	lfn = alias - 32;
+	ASSERT(lfn[0] == 0x41 && lfn[11] == FAT_ATTR_LFN);
+	for (int i = 0; i < 13; i++)
+		fat_put16(lfn + (i < 5	  ? 1 + 2 * i
+				 : i < 11 ? 14 + 2 * (i - 5)
+					  : 28 + 2 * (i - 11)),
+			  units[i]);
+	ASSERT_STATUS(test_fs_open(&fs, img, size), EFI_SUCCESS);
+	EXPECT_STATUS(try_open(&fs, u"DIR\\SAME.", EFI_FILE_MODE_READ), EFI_VOLUME_CORRUPTED);
+	EXPECT_STATUS(try_open(&fs, u"DIR\\SAME", EFI_FILE_MODE_READ), EFI_VOLUME_CORRUPTED);
+	EXPECT_STATUS(try_open(&fs, u"DIR\\SAMEDI~1\\x", CREATE), EFI_SUCCESS);
+	test_fs_close(&fs);
+	free(img);
+}
+
 /* Sizes beyond what the chain holds are damage, reported when the file is opened (not
  * after a caller has tried to allocate a buffer of that size). */
 TEST(fat_hostile_size_beyond_the_chain)
