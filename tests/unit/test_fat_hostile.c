@@ -353,6 +353,12 @@ TEST(fat_hostile_long_name_with_a_trailing_dot)
 	EXPECT_STATUS(try_open(&fs, u"DIR\\SAME", EFI_FILE_MODE_READ), EFI_VOLUME_CORRUPTED);
 	EXPECT_STATUS(try_open(&fs, u"DIR\\SAMEDI~1\\x", CREATE), EFI_SUCCESS);
 	test_fs_close(&fs);
+	/* Alone, the directory answers to its name. */
+	ASSERT_EQ(fat_image_run(img, size, "mdel -i %s ::/DIR/SAME", NULL, 0), 0);
+	ASSERT_STATUS(test_fs_open(&fs, img, size), EFI_SUCCESS);
+	EXPECT_STATUS(try_open(&fs, u"DIR\\SAME.\\x", EFI_FILE_MODE_READ), EFI_SUCCESS);
+	EXPECT_STATUS(try_open(&fs, u"DIR\\same\\x", EFI_FILE_MODE_READ), EFI_SUCCESS);
+	test_fs_close(&fs);
 	free(img);
 }
 
