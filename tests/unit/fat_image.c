@@ -66,13 +66,20 @@ static void write_whole(const char *path, const UINT8 *data, size_t size)
 	}
 }
 
+static char scratch[64];
+
+static void remove_scratch(void)
+{
+	unlink(scratch);
+}
+
 const char *fat_image_scratch(void)
 {
-	static char path[64];
-
-	if (!path[0])
-		snprintf(path, sizeof(path), "/tmp/ember-fat-src-%d", (int)getpid());
-	return path;
+	if (!scratch[0]) {
+		snprintf(scratch, sizeof(scratch), "/tmp/ember-fat-src-%d", (int)getpid());
+		atexit(remove_scratch);
+	}
+	return scratch;
 }
 
 /* Replaces each %s of command with path, each %t with the scratch file's name. */
