@@ -50,9 +50,10 @@ struct fat_index_entry {
 struct fat_dir {
 	UINT32 *clusters; /* the chain (not for a FAT12/16 root) */
 	UINT32 cluster_count, cluster_cap;
-	UINT32 slots; /* entries the directory has room for */
-	UINT32 end;   /* the first slot after the last one ever used */
-	UINT64 *used; /* bitmap: slots that are not free */
+	UINT32 *sorted; /* the chain in ascending order, once asked for (fat_dir_holds) */
+	UINT32 slots;	/* entries the directory has room for */
+	UINT32 end;	/* the first slot after the last one ever used */
+	UINT64 *used;	/* bitmap: slots that are not free */
 	UINT32 free_hint;
 	bool dirty_tail; /* something other than zeros follows the end marker */
 	struct fat_index_entry *entries;
@@ -108,7 +109,7 @@ struct fat_volume {
 	bool free_known, fsinfo_dirty, has_fsinfo;
 	/* The dirty flag: set on disk while an operation changes the volume. */
 	UINT32 tx_depth;
-	bool tx_marked, was_dirty;
+	bool tx_marked, was_dirty; /* was_dirty: found dirty, or made inconsistent */
 	UINT8 boot_state;
 	EFI_STATUS tx_error;
 	/* Nodes and caches. */
@@ -155,6 +156,9 @@ EFI_STATUS fat_disk_write(struct fat_volume *vol, UINT64 offset, UINTN size, con
  * the first error of writing back. */
 EFI_STATUS fat_tx_begin(struct fat_volume *vol);
 EFI_STATUS fat_tx_end(struct fat_volume *vol, EFI_STATUS status);
+/* A change failed and undoing it on disk failed too: the volume may be inconsistent, so
+ * its dirty flag stays set from now on (fsck is to look at it). */
+void fat_volume_damaged(struct fat_volume *vol);
 /* Writes everything and asks the disk to flush its cache. */
 EFI_STATUS fat_volume_flush(struct fat_volume *vol);
 
@@ -213,8 +217,8 @@ static inline bool fat_loop_seen(struct fat_loop_guard *g, UINT32 next)
 
 /* Writes dirty FAT windows to every FAT copy. */
 EFI_STATUS fat_table_flush(struct fat_volume *vol);
-/* Drops clean windows so the next access reads the disk again. */
-void fat_table_forget(struct fat_volume *vol);
+/* True when a FAT window holds changes not yet written. */
+bool fat_table_dirty(const struct fat_volume *vol);
 /* Counts free clusters by reading the whole FAT. */
 EFI_STATUS fat_table_count_free(struct fat_volume *vol, UINT32 *count);
 /* The value meaning "end of chain" for this FAT type. */
@@ -253,12 +257,18 @@ EFI_STATUS fat_dir_read_slots(struct fat_node *dir, UINT32 slot, UINT32 count, v
 EFI_STATUS fat_dir_write_slots(struct fat_node *dir, UINT32 slot, UINT32 count, const void *buf);
 /* True when the directory holds nothing but '.' and '..'. */
 EFI_STATUS fat_dir_is_empty(struct fat_node *dir, bool *empty);
+/* True when cluster is in the directory's chain. */
+bool fat_dir_holds(struct fat_dir *d, UINT32 cluster);
 /* Frees a directory's scan state. */
 void fat_dir_free(struct fat_dir *d);
 
 /* Index maintenance (fat_index.c). */
 EFI_STATUS fat_index_add(struct fat_node *dir, const struct fat_entry *e);
 void fat_index_remove(struct fat_node *dir, UINT32 slot);
+/* Takes the entry of slot out of the index, kept in saved for fat_index_restore; false
+ * when there is none. */
+bool fat_index_take(struct fat_node *dir, UINT32 slot, struct fat_index_entry *saved);
+EFI_STATUS fat_index_restore(struct fat_node *dir, const struct fat_index_entry *saved);
 bool fat_index_short_taken(struct fat_node *dir, const UINT8 short_name[11]);
 UINT32 fat_name_hash(EFI_UNICODE_COLLATION_PROTOCOL *uc, const CHAR16 *name, size_t len);
 
@@ -285,8 +295,16 @@ EFI_STATUS fat_node_delete(struct fat_node *node);
 EFI_STATUS fat_node_store(struct fat_node *node);
 /* Keeps a directory node (and its index) cached for a while after use. */
 void fat_node_touch_dir(struct fat_node *dir);
+/* The node's name as log lines show it ("\\" for the root). */
+static inline const CHAR16 *fat_node_shown(const struct fat_node *node)
+{
+	return node->is_root ? u"\\" : node->name;
+}
 /* The first cluster of a directory's data (0 for a FAT12/16 root). */
 UINT32 fat_node_first_cluster(const struct fat_node *node);
+/* True when cluster is in the chain of dir or of a directory above it (the root
+ * included): a directory or file starting there would be a loop or a cross-link. */
+bool fat_node_in_ancestry(struct fat_node *dir, UINT32 cluster);
 
 /* ---- File data (fat_data.c) ---- */
 
@@ -299,6 +317,15 @@ EFI_STATUS fat_data_write(struct fat_node *node, struct fat_cursor *cur, UINT64 
 			  const void *buffer);
 /* Truncates or extends (with zeros) to size bytes. */
 EFI_STATUS fat_data_resize(struct fat_node *node, UINT64 size);
+/* Frees the clusters beyond the node's size (all of them when its entry lost its first
+ * cluster, which was old_first): for after that entry went to disk. */
+EFI_STATUS fat_data_trim(struct fat_node *node, UINT32 old_first);
+/* Undoes a change of the file whose entry on disk is still `before`: the chain goes back
+ * to what that entry holds (clusters taken since are freed), the node to that entry. */
+EFI_STATUS fat_data_restore(struct fat_node *node, const struct fat_dirent *before);
+/* EFI_VOLUME_CORRUPTED when the node's chain, from cluster on, holds a cluster of a
+ * directory above it (freeing or writing it would damage that directory). */
+EFI_STATUS fat_data_check_chain(struct fat_node *node, UINT32 cluster);
 /* Bytes the chain starting at cluster occupies (a directory's size); bounded. */
 EFI_STATUS fat_chain_bytes(struct fat_volume *vol, UINT32 cluster, UINT64 *bytes);
 /* Writes zeros over whole clusters (new directory clusters). */

@@ -2,6 +2,7 @@
  * EFI_BLOCK_IO_PROTOCOL that holds a FAT12/16/32 file system and installs
  * EFI_SIMPLE_FILE_SYSTEM_PROTOCOL on it. Case-insensitive names go through the
  * EFI_UNICODE_COLLATION_PROTOCOL2 Ember publishes. */
+#define LOG_PREFIX "fat: "
 #include "fat_efi.h"
 #include <efi/protocol/block_io.h>
 #include <efi/protocol/disk_io.h>
@@ -100,31 +101,41 @@ static EFI_STATUS EFIAPI fat_start(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE
 	EFI_UNICODE_COLLATION_PROTOCOL *collation_protocol;
 	EFI_STATUS status;
 
-	if (!d)
+	if (!d) {
+		log_debug("start: no memory\n");
 		return EFI_OUT_OF_RESOURCES;
+	}
 	status = protocol_open(controller, &disk_io_guid, (void **)&d->disk_io, driver, controller,
 			       EFI_OPEN_PROTOCOL_BY_DRIVER);
-	if (EFI_ERROR(status))
+	if (EFI_ERROR(status)) {
+		log_debug("start: DiskIo: %r\n", status);
 		goto err_free;
+	}
 	status = protocol_open(controller, &block_io_guid, (void **)&d->block_io, driver,
 			       controller, EFI_OPEN_PROTOCOL_GET_PROTOCOL);
-	if (EFI_ERROR(status))
+	if (EFI_ERROR(status)) {
+		log_debug("start: BlockIo: %r\n", status);
 		goto err_close;
+	}
 	d->disk = (struct fat_disk){device_read, device_write, device_flush, device_check};
 	take_media(d);
 	collation_protocol = collation();
 	if (!collation_protocol) {
-		log_warn("fat: no Unicode collation protocol\n");
+		log_warn("no Unicode collation protocol\n");
 		status = EFI_NOT_READY;
 		goto err_close;
 	}
 	status =
 	    d->disk.size ? fat_sfs_create(&d->disk, collation_protocol, &d->sfs) : EFI_NO_MEDIA;
-	if (EFI_ERROR(status))
+	if (EFI_ERROR(status)) {
+		log_debug("start: mount: %r\n", status);
 		goto err_close;
+	}
 	status = protocol_install(&controller, &sfs_guid, &d->sfs->sfs);
-	if (EFI_ERROR(status))
+	if (EFI_ERROR(status)) {
+		log_debug("start: installing SimpleFileSystem: %r\n", status);
 		goto err_destroy;
+	}
 	return EFI_SUCCESS;
 
 err_destroy:
@@ -134,7 +145,7 @@ err_close:
 err_free:
 	pool_free(d);
 	if (status == EFI_VOLUME_CORRUPTED)
-		log_info("fat: a damaged FAT boot sector: not mounted\n");
+		log_info("a damaged FAT boot sector: not mounted\n");
 	return status == EFI_VOLUME_CORRUPTED ? EFI_UNSUPPORTED : status;
 }
 

@@ -1,7 +1,9 @@
 /* Boot sector (BIOS parameter block) validation and the volume's layout, and the FAT32
  * FSInfo sector. The FAT type follows what Linux and fsck.fat decide: FAT32 when the
  * 16-bit FAT size is zero, else FAT12 below 4085 clusters and FAT16 above. */
+#define LOG_PREFIX "fat: "
 #include "fat_format.h"
+#include <ember/core/log.h>
 #include <ember/lib/util.h>
 
 #define FAT12_CLUSTERS_MAX 4084
@@ -31,16 +33,25 @@ static EFI_STATUS read_common(const UINT8 *b, struct bpb *p)
 	p->total_sectors = fat_le16(b + 19) ? fat_le16(b + 19) : fat_le32(b + 32);
 	p->media = b[21];
 	p->fat_sectors = fat_le16(b + 22) ? fat_le16(b + 22) : fat_le32(b + 36);
-	if (p->sector_size < 512 || p->sector_size > 4096 || !power_of_two(p->sector_size))
+	if (p->sector_size < 512 || p->sector_size > 4096 || !power_of_two(p->sector_size)) {
+		log_debug("not FAT: %u bytes per sector\n", p->sector_size);
 		return EFI_UNSUPPORTED;
+	}
 	if (!power_of_two(p->sectors_per_cluster) ||
-	    p->sector_size * p->sectors_per_cluster > CLUSTER_SIZE_MAX)
+	    p->sector_size * p->sectors_per_cluster > CLUSTER_SIZE_MAX) {
+		log_debug("not FAT: %u sectors per cluster\n", p->sectors_per_cluster);
 		return EFI_UNSUPPORTED;
+	}
 	if (p->reserved == 0 || p->fat_count == 0 || p->fat_count > 16 || p->total_sectors == 0 ||
-	    p->fat_sectors == 0)
+	    p->fat_sectors == 0) {
+		log_debug("not FAT: %u reserved sectors, %u FATs of %llu sectors, %llu sectors\n",
+			  p->reserved, p->fat_count, p->fat_sectors, p->total_sectors);
 		return EFI_UNSUPPORTED;
-	if (p->media != 0xf0 && p->media < 0xf8)
+	}
+	if (p->media != 0xf0 && p->media < 0xf8) {
+		log_debug("not FAT: media byte 0x%02x\n", p->media);
 		return EFI_UNSUPPORTED;
+	}
 	return EFI_SUCCESS;
 }
 
@@ -68,8 +79,11 @@ static EFI_STATUS fat32_fields(const UINT8 *b, const struct bpb *p, struct fat_g
 {
 	UINT16 flags = fat_le16(b + 40), fsinfo = fat_le16(b + 48), backup = fat_le16(b + 50);
 
-	if (p->root_entries != 0 || fat_le16(b + 42) != 0) /* version 0.0 only */
+	if (p->root_entries != 0 || fat_le16(b + 42) != 0) { /* version 0.0 only */
+		log_debug("FAT32 with %u root entries, version 0x%04x\n", p->root_entries,
+			  fat_le16(b + 42));
 		return EFI_VOLUME_CORRUPTED;
+	}
 	geo->root_cluster = fat_le32(b + 44);
 	if (fsinfo != 0 && fsinfo != 0xffff && fsinfo < p->reserved)
 		geo->fsinfo_offset = (UINT64)fsinfo * p->sector_size;
@@ -77,8 +91,10 @@ static EFI_STATUS fat32_fields(const UINT8 *b, const struct bpb *p, struct fat_g
 		geo->backup_boot_offset = (UINT64)backup * p->sector_size;
 	geo->mirrored = !(flags & 0x80);
 	geo->active_fat = geo->mirrored ? 0 : flags & 0x0f;
-	if (geo->active_fat >= p->fat_count)
+	if (geo->active_fat >= p->fat_count) {
+		log_debug("FAT32: active FAT %u of %u\n", geo->active_fat, p->fat_count);
 		return EFI_VOLUME_CORRUPTED;
+	}
 	return EFI_SUCCESS;
 }
 
@@ -91,8 +107,11 @@ static EFI_STATUS layout(const struct bpb *p, bool fat32, UINT64 disk_bytes,
 	UINT64 fat_start = p->reserved, data_start, clusters, on_disk;
 
 	data_start = fat_start + p->fat_count * p->fat_sectors + root_sectors;
-	if (data_start >= p->total_sectors || (!fat32 && p->root_entries == 0))
+	if (data_start >= p->total_sectors || (!fat32 && p->root_entries == 0)) {
+		log_debug("data starts at sector %llu of %llu, %u root entries\n", data_start,
+			  p->total_sectors, p->root_entries);
 		return EFI_VOLUME_CORRUPTED;
+	}
 	clusters = (p->total_sectors - data_start) / p->sectors_per_cluster;
 	geo->type = fat32 ? FAT_32 : clusters <= FAT12_CLUSTERS_MAX ? FAT_12 : FAT_16;
 	geo->sector_size = p->sector_size;
@@ -104,8 +123,10 @@ static EFI_STATUS layout(const struct bpb *p, bool fat32, UINT64 disk_bytes,
 	geo->root_entries = fat32 ? 0 : p->root_entries;
 	geo->data_offset = data_start * p->sector_size;
 	geo->volume_bytes = p->total_sectors * p->sector_size;
-	if (clusters == 0 || geo->data_offset > disk_bytes)
+	if (clusters == 0 || geo->data_offset > disk_bytes) {
+		log_debug("no clusters: data at byte %llu of %llu\n", geo->data_offset, disk_bytes);
 		return EFI_VOLUME_CORRUPTED;
+	}
 	clusters = MIN(clusters, geo->type == FAT_12   ? FAT12_CLUSTERS_MAX
 				 : geo->type == FAT_16 ? FAT16_CLUSTERS_MAX
 						       : FAT32_CLUSTERS_MAX);
@@ -115,8 +136,10 @@ static EFI_STATUS layout(const struct bpb *p, bool fat32, UINT64 disk_bytes,
 	on_disk = (disk_bytes - geo->data_offset) / geo->cluster_size;
 	geo->max_cluster =
 	    (UINT32)MIN(clusters + 1, MIN(fat_capacity(geo->type, geo->fat_bytes), on_disk + 1));
-	if (geo->max_cluster < 2)
+	if (geo->max_cluster < 2) {
+		log_debug("no cluster on the disk or in the FAT\n");
 		return EFI_VOLUME_CORRUPTED;
+	}
 	return EFI_SUCCESS;
 }
 
@@ -135,8 +158,11 @@ EFI_STATUS fat_bpb_parse(const UINT8 *boot, UINT64 disk_bytes, struct fat_geomet
 		status = fat32_fields(boot, &p, geo);
 	if (EFI_ERROR(status))
 		return status;
-	if (fat32 && (geo->root_cluster < 2 || geo->root_cluster > geo->max_cluster))
+	if (fat32 && (geo->root_cluster < 2 || geo->root_cluster > geo->max_cluster)) {
+		log_debug("FAT32 root at cluster %u, outside 2..%u\n", geo->root_cluster,
+			  geo->max_cluster);
 		return EFI_VOLUME_CORRUPTED;
+	}
 	extended_fields(boot, geo);
 	return EFI_SUCCESS;
 }

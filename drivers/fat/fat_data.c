@@ -1,8 +1,10 @@
 /* File contents: reading and writing through the cluster chain in runs of contiguous
  * clusters (one disk request per run), a per-handle cursor so that the chain is walked
  * from where the last request ended, growing files with zero-filled gaps, truncating. */
+#define LOG_PREFIX "fat: "
 #include "fat.h"
 #include <ember/core/core.h>
+#include <ember/core/log.h>
 #include <ember/lib/str.h>
 
 /* The cluster holding chain position index (0-based), from the cursor when it can. */
@@ -131,6 +133,12 @@ static EFI_STATUS ensure(struct fat_node *node, struct fat_cursor *cur, UINT64 b
 		status = fat_next(vol, last, &next);
 		if (EFI_ERROR(status) || next == FAT_EOC)
 			break;
+		if (fat_node_in_ancestry(node->parent, next)) {
+			log_debug("%ls: its chain runs into a directory above it\n",
+				  fat_node_shown(node));
+			status = EFI_VOLUME_CORRUPTED;
+			break;
+		}
 		last = next;
 		have++;
 	}
@@ -178,31 +186,100 @@ EFI_STATUS fat_data_write(struct fat_node *node, struct fat_cursor *cur, UINT64 
 	return EFI_ERROR(limit) ? limit : status;
 }
 
+EFI_STATUS fat_data_check_chain(struct fat_node *node, UINT32 cluster)
+{
+	struct fat_loop_guard guard;
+	EFI_STATUS status = EFI_SUCCESS;
+
+	/* A chain that breaks or loops ends here, as fat_free_chain stops there too. */
+	fat_loop_init(&guard, cluster);
+	while (!EFI_ERROR(status) && cluster >= 2 && cluster != FAT_EOC) {
+		if (fat_node_in_ancestry(node->parent, cluster)) {
+			log_debug("%ls: its chain runs into a directory above it\n",
+				  fat_node_shown(node));
+			return EFI_VOLUME_CORRUPTED;
+		}
+		status = fat_next(node->vol, cluster, &cluster);
+		if (!EFI_ERROR(status) && cluster != FAT_EOC && fat_loop_seen(&guard, cluster))
+			break;
+	}
+	return EFI_SUCCESS;
+}
+
+/* Frees the chain from cluster on, unless a directory's clusters are in it. */
+static EFI_STATUS free_from(struct fat_node *node, UINT32 cluster)
+{
+	EFI_STATUS status = fat_data_check_chain(node, cluster);
+
+	return EFI_ERROR(status) ? status : fat_free_chain(node->vol, cluster);
+}
+
+/* Ends the chain after its first keep (>= 1) clusters, freeing the rest. */
+static EFI_STATUS cut_chain(struct fat_node *node, UINT32 keep)
+{
+	struct fat_volume *vol = node->vol;
+	struct fat_cursor cur = {0};
+	UINT32 last, next;
+	EFI_STATUS status = seek(node, &cur, keep - 1, &last);
+
+	node->generation++;
+	if (!EFI_ERROR(status))
+		status = fat_next(vol, last, &next);
+	if (!EFI_ERROR(status) && next != FAT_EOC) {
+		status = fat_data_check_chain(node, next);
+		if (!EFI_ERROR(status))
+			status = fat_set(vol, last, fat_eoc_mark(vol));
+		if (!EFI_ERROR(status))
+			status = fat_free_chain(vol, next);
+	}
+	return status;
+}
+
 static EFI_STATUS truncate(struct fat_node *node, UINT64 size)
 {
 	struct fat_volume *vol = node->vol;
 	UINT32 csize = vol->geo.cluster_size, keep = (UINT32)((size + csize - 1) / csize);
-	UINT32 first = fat_dirent_cluster(&node->de), last, next;
-	struct fat_cursor cur = {0};
+	UINT32 first = fat_dirent_cluster(&node->de);
 	EFI_STATUS status;
 
-	node->generation++;
 	if (keep == 0) {
+		node->generation++;
 		fat_dirent_set_cluster(&node->de, 0);
 		node->de.size = 0;
-		return first >= 2 ? fat_free_chain(vol, first) : EFI_SUCCESS;
+		return first >= 2 ? free_from(node, first) : EFI_SUCCESS;
 	}
-	status = seek(node, &cur, keep - 1, &last);
-	if (!EFI_ERROR(status))
-		status = fat_next(vol, last, &next);
-	if (!EFI_ERROR(status) && next != FAT_EOC) {
-		status = fat_set(vol, last, fat_eoc_mark(vol));
-		if (!EFI_ERROR(status))
-			status = fat_free_chain(vol, next);
-	}
+	status = cut_chain(node, keep);
 	if (!EFI_ERROR(status))
 		node->de.size = (UINT32)size;
 	return status;
+}
+
+EFI_STATUS fat_data_restore(struct fat_node *node, const struct fat_dirent *before)
+{
+	UINT32 csize = node->vol->geo.cluster_size, first = fat_dirent_cluster(&node->de);
+	UINT32 keep = (UINT32)((before->size + (UINT64)csize - 1) / csize);
+	EFI_STATUS status = EFI_SUCCESS;
+
+	if (fat_dirent_cluster(before) < 2 && first >= 2) {
+		node->generation++;
+		status = fat_free_chain(node->vol, first);
+	} else if (first >= 2) {
+		status = cut_chain(node, MAX(keep, 1u));
+	}
+	node->de = *before;
+	return status;
+}
+
+EFI_STATUS fat_data_trim(struct fat_node *node, UINT32 old_first)
+{
+	UINT32 csize = node->vol->geo.cluster_size;
+	UINT32 keep = (UINT32)((node->de.size + (UINT64)csize - 1) / csize);
+
+	if (fat_dirent_cluster(&node->de) < 2) {
+		node->generation++;
+		return old_first >= 2 ? free_from(node, old_first) : EFI_SUCCESS;
+	}
+	return cut_chain(node, MAX(keep, 1u));
 }
 
 EFI_STATUS fat_data_resize(struct fat_node *node, UINT64 size)

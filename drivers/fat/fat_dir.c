@@ -1,8 +1,12 @@
 /* Reading directories: where a slot lies on disk, buffered slot reads, assembling VFAT
  * long names (order, checksum and sequence checked; a broken sequence falls back to the
- * 8.3 name), and the one-time scan that builds a directory's index and free-slot map. */
+ * 8.3 name), and the one-time scan that builds a directory's index and free-slot map.
+ * A directory whose chain runs into a directory above it, or whose '.' or '..' names
+ * another directory, is damage: following it would loop. */
+#define LOG_PREFIX "fat: "
 #include "fat.h"
 #include <ember/core/core.h>
+#include <ember/core/log.h>
 #include <ember/lib/str.h>
 
 #define SLOTS_PER(vol) ((vol)->geo.cluster_size / FAT_DIRENT_SIZE)
@@ -184,10 +188,15 @@ static EFI_STATUS decode_slots(struct fat_node *dir, const UINT8 *raw, UINT32 co
 			lfn_feed(&st, (const struct fat_lfn *)p);
 	}
 	if (last[0] == 0 || last[0] == FAT_ENTRY_FREE ||
-	    (last[11] & FAT_ATTR_MASK) == FAT_ATTR_LFN || (last[11] & FAT_ATTR_VOLUME_ID))
+	    (last[11] & FAT_ATTR_MASK) == FAT_ATTR_LFN || (last[11] & FAT_ATTR_VOLUME_ID)) {
+		log_debug("%ls: slot %u is no longer an entry\n", fat_node_shown(dir), slot);
 		return EFI_VOLUME_CORRUPTED; /* the index no longer matches the disk */
+	}
 	fill_entry(dir->vol, &st, last, slot, e);
-	return e->lfn_count == count - 1 ? EFI_SUCCESS : EFI_VOLUME_CORRUPTED;
+	if (e->lfn_count == count - 1)
+		return EFI_SUCCESS;
+	log_debug("%ls: the long name of slot %u changed\n", fat_node_shown(dir), slot);
+	return EFI_VOLUME_CORRUPTED;
 }
 
 EFI_STATUS fat_dir_entry_at(struct fat_node *dir, UINT32 slot, UINT8 lfn_count, struct fat_entry *e)
@@ -196,8 +205,11 @@ EFI_STATUS fat_dir_entry_at(struct fat_node *dir, UINT32 slot, UINT8 lfn_count, 
 	UINT32 count = (UINT32)lfn_count + 1;
 	EFI_STATUS status;
 
-	if (lfn_count > FAT_LFN_MAX || slot < lfn_count)
+	if (lfn_count > FAT_LFN_MAX || slot < lfn_count) {
+		log_debug("%ls: %u long-name entries before slot %u\n", fat_node_shown(dir),
+			  lfn_count, slot);
 		return EFI_VOLUME_CORRUPTED;
+	}
 	/* Just these slots: a lookup should not read a whole chunk of the directory. */
 	status = fat_dir_read_slots(dir, slot - lfn_count, count, raw);
 	if (EFI_ERROR(status))
@@ -236,6 +248,12 @@ EFI_STATUS fat_dir_read_slots(struct fat_node *dir, UINT32 slot, UINT32 count, v
 
 EFI_STATUS fat_dir_write_slots(struct fat_node *dir, UINT32 slot, UINT32 count, const void *buf)
 {
+	/* The FAT first: whenever the medium goes, no entry on it names clusters that its
+	 * FAT calls free (at worst, clusters are allocated that no entry names). */
+	EFI_STATUS status = fat_table_flush(dir->vol);
+
+	if (EFI_ERROR(status))
+		return status;
 	dir->vol->meta_gen++; /* buffered reads of directories are stale now */
 	return slots_io(dir, slot, count, (UINT8 *)buf, true);
 }
@@ -268,26 +286,61 @@ static EFI_STATUS load_chain(struct fat_node *dir, struct fat_dir *d)
 	struct fat_volume *vol = dir->vol;
 	UINT32 max = MAX(FAT_MAX_DIR_SLOTS / SLOTS_PER(vol), 1u), c = fat_node_first_cluster(dir);
 	struct fat_loop_guard guard;
-	EFI_STATUS status = EFI_SUCCESS;
+	EFI_STATUS status;
 
-	if (c < 2 || c > vol->geo.max_cluster)
+	if (c < 2 || c > vol->geo.max_cluster) {
+		log_debug("%ls: first cluster %u is outside the volume\n", fat_node_shown(dir), c);
 		return EFI_VOLUME_CORRUPTED;
+	}
 	fat_loop_init(&guard, c);
-	while (!EFI_ERROR(status) && c != FAT_EOC && d->cluster_count < max) {
+	while (c != FAT_EOC && d->cluster_count < max) {
+		if (fat_node_in_ancestry(dir->parent, c)) {
+			log_debug("%ls: its chain runs into a directory above it\n",
+				  fat_node_shown(dir));
+			return EFI_VOLUME_CORRUPTED;
+		}
 		status = add_cluster(d, c);
 		if (!EFI_ERROR(status))
 			status = fat_next(vol, c, &c);
-		if (!EFI_ERROR(status) && c != FAT_EOC && fat_loop_seen(&guard, c))
-			status = EFI_VOLUME_CORRUPTED;
+		if (EFI_ERROR(status)) {
+			log_debug("%ls: chain: %r\n", fat_node_shown(dir), status);
+			return status;
+		}
+		if (c != FAT_EOC && fat_loop_seen(&guard, c)) {
+			log_debug("%ls: its chain comes back on itself\n", fat_node_shown(dir));
+			return EFI_VOLUME_CORRUPTED;
+		}
 	}
 	d->slots = d->cluster_count * SLOTS_PER(vol);
-	return status;
+	return EFI_SUCCESS;
 }
 
 static bool is_dot_entry(const struct fat_entry *e)
 {
 	return (e->de.attr & FAT_ATTR_DIRECTORY) && e->name[0] == u'.' &&
 	       (e->name_len == 1 || (e->name_len == 2 && e->name[1] == u'.'));
+}
+
+/* '.' names the directory itself, '..' its parent: 0 for the root, or (as some writers
+ * put it) the FAT32 root's cluster. The root has neither. */
+static EFI_STATUS check_dot(struct fat_node *dir, const struct fat_entry *e)
+{
+	const struct fat_node *parent = dir->parent;
+	UINT32 c = fat_dirent_cluster(&e->de), want;
+
+	if (dir->is_root)
+		return EFI_SUCCESS;
+	if (e->name_len == 1)
+		want = fat_node_first_cluster(dir);
+	else if (parent->is_root)
+		want = c == fat_node_first_cluster(parent) ? c : 0;
+	else
+		want = fat_node_first_cluster(parent);
+	if (c == want)
+		return EFI_SUCCESS;
+	log_debug("%ls: its '%ls' names cluster %u, not %u\n", fat_node_shown(dir), e->name, c,
+		  want);
+	return EFI_VOLUME_CORRUPTED;
 }
 
 /* Whether anything but zeros follows the end marker (those slots get reused). */
@@ -318,8 +371,8 @@ static EFI_STATUS scan(struct fat_node *dir, struct fat_dir *d)
 	r->mark = d->used;
 	while (!EFI_ERROR(status)) {
 		status = fat_dir_next(r, &slot, e);
-		if (!EFI_ERROR(status) && !is_dot_entry(e))
-			status = fat_index_add(dir, e);
+		if (!EFI_ERROR(status))
+			status = is_dot_entry(e) ? check_dot(dir, e) : fat_index_add(dir, e);
 	}
 	r->mark = NULL;
 	pool_free(e);
@@ -355,6 +408,7 @@ EFI_STATUS fat_dir_load(struct fat_node *dir)
 		status = scan(dir, d);
 	}
 	if (EFI_ERROR(status)) {
+		log_debug("%ls: not read: %r\n", fat_node_shown(dir), status);
 		dir->dir = NULL;
 		fat_dir_free(d);
 	}
@@ -370,11 +424,58 @@ EFI_STATUS fat_dir_is_empty(struct fat_node *dir, bool *empty)
 	return status;
 }
 
+#define SORT_FROM 8 /* clusters in a chain from which a sorted copy pays */
+
+/* The sorted copy of the chain (a shell sort: chains hold at most a few thousand). */
+static bool sort_clusters(struct fat_dir *d)
+{
+	UINT32 n = d->cluster_count, *a = pool_dup(d->clusters, n * sizeof(UINT32));
+
+	if (!a)
+		return false;
+	for (UINT32 gap = n / 2; gap > 0; gap /= 2) {
+		for (UINT32 i = gap; i < n; i++) {
+			UINT32 v = a[i], j = i;
+
+			for (; j >= gap && a[j - gap] > v; j -= gap)
+				a[j] = a[j - gap];
+			a[j] = v;
+		}
+	}
+	d->sorted = a;
+	return true;
+}
+
+bool fat_dir_holds(struct fat_dir *d, UINT32 cluster)
+{
+	UINT32 lo = 0, hi = d->cluster_count;
+
+	/* Every file's Open asks this of each directory above it. */
+	if (d->cluster_count < SORT_FROM || (!d->sorted && !sort_clusters(d))) {
+		for (UINT32 i = 0; i < d->cluster_count; i++)
+			if (d->clusters[i] == cluster)
+				return true;
+		return false;
+	}
+	while (lo < hi) {
+		UINT32 mid = lo + (hi - lo) / 2;
+
+		if (d->sorted[mid] == cluster)
+			return true;
+		if (d->sorted[mid] < cluster)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
 void fat_dir_free(struct fat_dir *d)
 {
 	if (!d)
 		return;
 	pool_free(d->clusters);
+	pool_free(d->sorted);
 	pool_free(d->used);
 	pool_free(d->entries);
 	pool_free(d->long_buckets);

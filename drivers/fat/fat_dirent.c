@@ -66,6 +66,8 @@ static void adopt_clusters(struct fat_node *dir, UINT32 first, UINT32 count, UIN
 	}
 	pool_free(d->used);
 	pool_free(d->clusters);
+	pool_free(d->sorted);
+	d->sorted = NULL; /* made again when asked for */
 	d->used = used;
 	d->clusters = clusters;
 	d->cluster_count += count;
@@ -107,6 +109,42 @@ static EFI_STATUS grow(struct fat_node *dir, UINT32 slots)
 	return EFI_SUCCESS;
 }
 
+/* Whether a slot holds a long-name entry that is not deleted. */
+static bool live_lfn(const UINT8 *raw)
+{
+	return raw[0] != 0 && raw[0] != FAT_ENTRY_FREE && (raw[11] & FAT_ATTR_MASK) == FAT_ATTR_LFN;
+}
+
+/* Long-name entries right before a free slot belong to no 8.3 entry (theirs would be in
+ * that slot): an entry written there would be read as theirs, with a wrong checksum.
+ * They are deleted first, as fsck.fat deletes them. */
+static EFI_STATUS release_orphans(struct fat_node *dir, UINT32 slot)
+{
+	UINT8 raw[FAT_DIRENT_SIZE];
+	EFI_STATUS status = EFI_SUCCESS;
+
+	while (slot > 0 && !EFI_ERROR(status)) {
+		status = fat_dir_read_slots(dir, --slot, 1, raw);
+		if (EFI_ERROR(status) || !live_lfn(raw))
+			break;
+		raw[0] = FAT_ENTRY_FREE;
+		status = fat_dir_write_slots(dir, slot, 1, raw);
+		if (!EFI_ERROR(status))
+			fat_dir_mark(dir, slot, 1, false);
+	}
+	return status;
+}
+
+/* Writes a zero entry after new entries when the old end marker was followed by junk. */
+static EFI_STATUS terminate(struct fat_node *dir, UINT32 after)
+{
+	static const struct fat_dirent zero;
+
+	if (!dir->dir->dirty_tail || after >= dir->dir->slots || after < dir->dir->end)
+		return EFI_SUCCESS;
+	return fat_dir_write_entry(dir, after, &zero);
+}
+
 EFI_STATUS fat_dir_alloc_slots(struct fat_node *dir, UINT32 count, UINT32 *slot)
 {
 	struct fat_dir *d;
@@ -115,15 +153,16 @@ EFI_STATUS fat_dir_alloc_slots(struct fat_node *dir, UINT32 count, UINT32 *slot)
 	if (EFI_ERROR(status))
 		return status;
 	d = dir->dir;
-	if (find_free_run(d, count, slot))
-		return EFI_SUCCESS;
-	if (d->end + count > d->slots) {
-		status = grow(dir, d->end + count - d->slots);
-		if (EFI_ERROR(status))
-			return status;
+	if (!find_free_run(d, count, slot)) {
+		if (d->end + count > d->slots)
+			status = grow(dir, d->end + count - d->slots);
+		*slot = d->end;
 	}
-	*slot = d->end;
-	return EFI_SUCCESS;
+	if (!EFI_ERROR(status))
+		status = release_orphans(dir, *slot);
+	if (!EFI_ERROR(status))
+		status = terminate(dir, *slot + count);
+	return status;
 }
 
 /* A unique 8.3 name for a new entry, from the plan's basis. */
@@ -153,16 +192,6 @@ static EFI_STATUS choose_alias(struct fat_node *dir, const CHAR16 *name, size_t 
 	return EFI_VOLUME_FULL;
 }
 
-/* Writes a zero entry after new entries when the old end marker was followed by junk. */
-static EFI_STATUS terminate(struct fat_node *dir, UINT32 after)
-{
-	static const struct fat_dirent zero;
-
-	if (!dir->dir->dirty_tail || after >= dir->dir->slots || after < dir->dir->end)
-		return EFI_SUCCESS;
-	return fat_dir_write_entry(dir, after, &zero);
-}
-
 EFI_STATUS fat_dir_add(struct fat_node *dir, const CHAR16 *name, size_t len,
 		       const struct fat_dirent *de, struct fat_entry *e)
 {
@@ -185,9 +214,7 @@ EFI_STATUS fat_dir_add(struct fat_node *dir, const CHAR16 *name, size_t len,
 	e->de.nt_case = plan.need_lfn ? 0 : plan.nt_case;
 	fat_lfn_pack(name, len, fat_lfn_checksum(e->de.name), slots);
 	mem_copy(&slots[lfn], &e->de, sizeof(e->de));
-	status = terminate(dir, first + lfn + 1);
-	if (!EFI_ERROR(status))
-		status = fat_dir_write_slots(dir, first, lfn + 1, slots);
+	status = fat_dir_write_slots(dir, first, lfn + 1, slots);
 	if (EFI_ERROR(status))
 		return status;
 	fat_dir_mark(dir, first, lfn + 1, true);

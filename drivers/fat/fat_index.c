@@ -2,8 +2,10 @@
  * name (both upper-cased by the collation protocol), chained in two hash tables. A
  * lookup reads only the entries whose hash matches, so opening a file in a directory of
  * thousands of entries costs a hash and a short read. */
+#define LOG_PREFIX "fat: "
 #include "fat.h"
 #include <ember/core/core.h>
+#include <ember/core/log.h>
 #include <ember/lib/str.h>
 
 #define NONE 0xffffffffu
@@ -78,22 +80,30 @@ static EFI_STATUS rebuild(struct fat_dir *d, UINT32 cap)
 	return EFI_SUCCESS;
 }
 
+/* Room for one more entry (dead ones are dropped when the table is rebuilt). */
+static EFI_STATUS make_room(struct fat_dir *d)
+{
+	UINT32 live = d->count - d->dead;
+
+	if (d->count < d->cap)
+		return EFI_SUCCESS;
+	return rebuild(d, live * 2 > d->cap ? MAX(d->cap * 2, (UINT32)FIRST_CAP)
+					    : MAX(d->cap, (UINT32)FIRST_CAP));
+}
+
 EFI_STATUS fat_index_add(struct fat_node *dir, const struct fat_entry *e)
 {
 	struct fat_dir *d = dir->dir;
 	EFI_UNICODE_COLLATION_PROTOCOL *uc = dir->vol->uc;
 	struct fat_index_entry *x;
+	EFI_STATUS status = make_room(d);
 
-	if (d->count == d->cap) {
-		UINT32 live = d->count - d->dead;
-		EFI_STATUS status =
-		    rebuild(d, live * 2 > d->cap ? MAX(d->cap * 2, (UINT32)FIRST_CAP)
-						 : MAX(d->cap, (UINT32)FIRST_CAP));
-		if (EFI_ERROR(status))
-			return status;
-	}
+	if (EFI_ERROR(status))
+		return status;
 	x = &d->entries[d->count];
-	x->long_hash = fat_name_hash(uc, e->name, e->name_len);
+	/* Names are looked up without trailing dots and spaces (fat_name_trim), so they are
+	 * indexed so: "A." on disk answers to "A", and clashes with an "A" beside it. */
+	x->long_hash = fat_name_hash(uc, e->name, fat_name_trim(e->name, e->name_len));
 	/* Without a long name, the name is the 8.3 one: same letters once upper-cased. */
 	x->short_hash = e->lfn_count ? short_hash(uc, e->de.name) : x->long_hash;
 	x->slot = e->slot;
@@ -104,17 +114,38 @@ EFI_STATUS fat_index_add(struct fat_node *dir, const struct fat_entry *e)
 	return EFI_SUCCESS;
 }
 
-void fat_index_remove(struct fat_node *dir, UINT32 slot)
+bool fat_index_take(struct fat_node *dir, UINT32 slot, struct fat_index_entry *saved)
 {
 	struct fat_dir *d = dir->dir;
 
-	for (UINT32 i = 0; i < d->count; i++) {
+	for (UINT32 i = 0; d && i < d->count; i++) {
 		if (d->entries[i].live && d->entries[i].slot == slot) {
+			*saved = d->entries[i];
 			d->entries[i].live = false;
 			d->dead++;
-			return;
+			return true;
 		}
 	}
+	return false;
+}
+
+void fat_index_remove(struct fat_node *dir, UINT32 slot)
+{
+	struct fat_index_entry unused;
+
+	fat_index_take(dir, slot, &unused);
+}
+
+EFI_STATUS fat_index_restore(struct fat_node *dir, const struct fat_index_entry *saved)
+{
+	struct fat_dir *d = dir->dir;
+	EFI_STATUS status = make_room(d);
+
+	if (EFI_ERROR(status))
+		return status;
+	d->entries[d->count] = *saved;
+	link_entry(d, d->count++);
+	return EFI_SUCCESS;
 }
 
 bool fat_index_short_taken(struct fat_node *dir, const UINT8 short_name[11])
@@ -138,10 +169,19 @@ static EFI_STATUS try_long(struct fat_node *dir, const struct fat_index_entry *x
 {
 	EFI_UNICODE_COLLATION_PROTOCOL *uc = dir->vol->uc;
 	EFI_STATUS status = fat_dir_entry_at(dir, x->slot, x->lfn_count, e);
+	size_t len;
+	CHAR16 cut;
+	bool same;
 
 	if (EFI_ERROR(status))
 		return status;
-	return uc->StriColl(uc, name, e->name) == 0 ? EFI_SUCCESS : EFI_NOT_FOUND;
+	/* Compared without its trailing dots and spaces, as the name looked for is. */
+	len = fat_name_trim(e->name, e->name_len);
+	cut = e->name[len];
+	e->name[len] = 0;
+	same = uc->StriColl(uc, name, e->name) == 0;
+	e->name[len] = cut;
+	return same ? EFI_SUCCESS : EFI_NOT_FOUND;
 }
 
 /* Compares a candidate's 8.3 name (held in the index) with the name looked for. */
@@ -157,9 +197,35 @@ static EFI_STATUS try_short(struct fat_node *dir, const struct fat_index_entry *
 	return fat_dir_entry_at(dir, x->slot, x->lfn_count, e);
 }
 
+/* A lookup's progress: the entry found so far, and whether e still holds it. */
+struct lookup {
+	CHAR16 wanted[FAT_NAME_MAX + 1];
+	UINT32 slot;
+	UINT8 lfn_count;
+	bool found, e_holds_it;
+};
+
+/* Records a candidate's result; a second entry of the same name is damage. */
+static EFI_STATUS take(struct fat_node *dir, struct lookup *l, const struct fat_index_entry *x,
+		       EFI_STATUS status)
+{
+	if (status != EFI_SUCCESS) {
+		l->e_holds_it = false; /* a candidate read into e */
+		return status == EFI_NOT_FOUND ? EFI_SUCCESS : status;
+	}
+	if (l->found && x->slot != l->slot) {
+		log_debug("%ls: two entries named %ls\n", fat_node_shown(dir), l->wanted);
+		return EFI_VOLUME_CORRUPTED;
+	}
+	l->found = l->e_holds_it = true;
+	l->slot = x->slot;
+	l->lfn_count = x->lfn_count;
+	return EFI_SUCCESS;
+}
+
 EFI_STATUS fat_dir_lookup(struct fat_node *dir, const CHAR16 *name, size_t len, struct fat_entry *e)
 {
-	CHAR16 wanted[FAT_NAME_MAX + 1];
+	struct lookup lookup, *l = &lookup; /* not zeroed: it is used for every Open */
 	EFI_STATUS status = fat_dir_load(dir);
 	struct fat_dir *d = dir->dir;
 	UINT32 h;
@@ -168,24 +234,31 @@ EFI_STATUS fat_dir_lookup(struct fat_node *dir, const CHAR16 *name, size_t len, 
 		return status;
 	if (len == 0 || len > FAT_NAME_MAX || !d->cap)
 		return EFI_NOT_FOUND;
-	mem_copy(wanted, name, len * sizeof(CHAR16));
-	wanted[len] = 0;
-	h = fat_name_hash(dir->vol->uc, wanted, len);
-	for (UINT32 i = d->long_buckets[h & d->bucket_mask]; i != NONE;
+	mem_copy(l->wanted, name, len * sizeof(CHAR16));
+	l->wanted[len] = 0;
+	l->found = l->e_holds_it = false;
+	l->slot = 0;
+	l->lfn_count = 0;
+	h = fat_name_hash(dir->vol->uc, l->wanted, len);
+	/* Every candidate is tried, not only the first that matches: two entries of one name
+	 * would make what a name opens a guess. */
+	for (UINT32 i = d->long_buckets[h & d->bucket_mask]; i != NONE && !EFI_ERROR(status);
 	     i = d->entries[i].next_long) {
-		if (!d->entries[i].live || d->entries[i].long_hash != h)
-			continue;
-		status = try_long(dir, &d->entries[i], wanted, e);
-		if (status != EFI_NOT_FOUND)
-			return status;
+		const struct fat_index_entry *x = &d->entries[i];
+
+		if (x->live && x->long_hash == h && !(l->found && x->slot == l->slot))
+			status = take(dir, l, x, try_long(dir, x, l->wanted, e));
 	}
-	for (UINT32 i = d->short_buckets[h & d->bucket_mask]; i != NONE;
+	for (UINT32 i = d->short_buckets[h & d->bucket_mask]; i != NONE && !EFI_ERROR(status);
 	     i = d->entries[i].next_short) {
-		if (!d->entries[i].live || d->entries[i].short_hash != h)
-			continue;
-		status = try_short(dir, &d->entries[i], wanted, e);
-		if (status != EFI_NOT_FOUND)
-			return status;
+		const struct fat_index_entry *x = &d->entries[i];
+
+		if (x->live && x->short_hash == h && !(l->found && x->slot == l->slot))
+			status = take(dir, l, x, try_short(dir, x, l->wanted, e));
 	}
-	return EFI_NOT_FOUND;
+	if (!EFI_ERROR(status) && !l->found)
+		status = EFI_NOT_FOUND;
+	else if (!EFI_ERROR(status) && !l->e_holds_it)
+		status = fat_dir_entry_at(dir, l->slot, l->lfn_count, e);
+	return status;
 }

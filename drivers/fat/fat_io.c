@@ -83,16 +83,22 @@ EFI_STATUS fat_file_write(struct file_front *front, UINTN *size, const void *buf
 		return status;
 	before = node->de;
 	status = fat_data_write(node, &f->cursor, f->position, size, buffer);
-	f->position += *size;
 	if (*size)
 		touch(node);
 	/* Also after a failure: the first cluster may have been taken. */
 	if (mem_cmp(&before, &node->de, sizeof(before)) != 0) {
 		EFI_STATUS stored = fat_node_store(node);
 
-		if (!EFI_ERROR(status))
+		if (EFI_ERROR(stored)) {
+			/* The entry on disk is still `before`: so goes the chain, and the write
+			 * counts as not done (bytes it overwrote inside the file stay so). */
+			if (EFI_ERROR(fat_data_restore(node, &before)))
+				fat_volume_damaged(f->vol);
+			*size = 0;
 			status = stored;
+		}
 	}
+	f->position += *size;
 	return fat_tx_end(f->vol, status);
 }
 

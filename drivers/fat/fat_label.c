@@ -142,9 +142,58 @@ static EFI_STATUS write_root_label(struct fat_volume *vol, const UINT8 *bytes)
 	return status;
 }
 
+/* The labels as they were, to put back when a change fails half-way. */
+struct old_labels {
+	UINT8 boot[11], backup[11];
+	bool in_root;
+	struct fat_dirent root;
+};
+
+static EFI_STATUS save_labels(struct fat_volume *vol, struct old_labels *old)
+{
+	const struct fat_geometry *g = &vol->geo;
+	EFI_STATUS status = EFI_SUCCESS;
+
+	old->in_root = vol->label_in_root;
+	if (old->in_root)
+		status = fat_dir_read_slots(vol->root, vol->label_slot, 1, &old->root);
+	if (!EFI_ERROR(status) && g->label_offset)
+		status = fat_disk_read(vol, g->label_offset, 11, old->boot);
+	if (!EFI_ERROR(status) && g->label_offset && g->backup_boot_offset)
+		status =
+		    fat_disk_read(vol, g->backup_boot_offset + g->label_offset, 11, old->backup);
+	return status;
+}
+
+/* Puts the old labels back; the volume is left marked dirty when that fails too. */
+static void restore_labels(struct fat_volume *vol, const struct old_labels *old)
+{
+	const struct fat_geometry *g = &vol->geo;
+	EFI_STATUS status = EFI_SUCCESS;
+
+	if (g->label_offset)
+		status = fat_disk_write(vol, g->label_offset, 11, old->boot);
+	if (!EFI_ERROR(status) && g->label_offset && g->backup_boot_offset)
+		status =
+		    fat_disk_write(vol, g->backup_boot_offset + g->label_offset, 11, old->backup);
+	if (!EFI_ERROR(status) && old->in_root) {
+		status = fat_dir_write_entry(vol->root, vol->label_slot, &old->root);
+		if (!EFI_ERROR(status)) {
+			fat_dir_mark(vol->root, vol->label_slot, 1, true);
+			vol->label_in_root = true;
+		}
+	} else if (!EFI_ERROR(status) && vol->label_in_root) {
+		status = fat_dir_remove(vol->root, vol->label_slot, 0);
+		vol->label_in_root = EFI_ERROR(status);
+	}
+	if (EFI_ERROR(status))
+		fat_volume_damaged(vol);
+}
+
 EFI_STATUS fat_label_set(struct fat_volume *vol, const CHAR16 *label)
 {
 	UINT8 bytes[11];
+	struct old_labels old;
 	EFI_STATUS status = label_to_bytes(vol->uc, label, bytes);
 
 	if (EFI_ERROR(status))
@@ -154,8 +203,13 @@ EFI_STATUS fat_label_set(struct fat_volume *vol, const CHAR16 *label)
 		return status;
 	status = find_label(vol);
 	if (!EFI_ERROR(status))
+		status = save_labels(vol, &old);
+	if (!EFI_ERROR(status)) {
 		status = write_root_label(vol, bytes);
-	if (!EFI_ERROR(status))
-		status = write_boot_labels(vol, bytes);
+		if (!EFI_ERROR(status))
+			status = write_boot_labels(vol, bytes);
+		if (EFI_ERROR(status))
+			restore_labels(vol, &old);
+	}
 	return fat_tx_end(vol, status);
 }

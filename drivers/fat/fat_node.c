@@ -1,7 +1,11 @@
 /* Nodes: one per open file or directory, shared by its handles; finding them by path,
- * creating, renaming (moving between directories too) and deleting. */
+ * creating, renaming (moving between directories too) and deleting. An entry is opened
+ * only if its data cannot be another's: no directory is its own ancestor (the root
+ * included) and no file starts in a directory above it or claims more than its chain. */
+#define LOG_PREFIX "fat: "
 #include "fat.h"
 #include <ember/core/core.h>
+#include <ember/core/log.h>
 #include <ember/lib/path.h>
 #include <ember/lib/str.h>
 
@@ -30,10 +34,89 @@ void fat_node_unref(struct fat_node *node)
 	}
 }
 
+bool fat_node_in_ancestry(struct fat_node *dir, UINT32 cluster)
+{
+	for (struct fat_node *n = dir; n; n = n->parent)
+		if (fat_node_first_cluster(n) == cluster ||
+		    (n->dir && fat_dir_holds(n->dir, cluster)))
+			return true;
+	return false;
+}
+
+/* A file's chain holds at least its size (a longer chain is tolerated, as elsewhere),
+ * and that much of it lies outside the directories above it. */
+static EFI_STATUS check_file_chain(struct fat_node *dir, const struct fat_entry *e)
+{
+	struct fat_volume *vol = dir->vol;
+	UINT64 csize = vol->geo.cluster_size, need = (e->de.size + csize - 1) / csize;
+	UINT32 c = fat_dirent_cluster(&e->de);
+
+	if (need > vol->geo.max_cluster - 1) {
+		log_debug("%ls: a size of %u bytes is more than the volume holds\n", e->name,
+			  e->de.size);
+		return EFI_VOLUME_CORRUPTED;
+	}
+	for (UINT64 have = 1; have < need; have++) {
+		EFI_STATUS status = fat_next(vol, c, &c);
+
+		if (!EFI_ERROR(status) && c == FAT_EOC)
+			status = EFI_VOLUME_CORRUPTED;
+		if (EFI_ERROR(status)) {
+			log_debug("%ls: a size of %u bytes is more than its chain holds\n", e->name,
+				  e->de.size);
+			return status;
+		}
+		if (fat_node_in_ancestry(dir, c)) {
+			log_debug("%ls: its chain runs into a directory above it\n", e->name);
+			return EFI_VOLUME_CORRUPTED;
+		}
+	}
+	return EFI_SUCCESS;
+}
+
+/* Whether the entry e of dir may be opened. */
+static EFI_STATUS check_entry(struct fat_node *dir, const struct fat_entry *e)
+{
+	struct fat_volume *vol = dir->vol;
+	UINT32 c = fat_dirent_cluster(&e->de);
+	bool is_dir = e->de.attr & FAT_ATTR_DIRECTORY;
+	EFI_STATUS status = EFI_SUCCESS;
+
+	if (c == 0 && (is_dir || e->de.size)) {
+		/* Cluster 0 stands for the root only in a '..' entry. */
+		log_debug("%ls: no first cluster\n", e->name);
+		return EFI_VOLUME_CORRUPTED;
+	}
+	if (c == 0)
+		return EFI_SUCCESS;
+	if (c < 2 || c > vol->geo.max_cluster) {
+		log_debug("%ls: first cluster %u is outside the volume\n", e->name, c);
+		return EFI_VOLUME_CORRUPTED;
+	}
+	if (fat_node_in_ancestry(dir, c)) {
+		log_debug("%ls: cluster %u belongs to a directory above it\n", e->name, c);
+		return EFI_VOLUME_CORRUPTED;
+	}
+	if (!is_dir && e->de.size > vol->geo.cluster_size) /* one cluster: checked above */
+		status = check_file_chain(dir, e);
+	return status;
+}
+
+/* A new node's checks; a directory is read at once, so that damage shows at Open. */
+static EFI_STATUS check_new(struct fat_node *n, const struct fat_entry *e)
+{
+	EFI_STATUS status = check_entry(n->parent, e);
+
+	if (!EFI_ERROR(status) && n->is_dir)
+		status = fat_dir_load(n);
+	return status;
+}
+
 EFI_STATUS fat_node_get(struct fat_node *dir, const struct fat_entry *e, struct fat_node **out)
 {
 	struct fat_volume *vol = dir->vol;
 	struct fat_node *n;
+	EFI_STATUS status;
 
 	list_for_each_entry (n, &vol->nodes, link) {
 		if (n->parent == dir && n->slot == e->slot && !n->deleted) {
@@ -58,6 +141,11 @@ EFI_STATUS fat_node_get(struct fat_node *dir, const struct fat_entry *e, struct 
 	n->slot = e->slot;
 	n->lfn_count = e->lfn_count;
 	n->de = e->de;
+	status = check_new(n, e);
+	if (EFI_ERROR(status)) {
+		fat_node_unref(n);
+		return status;
+	}
 	*out = n;
 	return EFI_SUCCESS;
 }
@@ -229,7 +317,7 @@ EFI_STATUS fat_node_create(struct fat_node *dir, const CHAR16 *name, size_t len,
 	return status;
 }
 
-/* Points a moved directory's ".." at its new parent. */
+/* Points a moved directory's ".." at (what will be) its parent. */
 static EFI_STATUS fix_dot_dot(struct fat_node *node, struct fat_node *parent)
 {
 	struct fat_volume *vol = node->vol;
@@ -267,19 +355,6 @@ static EFI_STATUS check_target(struct fat_node *node, struct fat_node *parent, c
 	return parent == node->parent && e->slot == node->slot ? EFI_SUCCESS : EFI_ACCESS_DENIED;
 }
 
-/* Puts the entry's original slots back after a failed move. */
-static void restore(struct fat_node *node, const UINT8 *raw, struct fat_entry *e)
-{
-	struct fat_node *dir = node->parent;
-	UINT32 first = node->slot - node->lfn_count, count = node->lfn_count + 1u;
-
-	if (EFI_ERROR(fat_dir_write_slots(dir, first, count, raw)))
-		return;
-	fat_dir_mark(dir, first, count, true);
-	if (!EFI_ERROR(fat_dir_entry_at(dir, node->slot, node->lfn_count, e)))
-		fat_index_add(dir, e);
-}
-
 /* The node takes its new entry (name already copied to pool memory). */
 static void adopt(struct fat_node *node, struct fat_node *parent, const struct fat_entry *e,
 		  CHAR16 *name)
@@ -299,10 +374,31 @@ static void adopt(struct fat_node *node, struct fat_node *parent, const struct f
 	}
 }
 
+/* Writes the new entry while the old one still stands, so that a failure in between
+ * loses nothing; then removes the old one. The old one's names are left out of the index
+ * meanwhile (a change of case keeps its 8.3 name); on failure all is undone. */
+static EFI_STATUS move_entry(struct fat_node *node, struct fat_node *parent, const CHAR16 *name,
+			     size_t len, struct fat_entry *e)
+{
+	struct fat_node *old_parent = node->parent;
+	struct fat_index_entry old;
+	bool taken = fat_index_take(old_parent, node->slot, &old);
+	EFI_STATUS status = fat_dir_add(parent, name, len, &node->de, e);
+
+	if (!EFI_ERROR(status)) {
+		status = fat_dir_remove(old_parent, node->slot, node->lfn_count);
+		if (EFI_ERROR(status) && EFI_ERROR(fat_dir_remove(parent, e->slot, e->lfn_count)))
+			fat_volume_damaged(node->vol); /* the file has two names */
+	}
+	if (EFI_ERROR(status) && taken)
+		fat_index_restore(old_parent, &old);
+	return status;
+}
+
 EFI_STATUS fat_node_rename(struct fat_node *node, struct fat_node *parent, const CHAR16 *name,
 			   size_t len)
 {
-	UINT8 raw[(FAT_LFN_MAX + 1) * FAT_DIRENT_SIZE];
+	bool moves_dir = node->is_dir && parent != node->parent;
 	struct fat_node *old_parent = node->parent;
 	struct fat_entry *e;
 	CHAR16 *copy;
@@ -316,21 +412,17 @@ EFI_STATUS fat_node_rename(struct fat_node *node, struct fat_node *parent, const
 	e = pool_alloc(sizeof(*e));
 	copy = pool_alloc((len + 1) * sizeof(CHAR16));
 	status = e && copy ? check_target(node, parent, name, len, e) : EFI_OUT_OF_RESOURCES;
-	if (!EFI_ERROR(status))
-		status = fat_dir_read_slots(old_parent, node->slot - node->lfn_count,
-					    node->lfn_count + 1u, raw);
-	if (!EFI_ERROR(status))
-		status = fat_dir_remove(old_parent, node->slot, node->lfn_count);
+	/* A moved directory's '..' first, so that it is undone last. */
+	if (!EFI_ERROR(status) && moves_dir)
+		status = fix_dot_dot(node, parent);
 	if (!EFI_ERROR(status)) {
-		status = fat_dir_add(parent, name, len, &node->de, e);
-		if (EFI_ERROR(status))
-			restore(node, raw, e);
+		status = move_entry(node, parent, name, len, e);
+		if (EFI_ERROR(status) && moves_dir && EFI_ERROR(fix_dot_dot(node, old_parent)))
+			fat_volume_damaged(node->vol);
 	}
 	if (!EFI_ERROR(status)) {
 		adopt(node, parent, e, copy);
 		copy = NULL;
-		if (node->is_dir && parent != old_parent)
-			status = fix_dot_dot(node, parent);
 	}
 	pool_free(copy);
 	pool_free(e);
@@ -349,6 +441,8 @@ EFI_STATUS fat_node_delete(struct fat_node *node)
 		status = fat_dir_is_empty(node, &empty);
 	if (!EFI_ERROR(status) && !empty)
 		status = EFI_ACCESS_DENIED;
+	if (!EFI_ERROR(status))
+		status = fat_data_check_chain(node, fat_dirent_cluster(&node->de));
 	if (!EFI_ERROR(status))
 		status = fat_dir_remove(node->parent, node->slot, node->lfn_count);
 	if (EFI_ERROR(status))

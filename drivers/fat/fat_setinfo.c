@@ -132,9 +132,22 @@ static EFI_STATUS move(struct fat_node *node, CHAR16 *target)
 	return status;
 }
 
+/* A new size: a longer file gets its clusters (zeroed) now, a shorter one only its new
+ * size in the entry (fat_data_trim frees the rest once that entry is on disk). */
+static EFI_STATUS resize(struct fat_node *node, UINT64 size)
+{
+	if (size > node->de.size)
+		return fat_data_resize(node, size);
+	node->de.size = (UINT32)size;
+	if (size == 0)
+		fat_dirent_set_cluster(&node->de, 0);
+	return EFI_SUCCESS;
+}
+
 static EFI_STATUS apply(struct fat_file *f, const struct change *c)
 {
 	struct fat_node *node = f->node;
+	struct fat_dirent before;
 	UINT8 tenths;
 	EFI_STATUS status;
 
@@ -143,19 +156,26 @@ static EFI_STATUS apply(struct fat_file *f, const struct change *c)
 		if (EFI_ERROR(status))
 			return status;
 	}
+	before = node->de;
 	if (c->resize) {
-		status = fat_data_resize(node, c->info.FileSize);
-		if (EFI_ERROR(status)) {
-			fat_node_store(node); /* the chain may have changed and changed back */
+		status = resize(node, c->info.FileSize);
+		if (EFI_ERROR(status))
 			return status;
-		}
 		fat_now(&node->de.write_date, &node->de.write_time, &tenths);
 		node->de.attr |= FAT_ATTR_ARCHIVE;
 	}
 	node->de.attr =
 	    (UINT8)((node->de.attr & ~SETTABLE_ATTR) | (c->info.Attribute & SETTABLE_ATTR));
 	apply_times(&node->de, &c->info);
-	return fat_node_store(node);
+	status = fat_node_store(node);
+	if (EFI_ERROR(status)) {
+		/* The entry on disk is still `before`: so goes the chain. */
+		if (EFI_ERROR(fat_data_restore(node, &before)))
+			fat_volume_damaged(node->vol);
+		return status;
+	}
+	/* A shorter file's clusters are freed once no entry on disk claims them. */
+	return c->resize ? fat_data_trim(node, fat_dirent_cluster(&before)) : EFI_SUCCESS;
 }
 
 EFI_STATUS fat_file_set_info(struct file_front *front, const EFI_FILE_INFO *info,

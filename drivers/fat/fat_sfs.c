@@ -1,5 +1,6 @@
 /* A FAT file system instance: EFI_SIMPLE_FILE_SYSTEM_PROTOCOL.OpenVolume() (UEFI 2.10,
  * 13.4.1), remounting after a change of medium, and the life of file handles. */
+#define LOG_PREFIX "fat: "
 #include "fat_efi.h"
 #include <ember/core/core.h>
 #include <ember/core/log.h>
@@ -127,9 +128,11 @@ static EFI_STATUS current_volume(struct fat_sfs *sfs, struct fat_volume **out)
 	status = fat_mount(disk, sfs->uc, &sfs->vol);
 	if (status == EFI_UNSUPPORTED && had)
 		status = EFI_MEDIA_CHANGED; /* "the medium is no longer supported" */
-	if (EFI_ERROR(status))
+	if (EFI_ERROR(status)) {
+		log_debug("remounting: %r\n", status);
 		return status;
-	log_debug("fat: volume remounted\n");
+	}
+	log_debug("volume remounted\n");
 	sfs->vol->owner = sfs;
 	*out = sfs->vol;
 	return EFI_SUCCESS;

@@ -255,11 +255,12 @@ EFI_STATUS fat_table_flush(struct fat_volume *vol)
 	return EFI_SUCCESS;
 }
 
-void fat_table_forget(struct fat_volume *vol)
+bool fat_table_dirty(const struct fat_volume *vol)
 {
 	for (UINT32 i = 0; i < FAT_WINDOWS; i++)
-		if (!vol->windows[i].dirty)
-			vol->windows[i].valid = false;
+		if (vol->windows[i].valid && vol->windows[i].dirty)
+			return true;
+	return false;
 }
 
 EFI_STATUS fat_table_count_free(struct fat_volume *vol, UINT32 *count)

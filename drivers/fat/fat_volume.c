@@ -1,5 +1,6 @@
 /* Mounting a FAT volume, its disk access, the per-operation write-back with the dirty
  * flag, FSInfo and free space. */
+#define LOG_PREFIX "fat: "
 #include "fat.h"
 #include <ember/core/core.h>
 #include <ember/core/log.h>
@@ -10,7 +11,7 @@
 static EFI_STATUS io_status(struct fat_volume *vol, EFI_STATUS status)
 {
 	if (status == EFI_NO_MEDIA || status == EFI_MEDIA_CHANGED) {
-		log_debug("fat: medium gone (%r): the mount ends\n", status);
+		log_debug("medium gone (%r): the mount ends\n", status);
 		vol->gone = status;
 	} else if (status == EFI_INVALID_PARAMETER) {
 		status = EFI_DEVICE_ERROR; /* a range the disk refuses */
@@ -100,13 +101,18 @@ static EFI_STATUS read_boot(struct fat_volume *vol)
 	UINT8 boot[512];
 	EFI_STATUS status;
 
-	if (vol->disk->size < sizeof(boot))
+	if (vol->disk->size < sizeof(boot)) {
+		log_debug("not FAT: a disk of %llu bytes\n", vol->disk->size);
 		return EFI_UNSUPPORTED;
+	}
 	status = fat_disk_read(vol, 0, sizeof(boot), boot);
-	if (!EFI_ERROR(status))
-		status = fat_bpb_parse(boot, vol->disk->size, &vol->geo);
-	if (EFI_ERROR(status))
+	if (EFI_ERROR(status)) {
+		log_debug("reading the boot sector: %r\n", status);
 		return status;
+	}
+	status = fat_bpb_parse(boot, vol->disk->size, &vol->geo);
+	if (EFI_ERROR(status))
+		return status; /* the parser said why */
 	if (vol->geo.state_offset) {
 		vol->boot_state = boot[vol->geo.state_offset];
 		vol->was_dirty = vol->boot_state & FAT_STATE_DIRTY;
@@ -129,16 +135,19 @@ EFI_STATUS fat_mount(struct fat_disk *disk, EFI_UNICODE_COLLATION_PROTOCOL *uc,
 	list_init(&vol->nodes);
 	list_init(&vol->recent);
 	status = read_boot(vol);
-	if (!EFI_ERROR(status))
+	if (!EFI_ERROR(status)) {
 		status = alloc_buffers(vol);
-	if (!EFI_ERROR(status))
-		status = make_root(vol);
+		if (!EFI_ERROR(status))
+			status = make_root(vol);
+		if (EFI_ERROR(status))
+			log_debug("mount: no memory\n");
+	}
 	if (EFI_ERROR(status)) {
 		fat_volume_free(vol);
 		return status;
 	}
 	read_fsinfo(vol);
-	log_debug("fat: FAT%u volume, %u clusters of %u bytes%s\n", vol->geo.type,
+	log_debug("FAT%u volume, %u clusters of %u bytes%s\n", vol->geo.type,
 		  vol->geo.max_cluster - 1, vol->geo.cluster_size,
 		  vol->read_only ? ", read-only" : "");
 	*out = vol;
@@ -227,12 +236,23 @@ EFI_STATUS fat_tx_end(struct fat_volume *vol, EFI_STATUS status)
 	written = fat_table_flush(vol);
 	if (!EFI_ERROR(written))
 		written = write_fsinfo(vol);
-	/* The flag is cleared only once everything else is on disk. */
-	if (!EFI_ERROR(written) && vol->tx_marked) {
+	/* The flag is cleared only once everything else is on disk, and never on a volume
+	 * that may be inconsistent. */
+	if (!EFI_ERROR(written) && vol->tx_marked && vol->was_dirty) {
+		vol->tx_marked = false;
+	} else if (!EFI_ERROR(written) && vol->tx_marked) {
 		written = write_state(vol, vol->boot_state);
 		vol->tx_marked = EFI_ERROR(written);
 	}
 	return EFI_ERROR(status) ? status : written;
+}
+
+void fat_volume_damaged(struct fat_volume *vol)
+{
+	if (!vol->was_dirty)
+		log_warn("a change failed half-way and could not be undone: the volume stays "
+			 "marked dirty, for a file system check\n");
+	vol->was_dirty = true;
 }
 
 EFI_STATUS fat_volume_flush(struct fat_volume *vol)
@@ -243,9 +263,10 @@ EFI_STATUS fat_volume_flush(struct fat_volume *vol)
 		return vol->gone;
 	if (vol->read_only)
 		return EFI_SUCCESS;
-	/* Everything but a newly counted FSInfo free count is on disk already. */
+	/* Everything is on disk already, but for a newly counted FSInfo free count, or what
+	 * the end of a change could not write (the disk failed; it may work again). */
 	status = EFI_SUCCESS;
-	if (vol->has_fsinfo && vol->fsinfo_dirty) {
+	if ((vol->has_fsinfo && vol->fsinfo_dirty) || vol->tx_marked || fat_table_dirty(vol)) {
 		status = fat_tx_begin(vol);
 		status = fat_tx_end(vol, status);
 	}

@@ -2,8 +2,9 @@
  * parsed as a boot sector, then mounted through the same EFI_SIMPLE_FILE_SYSTEM_PROTOCOL
  * and EFI_FILE_PROTOCOL code firmware uses: every directory is walked, every file read,
  * every entry's info fetched; then a few changes are made (create, write, grow, rename,
- * label, delete) and the volume is walked again. Statuses are whatever the image earns;
- * only crashes, sanitizer reports and leaks of handles count as failures. */
+ * label, delete, in the root and in its directories) and the volume is walked again.
+ * Statuses are whatever the image earns; only crashes, sanitizer reports and leaks of
+ * handles count as failures. */
 #include "fuzz.h"
 #include "../unit/support/test_platform.h"
 #include <stdint.h>
@@ -112,6 +113,59 @@ static void volume_info(EFI_FILE_PROTOCOL *root)
 	root->GetInfo(root, &label_guid, &n, buf);
 }
 
+/* Appends to the first file of dir and deletes it, and adds and deletes a file with a long
+ * name: where the image is damaged (a chain running into a directory, orphaned long
+ * names next to free slots), these are what could spread the damage. */
+static void change_inside(EFI_FILE_PROTOCOL *dir)
+{
+	uint8_t buf[SIZE_OF_EFI_FILE_INFO + 600];
+	EFI_FILE_INFO *info = (EFI_FILE_INFO *)buf;
+	EFI_FILE_PROTOCOL *f;
+	UINTN n;
+
+	for (int i = 0; i < 40; i++) {
+		n = sizeof(buf);
+		if (EFI_ERROR(dir->Read(dir, &n, info)) || n == 0)
+			break;
+		if (info->Attribute & EFI_FILE_DIRECTORY)
+			continue;
+		if (!EFI_ERROR(dir->Open(dir, &f, info->FileName, RW, 0))) {
+			n = 3;
+			f->SetPosition(f, 0xffffffffffffffffULL);
+			f->Write(f, &n, "end");
+			f->Delete(f);
+		}
+		break;
+	}
+	if (!EFI_ERROR(dir->Open(dir, &f, u"A new name, long enough.txt", CREATE, 0))) {
+		n = 5;
+		f->Write(f, &n, "added");
+		f->Delete(f);
+	}
+}
+
+/* change_inside() in each directory of the root. */
+static void change_directories(EFI_FILE_PROTOCOL *root)
+{
+	uint8_t buf[SIZE_OF_EFI_FILE_INFO + 600];
+	EFI_FILE_INFO *info = (EFI_FILE_INFO *)buf;
+	EFI_FILE_PROTOCOL *d;
+
+	root->SetPosition(root, 0);
+	for (int i = 0; i < 40; i++) {
+		UINTN n = sizeof(buf);
+
+		if (EFI_ERROR(root->Read(root, &n, info)) || n == 0)
+			break;
+		if (!(info->Attribute & EFI_FILE_DIRECTORY) || info->FileName[0] == u'.')
+			continue;
+		if (!EFI_ERROR(root->Open(root, &d, info->FileName, RW, 0))) {
+			change_inside(d);
+			d->Close(d);
+		}
+	}
+}
+
 /* A few changes, as a program writing to an ESP would make. */
 static void change(EFI_FILE_PROTOCOL *root)
 {
@@ -145,6 +199,7 @@ static void change(EFI_FILE_PROTOCOL *root)
 		f->Close(f);
 	}
 	root->SetInfo(root, &label_guid, sizeof(u"FUZZED"), u"FUZZED");
+	change_directories(root);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

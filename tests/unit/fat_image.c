@@ -47,28 +47,53 @@ static UINT8 *read_whole(const char *path, size_t *size)
 	return data;
 }
 
+/* Writes the image as a sparse file: most of it is zeros, and tests write many copies. */
 static void write_whole(const char *path, const UINT8 *data, size_t size)
 {
+	static const UINT8 zeros[4096];
 	FILE *f = fopen(path, "wb");
+	bool ok = f && ftruncate(fileno(f), (off_t)size) == 0;
 
-	if (!f || fwrite(data, 1, size, f) != size || fclose(f)) {
+	for (size_t at = 0; ok && at < size; at += sizeof(zeros)) {
+		size_t n = size - at < sizeof(zeros) ? size - at : sizeof(zeros);
+
+		if (memcmp(data + at, zeros, n) != 0)
+			ok = fseek(f, (long)at, SEEK_SET) == 0 && fwrite(data + at, 1, n, f) == n;
+	}
+	if (!ok || fclose(f)) {
 		perror(path);
 		exit(2);
 	}
 }
 
-/* Replaces each %s of command with path. */
+static char scratch[64];
+
+static void remove_scratch(void)
+{
+	unlink(scratch);
+}
+
+const char *fat_image_scratch(void)
+{
+	if (!scratch[0]) {
+		snprintf(scratch, sizeof(scratch), "/tmp/ember-fat-src-%d", (int)getpid());
+		atexit(remove_scratch);
+	}
+	return scratch;
+}
+
+/* Replaces each %s of command with path, each %t with the scratch file's name. */
 static char *expand(const char *command, const char *path)
 {
 	size_t n = strlen(command) + 1;
 	char *out, *o;
 
-	for (const char *p = command; (p = strstr(p, "%s")); p += 2)
-		n += strlen(path);
+	for (const char *p = command; (p = strchr(p, '%')); p++)
+		n += strlen(path) + strlen(fat_image_scratch());
 	out = o = malloc(n);
 	for (const char *p = command; *p;) {
-		if (p[0] == '%' && p[1] == 's') {
-			o = stpcpy(o, path);
+		if (p[0] == '%' && (p[1] == 's' || p[1] == 't')) {
+			o = stpcpy(o, p[1] == 's' ? path : fat_image_scratch());
 			p += 2;
 		} else {
 			*o++ = *p++;
@@ -114,7 +139,9 @@ UINT8 *fat_image_mkfs(const char *args, UINT32 size_kib, size_t *size)
 	return image;
 }
 
-int fat_image_run(UINT8 *image, size_t size, const char *command, char *out, size_t out_size)
+/* fat_image_run; the image is read back only when the command may have changed it. */
+static int run_on(UINT8 *image, size_t size, const char *command, char *out, size_t out_size,
+		  bool read_back)
 {
 	char *path = temp_path(), *cmd;
 	UINT8 *after;
@@ -125,19 +152,31 @@ int fat_image_run(UINT8 *image, size_t size, const char *command, char *out, siz
 	cmd = expand(command, path);
 	setenv("MTOOLS_SKIP_CHECK", "1", 1);
 	status = run_command(cmd, out, out_size);
-	after = read_whole(path, &after_size);
-	if (after_size == size)
-		memcpy(image, after, size);
-	free(after);
+	if (read_back) {
+		after = read_whole(path, &after_size);
+		if (after_size == size)
+			memcpy(image, after, size);
+		free(after);
+	}
 	free(cmd);
 	unlink(path);
 	return status;
 }
 
+int fat_image_run(UINT8 *image, size_t size, const char *command, char *out, size_t out_size)
+{
+	return run_on(image, size, command, out, out_size, true);
+}
+
+int fat_image_fsck(UINT8 *image, size_t size, char *out, size_t out_size)
+{
+	return run_on(image, size, "fsck.fat -n %s 2>&1", out, out_size, false);
+}
+
 bool fat_image_fsck_clean(UINT8 *image, size_t size)
 {
 	char out[8192];
-	int status = fat_image_run(image, size, "fsck.fat -n %s 2>&1", out, sizeof(out));
+	int status = fat_image_fsck(image, size, out, sizeof(out));
 	/* A clean run prints the version, the file name and one summary line. */
 	int lines = 0;
 
@@ -149,14 +188,109 @@ bool fat_image_fsck_clean(UINT8 *image, size_t size)
 	return false;
 }
 
+struct fat_geometry fat_image_geometry(const UINT8 *image, size_t size)
+{
+	struct fat_geometry g;
+
+	if (EFI_ERROR(fat_bpb_parse(image, size, &g))) {
+		fprintf(stderr, "not a FAT image\n");
+		exit(2);
+	}
+	return g;
+}
+
+UINT8 *fat_image_cluster(UINT8 *image, size_t size, UINT32 cluster)
+{
+	struct fat_geometry g = fat_image_geometry(image, size);
+
+	return image + g.data_offset + (UINT64)(cluster - 2) * g.cluster_size;
+}
+
+/* The entry named name83 among count slots at first; NULL at the end marker or when absent
+ * (*end tells which). */
+static UINT8 *find_in(UINT8 *first, UINT32 count, const char *name83, bool *end)
+{
+	for (UINT32 i = 0; i < count; i++) {
+		UINT8 *e = first + i * FAT_DIRENT_SIZE;
+
+		if (e[0] == 0) {
+			*end = true;
+			return NULL;
+		}
+		if (e[11] != FAT_ATTR_LFN && memcmp(e, name83, 11) == 0)
+			return e;
+	}
+	return NULL;
+}
+
+UINT8 *fat_image_entry(UINT8 *image, size_t size, const UINT8 *dir, const char *name83)
+{
+	struct fat_geometry g = fat_image_geometry(image, size);
+	UINT32 c = dir ? (UINT32)fat_le16(dir + 20) << 16 | fat_le16(dir + 26) : g.root_cluster;
+	bool end = false;
+
+	if (!dir && g.type != FAT_32)
+		return find_in(image + g.root_offset, g.root_entries, name83, &end);
+	for (UINT32 n = 0; c >= 2 && c <= g.max_cluster && n < g.max_cluster && !end; n++) {
+		UINT8 *e = find_in(fat_image_cluster(image, size, c),
+				   g.cluster_size / FAT_DIRENT_SIZE, name83, &end);
+
+		if (e)
+			return e;
+		c = fat_image_get_fat(image, size, c);
+	}
+	return NULL;
+}
+
+UINT32 fat_image_get_fat(const UINT8 *image, size_t size, UINT32 cluster)
+{
+	struct fat_geometry g = fat_image_geometry(image, size);
+	const UINT8 *fat = image + g.fat_offset;
+
+	if (g.type == FAT_32)
+		return fat_le32(fat + 4 * cluster) & 0x0fffffff;
+	if (g.type == FAT_16)
+		return fat_le16(fat + 2 * cluster);
+	return cluster & 1 ? fat_le16(fat + cluster + cluster / 2) >> 4
+			   : fat_le16(fat + cluster + cluster / 2) & 0xfff;
+}
+
+void fat_image_set_fat(UINT8 *image, size_t size, UINT32 cluster, UINT32 value)
+{
+	struct fat_geometry g = fat_image_geometry(image, size);
+
+	for (UINT32 copy = 0; copy < g.fat_count; copy++) {
+		UINT8 *fat = image + g.fat_offset + copy * g.fat_bytes;
+
+		if (g.type == FAT_32) {
+			fat_put32(fat + 4 * cluster, value);
+		} else if (g.type == FAT_16) {
+			fat_put16(fat + 2 * cluster, (UINT16)value);
+		} else {
+			UINT8 *p = fat + cluster + cluster / 2;
+			UINT16 v = fat_le16(p);
+
+			v = cluster & 1 ? (UINT16)((v & 0x000f) | value << 4)
+					: (UINT16)((v & 0xf000) | (value & 0xfff));
+			fat_put16(p, v);
+		}
+	}
+}
+
 static EFI_STATUS md_access(struct fat_mem_disk *md, UINT64 offset, UINTN size, bool write)
 {
 	if (!md->present)
 		return EFI_NO_MEDIA;
 	if (md->seen_id != md->media_id)
 		return EFI_MEDIA_CHANGED;
-	if (md->fail && (!write || md->writes >= md->fail_after))
-		return md->fail;
+	if (md->fail && md->writes >= md->fail_after && (write || !md->fail_once)) {
+		EFI_STATUS fail = md->fail;
+
+		md->faults++;
+		if (md->fail_once)
+			md->fail = EFI_SUCCESS;
+		return fail;
+	}
 	if (offset > md->size || size > md->size - offset)
 		return EFI_INVALID_PARAMETER;
 	return EFI_SUCCESS;

@@ -13,9 +13,14 @@ struct fat_mem_disk {
 	UINT8 *data;
 	size_t size;
 	UINT64 reads, writes, read_bytes;
-	EFI_STATUS fail;   /* returned by every access while set */
-	UINT64 fail_after; /* writes allowed before `fail` applies (0: at once) */
-	bool present;	   /* the medium is in */
+	/* While set, returned by every access (reads too) once `fail_after` writes were
+	 * made: a device that breaks at its Nth write. EFI_NO_MEDIA stands for removal.
+	 * With fail_once, only that one write fails. */
+	EFI_STATUS fail;
+	UINT64 fail_after;
+	bool fail_once;
+	UINT64 faults; /* accesses that got `fail` */
+	bool present;  /* the medium is in */
 	UINT32 media_id, seen_id;
 };
 
@@ -24,13 +29,34 @@ struct fat_mem_disk {
 UINT8 *fat_image_mkfs(const char *args, UINT32 size_kib, size_t *size);
 
 /* Writes the image to a temporary file, runs the shell command (each "%s" in it is the
- * file's path), reads the file back into the image, and returns the exit status.
- * Output goes to out (NUL-terminated, may be NULL). */
+ * file's path, each "%t" fat_image_scratch()), reads the file back into the image, and
+ * returns the exit status. Output goes to out (NUL-terminated, may be NULL). */
 int fat_image_run(UINT8 *image, size_t size, const char *command, char *out, size_t out_size);
+
+/* A scratch file name of this test process (other processes may run FAT tests at the
+ * same time), for the source files of mcopy. */
+const char *fat_image_scratch(void);
 
 /* fsck.fat -n on the image: true when it exits 0 and reports nothing; its output is
  * printed otherwise. */
 bool fat_image_fsck_clean(UINT8 *image, size_t size);
+
+/* fsck.fat -n's report on the image (at most size bytes, NUL-terminated); its exit
+ * status is returned. */
+int fat_image_fsck(UINT8 *image, size_t size, char *out, size_t out_size);
+
+/* The geometry of an image made by fat_image_mkfs (exits the test program when its boot
+ * sector does not parse). */
+struct fat_geometry fat_image_geometry(const UINT8 *image, size_t size);
+/* Where cluster's data lies in the image. */
+UINT8 *fat_image_cluster(UINT8 *image, size_t size, UINT32 cluster);
+/* The 8.3 entry named name83 (11 bytes as on disk, e.g. "SUB        ") in the directory
+ * whose entry is dir (NULL: the root); NULL when absent. */
+UINT8 *fat_image_entry(UINT8 *image, size_t size, const UINT8 *dir, const char *name83);
+/* The value of cluster's entry in the first FAT. */
+UINT32 fat_image_get_fat(const UINT8 *image, size_t size, UINT32 cluster);
+/* Sets the value of cluster's entry in every FAT of the image. */
+void fat_image_set_fat(UINT8 *image, size_t size, UINT32 cluster, UINT32 value);
 
 /* A memory disk over image (not copied). */
 void fat_mem_disk_init(struct fat_mem_disk *md, UINT8 *image, size_t size);

@@ -206,10 +206,10 @@ static void mtools_put(const char *path, const char *contents)
 	if (!contents) {
 		snprintf(cmd, sizeof(cmd), "mmd -i %%s '::/%s' 2>&1", path);
 	} else {
-		FILE *f = fopen("/tmp/ember-fat-src", "wb");
+		FILE *f = fopen(fat_image_scratch(), "wb");
 		fputs(contents, f);
 		fclose(f);
-		snprintf(cmd, sizeof(cmd), "mcopy -i %%s /tmp/ember-fat-src '::/%s' 2>&1", path);
+		snprintf(cmd, sizeof(cmd), "mcopy -i %%s %%t '::/%s' 2>&1", path);
 	}
 	status = fat_image_run(img, img_size, cmd, NULL, 0);
 	EXPECT_EQ(status, 0);
@@ -267,4 +267,68 @@ TEST(fat_dir_reads_what_mtools_wrote)
 		test_fs_close(&fs);
 		free(img);
 	}
+}
+
+/* More directories used than are kept cached: the oldest are dropped and read again when
+ * used again, with the same contents. */
+TEST(fat_dir_cache_of_recent_directories)
+{
+	struct test_fs fs;
+	CHAR16 name[16];
+	char buf[8];
+	UINTN n;
+
+	fresh(&fs, "-F 16", 16384);
+	for (int round = 0; round < 2; round++) {
+		for (int i = 0; i < 3 * 8; i++) {
+			str16_copy(name, u"D00\\f.txt");
+			name[1] = (CHAR16)(u'0' + i / 10);
+			name[2] = (CHAR16)(u'0' + i % 10);
+			if (round == 0) {
+				EFI_FILE_PROTOCOL *d;
+
+				name[3] = 0;
+				ASSERT_STATUS(
+				    fs.root->Open(fs.root, &d, name, CREATE, EFI_FILE_DIRECTORY),
+				    EFI_SUCCESS);
+				d->Close(d);
+				name[3] = u'\\';
+				EXPECT_STATUS(test_fs_put(fs.root, name, name + 1, 4), EFI_SUCCESS);
+			} else {
+				EXPECT_STATUS(test_fs_get(fs.root, name, buf, sizeof(buf), &n),
+					      EFI_SUCCESS);
+				EXPECT(n == 4 && memcmp(buf, name + 1, 4) == 0);
+			}
+		}
+	}
+	EXPECT_EQ(fs.sfs->vol->recent_count, 8);
+	done(&fs, true);
+}
+
+/* Junk after a directory's end marker (some writers leave it): a new entry at the end is
+ * followed by a new end marker, so that the junk stays out of the directory. */
+TEST(fat_dir_junk_after_the_end)
+{
+	struct test_fs fs;
+	char names[256];
+	EFI_FILE_PROTOCOL *d;
+	UINT8 *dir, *first;
+
+	img = fat_image_mkfs("-F 16", 16384, &img_size);
+	ASSERT_EQ(fat_image_run(img, img_size, "mmd -i %s ::/JUNK", NULL, 0), 0);
+	dir = fat_image_entry(img, img_size, NULL, "JUNK       ");
+	ASSERT(dir);
+	first = fat_image_cluster(img, img_size, fat_le16(dir + 26));
+	/* After '.', '..' and the end marker, an entry that would be a file. */
+	memcpy(first + 3 * 32, "GHOST   TXT", 11);
+	first[3 * 32 + 11] = FAT_ATTR_ARCHIVE;
+	ASSERT_STATUS(test_fs_open(&fs, img, img_size), EFI_SUCCESS);
+	ASSERT_STATUS(fs.root->Open(fs.root, &d, u"JUNK", EFI_FILE_MODE_READ, 0), EFI_SUCCESS);
+	EXPECT_EQ(list(d, names, sizeof(names)), 2);
+	EXPECT_STATUS(test_fs_put(fs.root, u"JUNK\\NEW.TXT", "new", 3), EFI_SUCCESS);
+	EXPECT_EQ(list(d, names, sizeof(names)), 3);
+	EXPECT(strcmp(names, ".|..|NEW.TXT|") == 0);
+	d->Close(d);
+	EXPECT(first[3 * 32] == 0); /* the end marker moved after NEW.TXT */
+	done(&fs, true);
 }

@@ -105,3 +105,91 @@ TEST(fat_driver_binds_gpt_partition)
 	free(vol);
 	free(img);
 }
+
+/* Whether name can be opened on the volume. */
+static bool exists(EFI_FILE_PROTOCOL *root, const CHAR16 *name)
+{
+	EFI_FILE_PROTOCOL *f;
+
+	if (EFI_ERROR(root->Open(root, &f, (CHAR16 *)name, EFI_FILE_MODE_READ, 0)))
+		return false;
+	f->Close(f);
+	return true;
+}
+
+/* Another writer changes the volume under the driver (here mtools), then says so: by a
+ * new MediaId, or by reinstalling BlockIo (UEFI 2.10, 13.9). Either way nothing cached
+ * from before is used: the new file is seen, and the next allocation does not take its
+ * clusters (fsck.fat would find them cross-linked). */
+TEST(fat_driver_drops_its_caches_on_change)
+{
+	static const EFI_GUID block_io_guid = EFI_BLOCK_IO_PROTOCOL_GUID;
+	size_t size;
+	UINT8 *img = fat_image_mkfs("-F 16 -s 1", 16384, &size);
+	struct test_block_dev *dev;
+	EFI_FILE_PROTOCOL *root;
+	static UINT8 data[4096];
+
+	test_install_builtin_drivers();
+	dev = test_block_dev_create(img, size, 512, 0);
+	driver_connect(dev->handle, NULL, NULL, true);
+	for (int how = 0; how < 2; how++) {
+		root = open_volume(dev->handle);
+		ASSERT(root);
+		EXPECT_STATUS(test_fs_put(root, how ? u"mine2.bin" : u"mine1.bin", data, 4000),
+			      EFI_SUCCESS);
+		root->Close(root);
+		EXPECT_EQ(
+		    fat_image_run(img, size,
+				  "head -c 3000 /dev/urandom > %t && mcopy -i %s %t ::/OTHER.BIN "
+				  "&& mdel -i %s ::/OTHER.BIN && mcopy -i %s %t ::/OTHER.BIN",
+				  NULL, 0),
+		    0);
+		if (how == 0)
+			dev->media.MediaId++;
+		else
+			EXPECT_STATUS(protocol_reinstall(dev->handle, &block_io_guid,
+							 &dev->block_io, &dev->block_io),
+				      EFI_SUCCESS);
+		root = open_volume(dev->handle);
+		ASSERT(root);
+		EXPECT(exists(root, u"OTHER.BIN"));
+		EXPECT_STATUS(test_fs_put(root, u"after.bin", data, sizeof(data)), EFI_SUCCESS);
+		root->Close(root);
+		EXPECT(fat_image_fsck_clean(img, size));
+		EXPECT_EQ(fat_image_run(img, size, "mdel -i %s ::/OTHER.BIN ::/after.bin", NULL, 0),
+			  0);
+		dev->media.MediaId++;
+	}
+	test_block_dev_destroy(dev);
+	free(img);
+}
+
+/* Start leaves alone a disk that holds no FAT (zeros), a damaged boot sector and a drive
+ * without a medium: no file system appears, and the disk is not written. */
+TEST(fat_driver_refuses_what_is_not_fat)
+{
+	size_t size;
+	UINT8 *img = fat_image_mkfs("-F 16", 16384, &size), *copy = malloc(size);
+	struct test_block_dev *dev;
+
+	test_install_builtin_drivers();
+	for (int how = 0; how < 3; how++) {
+		memcpy(copy, img, size);
+		if (how == 0)
+			memset(copy, 0, 512);
+		else
+			fat_put16(copy + 14, 0xffff); /* reserved area past the end of the volume */
+		dev = test_block_dev_create(copy, size, 512, 0);
+		if (how == 2) {
+			memcpy(copy, img, size); /* a good volume, but no medium in the drive */
+			dev->media.MediaPresent = FALSE;
+		}
+		driver_connect(dev->handle, NULL, NULL, true);
+		EXPECT(open_volume(dev->handle) == NULL);
+		EXPECT_EQ(dev->writes, 0);
+		test_block_dev_destroy(dev);
+	}
+	free(copy);
+	free(img);
+}

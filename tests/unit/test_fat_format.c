@@ -87,6 +87,20 @@ TEST(fat_bpb_rejects)
 	fat_put16(copy + 40, 0x0081);
 	EXPECT_STATUS(fat_bpb_parse(copy, size, &g), EFI_SUCCESS);
 	EXPECT(!g.mirrored && g.active_fat == 1);
+	memcpy(copy, img, 512);
+	fat_put16(copy + 17, 512); /* FAT32 with a fixed root directory */
+	EXPECT_STATUS(fat_bpb_parse(copy, size, &g), EFI_VOLUME_CORRUPTED);
+	memcpy(copy, img, 512);
+	fat_put16(copy + 42, 0x0100); /* FAT32 version 1.0 */
+	EXPECT_STATUS(fat_bpb_parse(copy, size, &g), EFI_VOLUME_CORRUPTED);
+	memcpy(copy, img, 512);
+	fat_put32(copy + 36, 1); /* a FAT of one sector: room for clusters 2..127 only */
+	EXPECT_STATUS(fat_bpb_parse(copy, size, &g), EFI_SUCCESS);
+	EXPECT_EQ(g.max_cluster, 127);
+	/* A disk that ends inside the first cluster: not one cluster to use. */
+	EXPECT_STATUS(fat_bpb_parse(img, size, &g), EFI_SUCCESS);
+	EXPECT_STATUS(fat_bpb_parse(img, g.data_offset + g.cluster_size - 1, &g),
+		      EFI_VOLUME_CORRUPTED);
 	free(img);
 }
 

@@ -40,8 +40,8 @@ TEST(fat_media_write_protected)
 
 	img = fat_image_mkfs("-F 16", 16384, &img_size);
 	EXPECT_EQ(fat_image_run(img, img_size,
-				"echo hi > /tmp/ember-fat-src && "
-				"mcopy -i %s /tmp/ember-fat-src ::hi.txt",
+				"echo hi > %t && "
+				"mcopy -i %s %t ::hi.txt",
 				NULL, 0),
 		  0);
 	copy = malloc(img_size);
@@ -66,7 +66,7 @@ TEST(fat_media_write_protected)
 	EXPECT_EQ(fs.md.writes, 0);
 	EXPECT(memcmp(copy, img, img_size) == 0);
 	free(copy);
-	done(&fs, false);
+	done(&fs, true);
 }
 
 TEST(fat_media_change_and_removal)
@@ -80,6 +80,8 @@ TEST(fat_media_change_and_removal)
 	free(other);
 	fresh(&fs, "-F 12 -n FIRST", 1440);
 	EXPECT_STATUS(test_fs_put(fs.root, u"first.txt", "one", 3), EFI_SUCCESS);
+	/* Written through: the medium could go now. */
+	EXPECT(fat_image_fsck_clean(img, img_size));
 	ASSERT_STATUS(fs.root->Open(fs.root, &f, u"first.txt", EFI_FILE_MODE_READ, 0), EFI_SUCCESS);
 	/* Another medium goes in: old handles fail, OpenVolume mounts the new one. */
 	other = fat_image_mkfs("-F 12 -n SECOND", 1440, &img_size);
@@ -107,7 +109,7 @@ TEST(fat_media_change_and_removal)
 	fs.md.media_id++;
 	ASSERT_STATUS(fs.sfs->sfs.OpenVolume(&fs.sfs->sfs, &f), EFI_SUCCESS);
 	f->Close(f);
-	/* Not FAT any more: the medium "is no longer supported". */
+	/* Not FAT any more: the medium "is no longer supported" (nor is it for fsck). */
 	memset(img, 0, 512);
 	fs.md.media_id++;
 	EXPECT_STATUS(fs.sfs->sfs.OpenVolume(&fs.sfs->sfs, &f), EFI_MEDIA_CHANGED);
@@ -140,7 +142,35 @@ TEST(fat_media_device_errors)
 	EXPECT_STATUS(f->Write(f, &n, "again"), EFI_DEVICE_ERROR);
 	fs.md.fail = EFI_SUCCESS;
 	f->Close(f);
-	done(&fs, false);
+	done(&fs, true);
+}
+
+/* What a mount cannot start from: a disk smaller than a boot sector, a boot sector that
+ * cannot be read; and a medium found write-protected only when written to. */
+TEST(fat_media_mount_refusals)
+{
+	struct test_fs fs;
+	struct fat_sfs *sfs;
+	EFI_FILE_PROTOCOL *f;
+	UINT8 buf[256];
+	UINTN n;
+
+	img = fat_image_mkfs("-F 12", 1440, &img_size);
+	fat_mem_disk_init(&fs.md, img, 100);
+	EXPECT_STATUS(fat_sfs_create(&fs.md.disk, &collation_english2, &sfs), EFI_UNSUPPORTED);
+	fat_mem_disk_init(&fs.md, img, img_size);
+	fs.md.fail = EFI_DEVICE_ERROR;
+	EXPECT_STATUS(fat_sfs_create(&fs.md.disk, &collation_english2, &sfs), EFI_DEVICE_ERROR);
+	/* The write protection the medium did not declare shows at the first write. */
+	ASSERT_STATUS(test_fs_open(&fs, img, img_size), EFI_SUCCESS);
+	fs.md.disk.read_only = true; /* the memory disk refuses writes from now on */
+	EXPECT_STATUS(fs.root->Open(fs.root, &f, u"new.txt", CREATE, 0), EFI_WRITE_PROTECTED);
+	EXPECT_STATUS(fs.root->Open(fs.root, &f, u"new.txt", CREATE, 0), EFI_WRITE_PROTECTED);
+	n = sizeof(buf);
+	EXPECT_STATUS(fs.root->GetInfo(fs.root, &fs_info, &n, buf), EFI_SUCCESS);
+	EXPECT(((EFI_FILE_SYSTEM_INFO *)buf)->ReadOnly);
+	EXPECT_EQ(fs.md.writes, 0);
+	done(&fs, true);
 }
 
 /* Mounts a damaged image and walks it: statuses, never a crash. */
@@ -174,8 +204,8 @@ TEST(fat_media_damaged_volumes)
 
 	img = fat_image_mkfs("-F 16 -s 1", 16384, &img_size);
 	EXPECT_EQ(fat_image_run(img, img_size,
-				"head -c 20000 /dev/zero > /tmp/ember-fat-src && "
-				"mcopy -i %s /tmp/ember-fat-src ::BIG.BIN",
+				"head -c 20000 /dev/zero > %t && "
+				"mcopy -i %s %t ::BIG.BIN",
 				NULL, 0),
 		  0);
 	ASSERT_STATUS(fat_bpb_parse(img, img_size, &g), EFI_SUCCESS);
@@ -254,6 +284,10 @@ TEST(fat_media_mirroring_fsinfo_dirty_flag)
 	img[g.state_offset] |= FAT_STATE_DIRTY;
 	ASSERT_STATUS(test_fs_open(&fs, img, img_size), EFI_SUCCESS);
 	EXPECT_STATUS(test_fs_put(fs.root, u"x", "x", 1), EFI_SUCCESS);
+	test_fs_close(&fs);
 	EXPECT(img[g.state_offset] & FAT_STATE_DIRTY);
-	done(&fs, false);
+	/* Apart from the flag, what was written holds together. */
+	img[g.state_offset] &= (UINT8)~FAT_STATE_DIRTY;
+	EXPECT(fat_image_fsck_clean(img, img_size));
+	free(img);
 }

@@ -204,6 +204,31 @@ TEST(fat_rw_cursor_not_rewalked)
 	done(&fs, true);
 }
 
+/* A file whose chain spans more of the FAT than is cached at once: windows written back
+ * as others are needed, and both FATs the same at the end. */
+TEST(fat_rw_more_fat_than_its_cache)
+{
+	struct test_fs fs;
+	UINTN size = 34u << 20, n;
+	UINT8 *buf = malloc(size), *want = malloc(size);
+	struct fat_geometry g;
+
+	fresh(&fs, "-F 32 -s 1", 40000); /* 4 bytes of FAT for every 512 bytes of file */
+	g = fs.sfs->vol->geo;
+	pattern(want, size, 9);
+	memcpy(buf, want, size);
+	EXPECT(size / g.cluster_size * 4 > FAT_WINDOWS * FAT_WINDOW_SIZE);
+	EXPECT_STATUS(test_fs_put(fs.root, u"big.bin", buf, size), EFI_SUCCESS);
+	EXPECT(memcmp(img + g.fat_offset, img + g.fat_offset + g.fat_bytes, g.fat_bytes) == 0);
+	memset(buf, 0, size);
+	EXPECT_STATUS(test_fs_get(fs.root, u"big.bin", buf, size, &n), EFI_SUCCESS);
+	EXPECT_EQ(n, size);
+	EXPECT(memcmp(buf, want, size) == 0);
+	free(want);
+	free(buf);
+	done(&fs, true);
+}
+
 TEST(fat_rw_volume_full)
 {
 	struct test_fs fs;
