@@ -31,7 +31,9 @@ static EFI_STATUS cmd_rm(struct shell *sh, UINTN argc, CHAR16 **argv)
 		UINTN count;
 		status = sh_glob(sh, a.pos[i], &m, &count);
 		if (EFI_ERROR(status)) {
-			sh_error(sh, "rm: %ls: %s\n", a.pos[i], sh_status_text(status));
+			/* Nothing of this name was touched: say so, as the tree check does. */
+			sh_error(sh, "rm: %ls: %s; nothing deleted\n", a.pos[i],
+				 sh_status_text(status));
 			worst = status;
 			continue;
 		}
