@@ -84,8 +84,9 @@ EFI_STATUS ahci_port_start(struct ahci_hba *hba, UINT8 index);
 /* Stops the port's engines and releases its memory. */
 void ahci_port_release(struct ahci_port *port);
 
-/* Brings a port back after a failed command (AHCI 1.3.1, 6.2.2). */
-void ahci_port_recover(struct ahci_port *port);
+/* Brings a port back after a failed command (AHCI 1.3.1, 6.2.2), with a COMRESET when the
+ * device stays busy; EFI_DEVICE_ERROR when the port could not be started again. */
+EFI_STATUS ahci_port_recover(struct ahci_port *port);
 
 /* Stops command processing and FIS reception on a port; false on a timeout. */
 bool ahci_port_stop_engines(struct ahci_port *port);
