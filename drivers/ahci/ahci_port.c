@@ -95,6 +95,13 @@ static UINT32 link_state(struct ahci_port *port)
 	return ahci_port_read(port, AHCI_PxSSTS) & AHCI_PxSSTS_DET;
 }
 
+bool ahci_port_link_seen(struct ahci_port *port)
+{
+	UINT32 det = link_state(port);
+
+	return det == AHCI_DET_PRESENT_NO_PHY || det == AHCI_DET_PRESENT;
+}
+
 /* Powers and spins the device up, then waits briefly for a link if a device is there
  * (DET 1: present, no communication yet). An empty port answers DET 0 at once. */
 static bool link_up(struct ahci_port *port)
