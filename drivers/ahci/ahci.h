@@ -22,17 +22,29 @@
 /* PRDT entries one command uses at most: 8 x 4 MiB covers the largest ATA transfer. */
 #define AHCI_PRDT_PER_COMMAND 8
 
+/* Sata() nodes name a device directly on an HBA port with this port multiplier port. */
+#define AHCI_NO_PORT_MULTIPLIER 0xffff
+
 struct ahci_hba;
 struct ahci_device;
+
+/* What the last try of a port without a child found (the driver decides by it whether
+ * another ConnectController tries the port again). */
+enum ahci_probe {
+	AHCI_PROBE_UNTRIED, /* not tried since Start, or its child was stopped */
+	AHCI_PROBE_EMPTY,   /* no device answered on the link */
+	AHCI_PROBE_FAILED,  /* a device that did not become a child */
+};
 
 struct ahci_port {
 	struct ahci_hba *hba;
 	UINT8 index;
 	UINT32 signature; /* PxSIG once a device answered */
-	UINT8 *mem;	  /* the port's page (see the layout above) */
+	UINT8 *mem;	  /* the port's page (see the layout above), while it has a child */
 	UINT64 mem_addr;  /* its device address */
 	void *mem_mapping;
 	struct ahci_device *device; /* the child on this port, or NULL */
+	enum ahci_probe probe;	    /* when device is NULL */
 };
 
 struct ahci_hba {
@@ -84,8 +96,12 @@ EFI_STATUS ahci_port_start(struct ahci_hba *hba, UINT8 index);
 /* Stops the port's engines and releases its memory. */
 void ahci_port_release(struct ahci_port *port);
 
-/* Brings a port back after a failed command (AHCI 1.3.1, 6.2.2). */
-void ahci_port_recover(struct ahci_port *port);
+/* Whether the port's link shows a device (PxSSTS.DET 1 or 3); reads only. */
+bool ahci_port_link_seen(struct ahci_port *port);
+
+/* Brings a port back after a failed command (AHCI 1.3.1, 6.2.2), with a COMRESET when the
+ * device stays busy; EFI_DEVICE_ERROR when the port could not be started again. */
+EFI_STATUS ahci_port_recover(struct ahci_port *port);
 
 /* Stops command processing and FIS reception on a port; false on a timeout. */
 bool ahci_port_stop_engines(struct ahci_port *port);
@@ -125,7 +141,8 @@ EFI_STATUS ahci_atapi_probe(struct ahci_device *dev);
  * opens the controller's PciIo BY_CHILD_CONTROLLER. */
 EFI_STATUS ahci_device_create(struct ahci_hba *hba, struct ahci_port *port);
 
-/* Removes a child created by ahci_device_create; EFI_ACCESS_DENIED if it is in use. */
+/* Removes a child created by ahci_device_create and releases its port; EFI_ACCESS_DENIED
+ * if it is in use. */
 EFI_STATUS ahci_device_destroy(struct ahci_hba *hba, struct ahci_device *dev);
 
 /* The device behind a child handle of this HBA, or NULL. */

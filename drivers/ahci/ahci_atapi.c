@@ -141,8 +141,10 @@ static EFI_STATUS atapi_write(struct blkdev *blk, EFI_LBA lba, UINTN size, const
 static EFI_STATUS atapi_reset(struct blkdev *blk, bool extended)
 {
 	struct ahci_device *dev = to_dev(blk);
+	EFI_STATUS status = ahci_port_recover(dev->port);
 
-	ahci_port_recover(dev->port);
+	if (EFI_ERROR(status))
+		return status;
 	if (refresh_media(dev))
 		blkdev_media_changed(blk);
 	return EFI_SUCCESS;

@@ -7,8 +7,6 @@
 #include <ember/core/devpath.h>
 #include <ember/core/log.h>
 
-#define NO_PORT_MULTIPLIER 0xffff
-
 static const EFI_GUID pci_io_guid = EFI_PCI_IO_PROTOCOL_GUID;
 
 /* Maps the next piece of the buffer; *bytes comes back as whole blocks. */
@@ -61,7 +59,7 @@ static EFI_DEVICE_PATH_PROTOCOL *sata_path(struct ahci_hba *hba, UINT8 port)
 	SATA_DEVICE_PATH node = {
 	    .Header = {MESSAGING_DEVICE_PATH, MSG_SATA_DP, {sizeof(SATA_DEVICE_PATH), 0}},
 	    .HBAPortNumber = port,
-	    .PortMultiplierPortNumber = NO_PORT_MULTIPLIER,
+	    .PortMultiplierPortNumber = AHCI_NO_PORT_MULTIPLIER,
 	    .Lun = 0,
 	};
 
@@ -132,7 +130,10 @@ EFI_STATUS ahci_device_destroy(struct ahci_hba *hba, struct ahci_device *dev)
 			      EFI_OPEN_PROTOCOL_BY_CHILD_CONTROLLER);
 		return status;
 	}
+	/* The port goes with its child: a later Start gives it new memory and probes again. */
+	ahci_port_release(dev->port);
 	dev->port->device = NULL;
+	dev->port->probe = AHCI_PROBE_UNTRIED;
 	dev->blk.signature = 0;
 	pool_free(dev->path);
 	pool_free(dev);

@@ -59,8 +59,7 @@ static EFI_STATUS disk_flush(struct blkdev *blk)
 
 static EFI_STATUS disk_reset(struct blkdev *blk, bool extended)
 {
-	ahci_port_recover(to_dev(blk)->port);
-	return EFI_SUCCESS;
+	return ahci_port_recover(to_dev(blk)->port);
 }
 
 static const struct blkdev_ops disk_ops = {

@@ -9,6 +9,7 @@
 #include <ember/core/driver.h>
 #include <ember/core/log.h>
 #include <ember/drivers/pci_driver.h>
+#include <ember/lib/str.h>
 
 #define AHCI_HBA_SIGNATURE SIGNATURE_32('a', 'h', 'c', 'i')
 #define PCI_CLASS_CODE 0x09 /* programming interface, subclass, class */
@@ -31,21 +32,75 @@ static bool is_ahci(void *interface)
 	       class[0] == AHCI_PCI_PROG_IF;
 }
 
-/* A remaining path, when given, must be End or name one SATA device. */
-static bool remaining_ok(EFI_DEVICE_PATH_PROTOCOL *remaining)
+/* The ports a remaining path asks for (UEFI 2.10, 11.1): NULL all of them, End none, a
+ * Sata(port,0xFFFF,0) node that port; false for any other node, which names nothing this
+ * driver creates (a device behind a port multiplier, a LUN other than 0). */
+static bool ports_asked(EFI_DEVICE_PATH_PROTOCOL *remaining, UINT32 *ports)
 {
+	SATA_DEVICE_PATH sata;
+
+	*ports = remaining ? 0 : 0xffffffff;
 	if (!remaining || dp_is_end(remaining))
 		return true;
-	return remaining->Type == MESSAGING_DEVICE_PATH && remaining->SubType == MSG_SATA_DP &&
-	       dp_node_length(remaining) == sizeof(SATA_DEVICE_PATH);
+	if (remaining->Type != MESSAGING_DEVICE_PATH || remaining->SubType != MSG_SATA_DP ||
+	    dp_node_length(remaining) != sizeof(sata))
+		return false;
+	mem_copy(&sata, remaining, sizeof(sata)); /* a node need not be aligned */
+	if (sata.HBAPortNumber >= AHCI_MAX_PORTS ||
+	    sata.PortMultiplierPortNumber != AHCI_NO_PORT_MULTIPLIER || sata.Lun)
+		return false;
+	*ports = 1u << sata.HBAPortNumber;
+	return true;
 }
 
+/* The ports asked for that Start should try for a child: those without one, and for a NULL
+ * remaining path only those that may give one now: not tried yet, or empty when last tried
+ * and showing a device on the link since. A device that could not become a child is tried
+ * again only when a remaining path names its port, since each try may cost the driver's
+ * timeouts. */
+static UINT32 ports_to_try(struct ahci_hba *hba, UINT32 asked, EFI_DEVICE_PATH_PROTOCOL *remaining)
+{
+	UINT32 ports = 0;
+
+	for (UINT8 i = 0; i < AHCI_MAX_PORTS; i++) {
+		struct ahci_port *port = &hba->ports[i];
+
+		if (!(asked & hba->ports_implemented & (1u << i)) || port->device)
+			continue;
+		if (remaining || port->probe == AHCI_PROBE_UNTRIED ||
+		    (port->probe == AHCI_PROBE_EMPTY && ahci_port_link_seen(port)))
+			ports |= 1u << i;
+	}
+	return ports;
+}
+
+static struct ahci_instance *instance_on(EFI_DRIVER_BINDING_PROTOCOL *binding,
+					 EFI_HANDLE controller)
+{
+	struct pci_driver_dev *pci = pci_driver_find(binding->DriverBindingHandle, controller);
+
+	return pci ? container_of(pci, struct ahci_instance, pci) : NULL;
+}
+
+/* A controller this driver started is supported again while a child asked for is missing:
+ * a bus driver's Start creates the children that do not exist yet (11.1), so that a child
+ * stopped alone, or not created by a Start that was given an End node, can come back. */
 static EFI_STATUS EFIAPI ahci_supported(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE controller,
 					EFI_DEVICE_PATH_PROTOCOL *remaining)
 {
-	if (!remaining_ok(remaining))
+	struct ahci_instance *inst;
+	UINT32 asked;
+	EFI_STATUS status;
+
+	if (!ports_asked(remaining, &asked))
 		return EFI_UNSUPPORTED;
-	return driver_can_open(this->DriverBindingHandle, controller, &pci_io_guid, is_ahci);
+	status = driver_can_open(this->DriverBindingHandle, controller, &pci_io_guid, is_ahci);
+	if (status != EFI_ALREADY_STARTED)
+		return status;
+	inst = instance_on(this, controller);
+	if (inst && ports_to_try(&inst->hba, asked, remaining))
+		return EFI_SUCCESS;
+	return EFI_ALREADY_STARTED;
 }
 
 static void EFIAPI ahci_exit_boot_services(EFI_EVENT event, void *context)
@@ -64,19 +119,44 @@ static EFI_STATUS enable_dma(struct ahci_instance *inst)
 	return pci_driver_enable(&inst->pci, EFI_PCI_IO_ATTRIBUTE_BUS_MASTER, dac);
 }
 
-/* Starts each implemented port; a device that answers becomes a child. */
-static void start_ports(struct ahci_hba *hba, bool create_children)
+/* Starts a port and makes its device a child, or remembers why it gave none. */
+static EFI_STATUS start_port(struct ahci_hba *hba, UINT8 index)
 {
-	for (UINT8 i = 0; i < AHCI_MAX_PORTS; i++) {
-		struct ahci_port *port = &hba->ports[i];
+	struct ahci_port *port = &hba->ports[index];
+	EFI_STATUS status = ahci_port_start(hba, index);
 
-		if (!(hba->ports_implemented & (1u << i)))
-			continue;
-		if (EFI_ERROR(ahci_port_start(hba, i)))
-			continue;
-		if (!create_children || EFI_ERROR(ahci_device_create(hba, port)))
-			ahci_port_release(port);
+	if (status == EFI_NOT_FOUND) {
+		port->probe = AHCI_PROBE_EMPTY;
+		return status;
 	}
+	if (EFI_ERROR(status)) {
+		log_debug("port %u does not start: %r\n", index, status);
+		port->probe = AHCI_PROBE_FAILED;
+		return status;
+	}
+	status = ahci_device_create(hba, port);
+	if (EFI_ERROR(status)) {
+		log_debug("port %u: no child: %r\n", index, status);
+		port->probe = AHCI_PROBE_FAILED;
+		ahci_port_release(port);
+	}
+	return status;
+}
+
+/* Starts the ports given; EFI_SUCCESS when one of them gave a child, else why the last gave
+ * none (EFI_NOT_FOUND without ports). */
+static EFI_STATUS start_ports(struct ahci_hba *hba, UINT32 ports)
+{
+	EFI_STATUS status = EFI_NOT_FOUND;
+	bool created = false;
+
+	for (UINT8 i = 0; i < AHCI_MAX_PORTS; i++) {
+		if (!(ports & (1u << i)))
+			continue;
+		status = start_port(hba, i);
+		created |= !EFI_ERROR(status);
+	}
+	return created ? EFI_SUCCESS : status;
 }
 
 static void release_ports(struct ahci_hba *hba)
@@ -85,8 +165,9 @@ static void release_ports(struct ahci_hba *hba)
 		ahci_port_release(&hba->ports[i]);
 }
 
-/* Everything Start does once the PCI function is open. */
-static EFI_STATUS start_hba(struct ahci_instance *inst, EFI_DEVICE_PATH_PROTOCOL *remaining)
+/* Everything Start does once the PCI function is open; then the children asked for. */
+static EFI_STATUS start_hba(struct ahci_instance *inst, UINT32 asked,
+			    EFI_DEVICE_PATH_PROTOCOL *remaining)
 {
 	struct ahci_hba *hba = &inst->hba;
 	EFI_STATUS status;
@@ -111,13 +192,13 @@ static EFI_STATUS start_hba(struct ahci_instance *inst, EFI_DEVICE_PATH_PROTOCOL
 		log_debug("exit event: %r\n", status);
 		return status;
 	}
-	/* An End remaining path asks for the controller alone, without children. */
-	start_ports(hba, !remaining || !dp_is_end(remaining));
+	/* The controller is started even when no child could be made. */
+	start_ports(hba, ports_to_try(hba, asked, remaining));
 	return EFI_SUCCESS;
 }
 
-static EFI_STATUS EFIAPI ahci_start(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE controller,
-				    EFI_DEVICE_PATH_PROTOCOL *remaining)
+static EFI_STATUS start_controller(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE controller,
+				   UINT32 asked, EFI_DEVICE_PATH_PROTOCOL *remaining)
 {
 	struct ahci_instance *inst = pool_alloc(sizeof(*inst));
 	struct ahci_hba *hba;
@@ -133,7 +214,7 @@ static EFI_STATUS EFIAPI ahci_start(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDL
 	hba->controller = controller;
 	hba->driver = this->DriverBindingHandle;
 	hba->pci_io = inst->pci.pci_io;
-	status = start_hba(inst, remaining);
+	status = start_hba(inst, asked, remaining);
 	if (EFI_ERROR(status))
 		goto err_pci;
 	hba->signature = AHCI_HBA_SIGNATURE;
@@ -147,12 +228,20 @@ err_free:
 	return status;
 }
 
-static struct ahci_instance *instance_on(EFI_DRIVER_BINDING_PROTOCOL *binding,
-					 EFI_HANDLE controller)
+/* Starts the controller, or on one already started creates the children asked for that do
+ * not exist yet (EFI_ALREADY_STARTED when there are none to try). */
+static EFI_STATUS EFIAPI ahci_start(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE controller,
+				    EFI_DEVICE_PATH_PROTOCOL *remaining)
 {
-	struct pci_driver_dev *pci = pci_driver_find(binding->DriverBindingHandle, controller);
+	struct ahci_instance *inst = instance_on(this, controller);
+	UINT32 asked, ports;
 
-	return pci ? container_of(pci, struct ahci_instance, pci) : NULL;
+	if (!ports_asked(remaining, &asked))
+		return EFI_UNSUPPORTED;
+	if (!inst)
+		return start_controller(this, controller, asked, remaining);
+	ports = ports_to_try(&inst->hba, asked, remaining);
+	return ports ? start_ports(&inst->hba, ports) : EFI_ALREADY_STARTED;
 }
 
 static EFI_STATUS stop_children(struct ahci_hba *hba, UINTN count, EFI_HANDLE *children)

@@ -1,14 +1,17 @@
 /* AHCI ports: giving a port its command list and FIS area, starting it and finding out
- * what is attached (AHCI 1.3.1, 10.1.2 and 10.3), and recovering after errors (6.2.2). */
+ * what is attached (AHCI 1.3.1, 10.1.2 and 10.3), and recovering after errors (6.2.2), by a
+ * COMRESET when nothing less brings the device back (10.4.2). */
 #include "ahci.h"
 #include <ember/lib/util.h>
 #include <ember/core/core.h>
 #include <ember/core/log.h>
 #include <ember/lib/str.h>
 
-#define ENGINE_TIMEOUT_US 500000 /* CR and FR must clear within 500 ms (10.3.2) */
-#define LINK_TIMEOUT_US 10000	 /* a present device establishes its link in ~10 ms */
-#define READY_TIMEOUT_US 3000000 /* BSY/DRQ clear after the device's reset */
+#define ENGINE_TIMEOUT_US 500000	 /* CR and FR must clear within 500 ms (10.3.2) */
+#define LINK_TIMEOUT_US 10000		 /* a present device establishes its link in ~10 ms */
+#define READY_TIMEOUT_US 3000000	 /* BSY/DRQ clear after the device's reset */
+#define COMRESET_HOLD_US 1000		 /* PxSCTL.DET stays 1 at least 1 ms (10.4.2) */
+#define COMRESET_LINK_TIMEOUT_US 1000000 /* the link is back after a COMRESET */
 #define PAGE_SIZE 4096
 
 bool ahci_port_stop_engines(struct ahci_port *port)
@@ -92,6 +95,13 @@ static UINT32 link_state(struct ahci_port *port)
 	return ahci_port_read(port, AHCI_PxSSTS) & AHCI_PxSSTS_DET;
 }
 
+bool ahci_port_link_seen(struct ahci_port *port)
+{
+	UINT32 det = link_state(port);
+
+	return det == AHCI_DET_PRESENT_NO_PHY || det == AHCI_DET_PRESENT;
+}
+
 /* Powers and spins the device up, then waits briefly for a link if a device is there
  * (DET 1: present, no communication yet). An empty port answers DET 0 at once. */
 static bool link_up(struct ahci_port *port)
@@ -144,26 +154,62 @@ err_release:
 	return status;
 }
 
-/* Clears a stuck task file with Command List Override when the HBA has it (3.3.7). */
-static void override_busy(struct ahci_port *port)
+static bool task_file_busy(struct ahci_port *port)
 {
-	if (!(ahci_port_read(port, AHCI_PxTFD) & (AHCI_PxTFD_BSY | AHCI_PxTFD_DRQ)))
-		return;
-	if (!(port->hba->cap & AHCI_CAP_SCLO))
-		return;
-	ahci_port_write(port, AHCI_PxCMD, ahci_port_read(port, AHCI_PxCMD) | AHCI_PxCMD_CLO);
-	ahci_port_wait(port, AHCI_PxCMD, AHCI_PxCMD_CLO, 0, ENGINE_TIMEOUT_US);
+	return ahci_port_read(port, AHCI_PxTFD) & (AHCI_PxTFD_BSY | AHCI_PxTFD_DRQ);
 }
 
-void ahci_port_recover(struct ahci_port *port)
+/* Clears a stuck task file with Command List Override when the HBA has it (3.3.7); false
+ * when the task file stays busy. */
+static bool override_busy(struct ahci_port *port)
 {
-	UINT32 cmd = ahci_port_read(port, AHCI_PxCMD);
+	if (!(port->hba->cap & AHCI_CAP_SCLO))
+		return false;
+	ahci_port_write(port, AHCI_PxCMD, ahci_port_read(port, AHCI_PxCMD) | AHCI_PxCMD_CLO);
+	ahci_port_wait(port, AHCI_PxCMD, AHCI_PxCMD_CLO, 0, ENGINE_TIMEOUT_US);
+	return !task_file_busy(port);
+}
 
-	ahci_port_write(port, AHCI_PxCMD, cmd & ~AHCI_PxCMD_ST);
-	if (!ahci_port_wait(port, AHCI_PxCMD, AHCI_PxCMD_CR, 0, ENGINE_TIMEOUT_US))
-		log_warn("ahci: port %u does not stop\n", port->index);
+/* COMRESET (10.4.2), with ST clear: PxSCTL.DET 1 for at least 1 ms so that the signal goes
+ * out, back to 0, then the link must come back; the device resets and will send its first
+ * D2H FIS, which FRE (left on) receives. False when no link comes back. */
+static bool comreset(struct ahci_port *port)
+{
+	UINT32 sctl = ahci_port_read(port, AHCI_PxSCTL) & ~AHCI_PxSCTL_DET;
+
+	log_debug("ahci: port %u: COMRESET\n", port->index);
+	ahci_port_write(port, AHCI_PxSCTL, sctl | AHCI_PxSCTL_DET_COMRESET);
+	core_stall_us(COMRESET_HOLD_US);
+	ahci_port_write(port, AHCI_PxSCTL, sctl);
+	if (!ahci_port_wait(port, AHCI_PxSSTS, AHCI_PxSSTS_DET, AHCI_DET_PRESENT,
+			    COMRESET_LINK_TIMEOUT_US))
+		return false;
+	clear_errors(port); /* the reset's own PxSERR and PxIS bits */
+	return true;
+}
+
+EFI_STATUS ahci_port_recover(struct ahci_port *port)
+{
+	bool stopped;
+
+	ahci_port_write(port, AHCI_PxCMD, ahci_port_read(port, AHCI_PxCMD) & ~AHCI_PxCMD_ST);
+	stopped = ahci_port_wait(port, AHCI_PxCMD, AHCI_PxCMD_CR, 0, ENGINE_TIMEOUT_US);
 	clear_errors(port);
-	override_busy(port);
-	if (EFI_ERROR(start_commands(port)))
+	/* A command list that does not stop is hung, and a device that stays busy without a
+	 * command list override can only be reached again by a COMRESET (6.2.2.2, 10.4.2). */
+	if (!stopped || (task_file_busy(port) && !override_busy(port))) {
+		if (!comreset(port)) {
+			log_warn("ahci: port %u: no link after COMRESET\n", port->index);
+			return EFI_DEVICE_ERROR;
+		}
+		if (ahci_port_read(port, AHCI_PxCMD) & AHCI_PxCMD_CR) {
+			log_warn("ahci: port %u does not stop\n", port->index);
+			return EFI_DEVICE_ERROR;
+		}
+	}
+	if (EFI_ERROR(start_commands(port))) {
 		log_warn("ahci: port %u stays busy after an error\n", port->index);
+		return EFI_DEVICE_ERROR;
+	}
+	return EFI_SUCCESS;
 }

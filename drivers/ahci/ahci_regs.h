@@ -69,7 +69,8 @@
 #define AHCI_DET_NONE 0
 #define AHCI_DET_PRESENT_NO_PHY 1
 #define AHCI_DET_PRESENT 3 /* device present and communication established */
-#define AHCI_PxSCTL_DET_COMRESET 1u
+#define AHCI_PxSCTL_DET 0x0fu
+#define AHCI_PxSCTL_DET_COMRESET 1u /* DET 1: send COMRESET while it is held */
 
 /* Device signatures in PxSIG (from the device's first D2H Register FIS). */
 #define AHCI_SIG_ATA 0x00000101u

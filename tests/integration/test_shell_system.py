@@ -293,6 +293,38 @@ def test_driver_model_commands_with_a_loaded_bus_driver(shell):
     assert s.status() == NOT_FOUND
 
 
+def managed_devices(devices):
+    """Handles of the devices listing's lines that have a managing driver (#D not '-')."""
+    return [int(m.group(1), 16) for m in
+            re.finditer(r"^\s*([0-9A-F]+) [RBD] [X-] [X-] +\S+ +(\S+) ", devices, re.M)
+            if m.group(2) != "-"]
+
+
+def test_connect_and_disconnect_count_the_controllers_that_changed(shell, tmp_path):
+    """connect -r counts every controller that gained a driver, children created on the way
+    included (it used to count the handles whose own ConnectController started something,
+    so a disk reconnected with its partition was 1); disconnect -r counts those that lost
+    one (it used to count every handle DisconnectController accepted, managed or not)."""
+    disk = gpt_esp_disk(tmp_path / "disk.img", tmp_path,
+                        {"EFI/BOOT/BOOTX64.EFI": PROGRAMS / "hello.efi"})
+    s = shell("--disk", disk)
+    s.run("connect -r")  # whatever the start left unconnected
+    devices = s.run("devices")
+    whole = device_line(devices, "VenHw(060EEBC7-D6AD-4E41-A68C-ACB54B135D80,00000000)")[0]
+    assert re.search(r"^\s*[0-9A-F]+ D .*/HD\(1,GPT,", devices, re.M), devices
+    assert s.run(f"disconnect {whole:X}") == f"Disconnect - Handle [{whole:X}] Result Success.\n"
+    assert "/HD(1,GPT," not in s.run("devices")
+    # The disk gains DiskIo and the partition driver, its new partition DiskIo and FAT.
+    assert s.run("connect -r") == "Connect - 2 controllers gained drivers.\n"
+    assert "fs1:" in s.run("map -r")
+    assert s.run("connect -r") == "Connect - 0 controllers gained drivers.\n"
+    managed = managed_devices(s.run("devices"))
+    assert whole in managed and len(managed) >= 3, managed
+    assert s.run("disconnect -r") == (
+        f"Disconnect - {len(managed)} controllers released their drivers.\n")
+    assert s.run("reconnect -r") == f"Reconnect - {len(managed)} controllers gained drivers.\n"
+
+
 def test_load_connects_the_new_driver_unless_nc(shell):
     s = shell()
     install_driver(s.esp, "d1.efi")

@@ -425,13 +425,21 @@ static void write_ci(struct fake_ahci_port *p, UINT32 v)
 	settle(p);
 }
 
+/* PxSCTL.DET (3.3.11, 10.4.2): 1 sends COMRESET for as long as it is held (the HBA shows no
+ * device, PxTFD 7Fh), which must be at least 1 ms; back to 0, the link comes up again. The
+ * field may only change while ST is clear. */
 static void write_sctl(struct fake_ahci_port *p, UINT32 v)
 {
-	/* DET 1 holds COMRESET; back to 0, the link comes up again. */
-	if ((p->sctl & 0xf) == 1 && (v & 0xf) == 0)
+	if ((v & 0xf) != (p->sctl & 0xf) && (p->cmd & CMD_ST))
+		violation(p, "PxSCTL.DET written while ST is set");
+	if ((p->sctl & 0xf) == 1 && (v & 0xf) == 0) {
+		if (test_now_ns() - p->comreset_at < 1000000)
+			violation(p, "COMRESET held for less than 1 ms");
 		comreset(p);
-	else if ((v & 0xf) == 1)
-		p->ssts = 0;
+	} else if ((v & 0xf) == 1 && (p->sctl & 0xf) != 1) {
+		link_down(p);
+		p->comreset_at = test_now_ns();
+	}
 	p->sctl = v;
 }
 

@@ -95,6 +95,7 @@ struct fake_ahci_port {
 	bool running;	/* a command is in the device until done_at */
 	bool abandoned; /* ... and the HBA gave up on it (ST cleared) */
 	UINT64 link_at, ready_at, done_at;
+	UINT64 comreset_at; /* when PxSCTL.DET became 1 */
 	/* What the port saw. */
 	UINTN commands, identifies, reads, writes, flushes, packets, errors, comresets;
 	UINT64 sectors_read, sectors_written;

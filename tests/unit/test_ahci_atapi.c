@@ -20,14 +20,17 @@ struct rig {
 	EFI_BLOCK_IO_PROTOCOL *bio;
 };
 
-/* A drive on port 0, with a disc of blocks blocks (seed 0) when blocks is not 0. */
-static bool rig_up(struct rig *r, UINT32 blocks, const struct fake_ahci_cd *extra)
+/* A drive on port 0, with a disc of blocks blocks (seed 0) when blocks is not 0, on an HBA
+ * whose CAP lacks cap_clear. */
+static bool rig_up_cap(struct rig *r, UINT32 blocks, const struct fake_ahci_cd *extra,
+		       UINT32 cap_clear)
 {
 	struct fake_ahci_cd cd = extra ? *extra : (struct fake_ahci_cd){0};
 
 	r->disc = blocks ? ahci_test_image((UINT64)blocks * BLOCK, 0) : NULL;
 	r->buf = malloc(64 * BLOCK);
 	r->a = ahci_test_hba(0x1f, 0x1);
+	r->a->cap &= ~cap_clear;
 	r->p = &r->a->ports[0];
 	cd.present = blocks != 0;
 	cd.data = r->disc;
@@ -37,6 +40,11 @@ static bool rig_up(struct rig *r, UINT32 blocks, const struct fake_ahci_cd *extr
 		return false;
 	r->bio = ahci_test_block_io(r->a, 0);
 	return r->bio != NULL;
+}
+
+static bool rig_up(struct rig *r, UINT32 blocks, const struct fake_ahci_cd *extra)
+{
+	return rig_up_cap(r, blocks, extra, 0);
 }
 
 static void rig_down(struct rig *r)
@@ -241,5 +249,29 @@ TEST(ahci_cd_read_without_a_usable_mapping_runs_out_of_resources)
 	r.a->pci->faults.map_limit = 1024;
 	EXPECT_STATUS(read_at(&r, r.bio->Media->MediaId, 0, 1), EFI_OUT_OF_RESOURCES);
 	r.a->pci->faults.map_limit = 0;
+	rig_down(&r);
+}
+
+/* Reset of a drive whose port cannot be brought back (its command list does not stop) is
+ * EFI_DEVICE_ERROR (UEFI 2.10, 13.9); the driver used to report success. A drive wedged
+ * busy is freed by a COMRESET and then reports the power-on unit attention, which Reset
+ * takes: the disc is still there, under the same MediaId. */
+TEST(ahci_cd_reset_reports_whether_the_drive_came_back)
+{
+	struct rig r;
+	UINT32 id;
+
+	ASSERT(rig_up_cap(&r, 100, NULL, 1u << 24)); /* no command list override */
+	id = r.bio->Media->MediaId;
+	fake_ahci_wedge(r.p);
+	EXPECT_STATUS(r.bio->Reset(r.bio, FALSE), EFI_SUCCESS);
+	EXPECT(r.bio->Media->MediaPresent);
+	EXPECT_EQ(r.bio->Media->MediaId, id);
+	EXPECT_STATUS(read_at(&r, id, 7, 1), EFI_SUCCESS);
+	EXPECT(ahci_test_image_at(r.buf, BLOCK, 7 * BLOCK, 0));
+	r.p->engine_stuck = true;
+	EXPECT_STATUS(r.bio->Reset(r.bio, FALSE), EFI_DEVICE_ERROR);
+	r.p->engine_stuck = false; /* so that the release check can see the port idle */
+	ahci_test_expect_no_faults(r.a);
 	rig_down(&r);
 }

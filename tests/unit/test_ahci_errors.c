@@ -1,7 +1,8 @@
 /* The AHCI driver's error paths on the fake HBA (fake_ahci.h): commands that fail in the
  * device or on the bus become EFI_DEVICE_ERROR and leave the port working; a command that
- * never ends times out; a wedged device is cleared by Reset, and a port that could not be
- * restarted fails its requests instead of pretending to serve them. */
+ * never ends times out; a wedged device is cleared by Reset (command list override, else a
+ * COMRESET), and a port that could not be restarted makes Reset fail and fails its requests
+ * instead of pretending to serve them. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -159,20 +160,93 @@ TEST(ahci_reset_clears_a_wedged_device)
 	rig_down(&r);
 }
 
-/* The same on an HBA without command list override: the port cannot start again, and a
- * request must fail rather than "complete" at once because the HBA ignored PxCI (the
- * driver used to return EFI_SUCCESS with the caller's buffer untouched). */
-TEST(ahci_port_that_did_not_restart_fails_requests)
+/* Without command list override, a device wedged busy is cleared by a COMRESET (AHCI
+ * 1.3.1, 10.4.2). The driver used to give up, leave the port stopped and report success. */
+TEST(ahci_reset_without_clo_clears_a_wedged_device_with_comreset)
+{
+	struct rig r;
+	UINTN comresets;
+
+	ASSERT(rig_up(&r, CAP_SCLO));
+	comresets = r.p->comresets;
+	fake_ahci_wedge(r.p);
+	EXPECT_STATUS(r.bio->Reset(r.bio, TRUE), EFI_SUCCESS);
+	EXPECT_EQ(r.p->comresets, comresets + 1);
+	EXPECT(r.p->cmd & 1); /* ST again */
+	expect_port_works(&r);
+	ahci_test_expect_no_faults(r.a);
+	rig_down(&r);
+}
+
+/* A command that never ends on such an HBA: it times out, the recovery's COMRESET frees the
+ * device, and the next request works. */
+TEST(ahci_command_that_hangs_without_clo_is_recovered_by_comreset)
+{
+	struct rig r;
+	UINTN comresets;
+
+	ASSERT(rig_up(&r, CAP_SCLO));
+	comresets = r.p->comresets;
+	r.p->fault = (struct fake_ahci_fault){FAKE_AHCI_FAULT_HANG, 0x25, .times = 1};
+	EXPECT_STATUS(read_at(&r, 0, 512), EFI_DEVICE_ERROR);
+	EXPECT_EQ(r.p->comresets, comresets + 1);
+	expect_port_works(&r);
+	ahci_test_expect_no_faults(r.a);
+	rig_down(&r);
+}
+
+/* A device that stays busy even after the COMRESET: the port cannot start again, Reset says
+ * so (UEFI 2.10, 13.9: EFI_DEVICE_ERROR when the device could not be reset), and a request
+ * must fail rather than "complete" at once because the HBA ignored PxCI (the driver used to
+ * return EFI_SUCCESS from both, the read with the caller's buffer untouched). */
+TEST(ahci_port_that_did_not_restart_fails_reset_and_requests)
 {
 	struct rig r;
 
 	ASSERT(rig_up(&r, CAP_SCLO));
+	r.p->ready_ns = FAKE_AHCI_NEVER;
 	fake_ahci_wedge(r.p);
-	r.bio->Reset(r.bio, TRUE);
+	EXPECT_STATUS(r.bio->Reset(r.bio, TRUE), EFI_DEVICE_ERROR);
 	EXPECT(!(r.p->cmd & 1));
 	memset(r.buf, 0xee, 1024);
 	EXPECT_STATUS(read_at(&r, 20, 1024), EFI_DEVICE_ERROR);
 	ahci_test_expect_no_faults(r.a);
 	EXPECT_EQ(r.p->reads, 0);
+	rig_down(&r);
+}
+
+/* The link does not come back after the COMRESET: Reset fails, within a bounded time. */
+TEST(ahci_reset_whose_comreset_finds_no_link_is_a_device_error)
+{
+	struct rig r;
+	UINTN comresets;
+	UINT64 start;
+
+	ASSERT(rig_up(&r, CAP_SCLO));
+	comresets = r.p->comresets;
+	r.p->link_ns = FAKE_AHCI_NEVER;
+	fake_ahci_wedge(r.p);
+	start = test_now_ns();
+	EXPECT_STATUS(r.bio->Reset(r.bio, FALSE), EFI_DEVICE_ERROR);
+	EXPECT(test_now_ns() - start < 5000000000ULL);
+	EXPECT_EQ(r.p->comresets, comresets + 1);
+	EXPECT_STATUS(read_at(&r, 20, 1024), EFI_DEVICE_ERROR);
+	ahci_test_expect_no_faults(r.a);
+	rig_down(&r);
+}
+
+/* A command list that does not stop (CR stays set) is hung: even with command list override
+ * the port cannot be brought back, and Reset says so. */
+TEST(ahci_reset_of_a_port_whose_engine_hangs_is_a_device_error)
+{
+	struct rig r;
+
+	ASSERT(rig_up(&r, 0));
+	r.p->engine_stuck = true;
+	EXPECT_STATUS(r.bio->Reset(r.bio, TRUE), EFI_DEVICE_ERROR);
+	EXPECT_STATUS(read_at(&r, 20, 1024), EFI_DEVICE_ERROR);
+	EXPECT_EQ(r.p->reads, 0);
+	r.p->engine_stuck = false; /* so that the release check can see the port idle */
+	ahci_test_expect_no_faults(r.a);
 	rig_down(&r);
 }

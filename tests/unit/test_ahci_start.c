@@ -2,7 +2,8 @@
  * codes and remaining paths it takes, Start failing at each PciIo call and unwinding to
  * nothing, ports that cannot start (no link, never ready, engines that do not stop, devices
  * that fail IDENTIFY or are not disks), children that cannot be created or are in use, two
- * HBAs at once, one child stopped alone, ExitBootServices, and the controller's names. */
+ * HBAs at once, one child stopped alone and created again, children asked for one port at
+ * a time, ExitBootServices, and the controller's names. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,6 +59,19 @@ static UINTN children(struct fake_ahci *a)
 	return n;
 }
 
+/* The disk on port 0 reads what its image holds. */
+static void expect_disk_reads(struct fake_ahci *a)
+{
+	EFI_BLOCK_IO_PROTOCOL *bio = ahci_test_block_io(a, 0);
+	UINT8 *buf = malloc(1024);
+
+	if (EXPECT(bio != NULL)) {
+		EXPECT_STATUS(bio->ReadBlocks(bio, bio->Media->MediaId, 5, 1024, buf), EFI_SUCCESS);
+		EXPECT(ahci_test_image_at(buf, 1024, 5 * 512, 0));
+	}
+	free(buf);
+}
+
 static void set_class(struct fake_ahci *a, UINT32 class_code)
 {
 	a->pci->config[PCI_PROG_IF_OFFSET] = (UINT8)class_code;
@@ -102,6 +116,7 @@ TEST(ahci_remaining_path_names_a_sata_device_or_nothing)
 
 	EXPECT_STATUS(connect_with(a, &sata.Header), EFI_SUCCESS);
 	EXPECT(ahci_test_child(a, 1) != NULL);
+	EXPECT(ahci_test_child(a, 0) == NULL); /* only the child named (UEFI 2.10, 11.1) */
 	ahci_test_expect_released(a);
 	/* An End node asks for the controller alone. */
 	EXPECT_STATUS(driver_connect(a->pci->handle, NULL, &end, false), EFI_SUCCESS);
@@ -115,6 +130,16 @@ TEST(ahci_remaining_path_names_a_sata_device_or_nothing)
 	memcpy(long_sata, &sata, sizeof(sata));
 	long_sata[2] = sizeof(long_sata);
 	EXPECT(EFI_ERROR(connect_with(a, (EFI_DEVICE_PATH_PROTOCOL *)long_sata)));
+	EXPECT(fake_pci_io_unclaimed(a->pci));
+	/* Devices this driver never makes: behind a port multiplier, a LUN, port 32. */
+	sata.PortMultiplierPortNumber = 0;
+	EXPECT(EFI_ERROR(connect_with(a, &sata.Header)));
+	sata.PortMultiplierPortNumber = 0xffff;
+	sata.Lun = 1;
+	EXPECT(EFI_ERROR(connect_with(a, &sata.Header)));
+	sata.Lun = 0;
+	sata.HBAPortNumber = 32;
+	EXPECT(EFI_ERROR(connect_with(a, &sata.Header)));
 	EXPECT(fake_pci_io_unclaimed(a->pci));
 	ahci_test_expect_released(a);
 	fake_ahci_destroy(a);
@@ -294,6 +319,117 @@ TEST(ahci_stop_of_one_child_keeps_the_rest)
 	EXPECT(ahci_test_child(a, 1) == NULL);
 	EXPECT(ahci_test_child(a, 0) != NULL);
 	EXPECT(!fake_pci_io_unclaimed(a->pci));
+	ahci_test_expect_released(a);
+	fake_ahci_destroy(a);
+}
+
+static EFI_STATUS connect_port(struct fake_ahci *a, UINT16 port)
+{
+	SATA_DEVICE_PATH sata = {
+	    {MESSAGING_DEVICE_PATH, MSG_SATA_DP, {sizeof(SATA_DEVICE_PATH), 0}}, port, 0xffff, 0};
+
+	return connect_with(a, &sata.Header);
+}
+
+/* A child stopped alone comes back with the next ConnectController: a bus driver's Start
+ * creates the children that do not exist yet (UEFI 2.10, 11.1), and Supported says
+ * EFI_ALREADY_STARTED only when they all do. The driver used to say it as soon as the
+ * controller was started, so the child could never be made again (EFI_NOT_FOUND). */
+TEST(ahci_stopped_child_is_created_again_by_connect)
+{
+	struct fake_ahci *a = two_devices();
+	EFI_HANDLE disk;
+	UINTN disk_commands;
+
+	ASSERT_STATUS(ahci_test_connect(a), EFI_SUCCESS);
+	disk = ahci_test_child(a, 0);
+	ASSERT_STATUS(driver_disconnect(a->pci->handle, NULL, ahci_test_child(a, 1)), EFI_SUCCESS);
+	EXPECT_EQ(a->pci->live_buffers, 1); /* the stopped port's memory is given back */
+	disk_commands = a->ports[0].commands;
+	EXPECT_STATUS(ahci_test_connect(a), EFI_SUCCESS);
+	EXPECT(ahci_test_child(a, 1) != NULL);
+	EXPECT(ahci_test_child(a, 0) == disk);
+	EXPECT_EQ(a->ports[0].commands, disk_commands); /* the disk was left alone */
+	EXPECT_EQ(a->pci->live_buffers, 2);
+	EXPECT_EQ(a->resets, 1);
+	/* Every child there: nothing to start. */
+	EXPECT_STATUS(ahci_test_connect(a), EFI_NOT_FOUND);
+	EXPECT_EQ(children(a), 2);
+	/* The same for the disk, which then reads as before. */
+	ASSERT_STATUS(driver_disconnect(a->pci->handle, NULL, disk), EFI_SUCCESS);
+	EXPECT(ahci_test_child(a, 0) == NULL);
+	EXPECT_STATUS(ahci_test_connect(a), EFI_SUCCESS);
+	EXPECT_EQ(children(a), 2);
+	expect_disk_reads(a);
+	ahci_test_expect_released(a);
+	fake_ahci_destroy(a);
+}
+
+/* A remaining path naming one port creates that child alone, on a controller not yet
+ * started and on one already started; a child that exists is not made twice. */
+TEST(ahci_connect_naming_a_port_creates_only_that_child)
+{
+	struct fake_ahci *a = two_devices();
+
+	EXPECT_STATUS(connect_port(a, 1), EFI_SUCCESS);
+	EXPECT(ahci_test_child(a, 1) != NULL);
+	EXPECT(ahci_test_child(a, 0) == NULL);
+	EXPECT_EQ(a->ports[0].commands, 0);
+	EXPECT_EQ(a->pci->live_buffers, 1);
+	EXPECT_STATUS(connect_port(a, 0), EFI_SUCCESS);
+	EXPECT_EQ(children(a), 2);
+	EXPECT_EQ(a->ports[0].identifies, 1);
+	EXPECT(EFI_ERROR(connect_port(a, 0)));
+	EXPECT(EFI_ERROR(connect_port(a, 1)));
+	EXPECT_EQ(a->ports[0].identifies, 1);
+	EXPECT_EQ(children(a), 2);
+	EXPECT_EQ(a->resets, 1);
+	expect_disk_reads(a);
+	ahci_test_expect_released(a);
+	fake_ahci_destroy(a);
+}
+
+/* Start with an End remaining path takes the controller without children (11.1); the
+ * next ConnectController without a remaining path creates them all. */
+TEST(ahci_children_come_after_a_start_without_children)
+{
+	EFI_DEVICE_PATH_PROTOCOL end = {END_DEVICE_PATH_TYPE, END_ENTIRE_DEVICE_PATH_SUBTYPE, {4}};
+	struct fake_ahci *a = two_devices();
+
+	EXPECT_STATUS(driver_connect(a->pci->handle, NULL, &end, false), EFI_SUCCESS);
+	EXPECT_EQ(children(a), 0);
+	EXPECT_STATUS(ahci_test_connect(a), EFI_SUCCESS);
+	EXPECT_EQ(children(a), 2);
+	EXPECT_EQ(a->resets, 1);
+	expect_disk_reads(a);
+	ahci_test_expect_released(a);
+	fake_ahci_destroy(a);
+}
+
+/* Connecting again does not probe every port again: a device that could not become a child
+ * (each try may cost the driver's timeouts) is tried again only when a remaining path names
+ * its port, and an empty port only once its link shows a device (one plugged in since). */
+TEST(ahci_connect_again_probes_only_ports_that_may_give_a_child)
+{
+	struct fake_ahci *a = ahci_test_hba(0x1f, 0x7);
+	struct fake_ahci_disk disk = a_disk();
+	UINTN commands;
+
+	fake_ahci_attach_disk(a, 0, &disk);
+	fake_ahci_attach_disk(a, 1, &disk);
+	a->ports[1].fault = (struct fake_ahci_fault){FAKE_AHCI_FAULT_ERROR, 0xec, .times = 1};
+	ASSERT_STATUS(ahci_test_connect(a), EFI_SUCCESS);
+	EXPECT_EQ(children(a), 1);
+	commands = a->ports[1].commands;
+	EXPECT_STATUS(ahci_test_connect(a), EFI_NOT_FOUND);
+	EXPECT_EQ(a->ports[1].commands, commands);
+	EXPECT_STATUS(connect_port(a, 1), EFI_SUCCESS);
+	EXPECT(ahci_test_child(a, 1) != NULL);
+	fake_ahci_attach_disk(a, 2, &disk);
+	EXPECT_STATUS(ahci_test_connect(a), EFI_SUCCESS);
+	EXPECT(ahci_test_child(a, 2) != NULL);
+	EXPECT_EQ(children(a), 3);
+	EXPECT_EQ(a->pci->live_buffers, 3);
 	ahci_test_expect_released(a);
 	fake_ahci_destroy(a);
 }

@@ -14,33 +14,80 @@ static void report(struct shell *sh, const char *what, EFI_HANDLE h, EFI_STATUS 
 		 status == EFI_SUCCESS ? "Success" : sys_status_text(status));
 }
 
-/* ConnectController on every handle; the number that gained a driver. */
-static UINTN connect_all(struct shell *sh, bool recursive)
+/* Whether driver manages ctrl in a snapshot of the driver model (opened it BY_DRIVER). */
+static bool manages(const struct sys_db *db, EFI_HANDLE ctrl, EFI_HANDLE driver)
+{
+	for (UINTN i = 0; i < db->count; i++) {
+		const struct sys_open *o = &db->e[i];
+		if (o->owner == ctrl && o->agent == driver &&
+		    (o->attributes & EFI_OPEN_PROTOCOL_BY_DRIVER))
+			return true;
+	}
+	return false;
+}
+
+/* The number of controllers managed in `now` by a driver that did not manage them in
+ * `then`: between a snapshot and a later one, those that gained a driver (children
+ * created on the way included); the other way round, those that lost one. */
+static UINTN changed(const struct sys_db *then, const struct sys_db *now)
+{
+	struct sys_handles counted = {0};
+	UINTN n;
+
+	for (UINTN i = 0; i < now->count; i++) {
+		const struct sys_open *o = &now->e[i];
+		if ((o->attributes & EFI_OPEN_PROTOCOL_BY_DRIVER) && o->agent &&
+		    !manages(then, o->owner, o->agent))
+			sys_handles_add(&counted, o->owner);
+	}
+	n = counted.count;
+	sys_handles_free(&counted);
+	return n;
+}
+
+/* ConnectController (or DisconnectController) on every handle. */
+static void each_handle(struct shell *sh, bool connect, bool recursive)
 {
 	struct sys_handles all;
-	UINTN started = 0;
 
 	if (EFI_ERROR(sys_handles_locate(sh, NULL, &all)))
-		return 0;
+		return;
 	for (UINTN i = 0; i < all.count && !sh_interrupted(sh); i++)
-		if (app_bs->ConnectController(all.h[i], NULL, NULL, recursive) == EFI_SUCCESS)
-			started++;
+		if (connect)
+			app_bs->ConnectController(all.h[i], NULL, NULL, recursive);
+		else
+			app_bs->DisconnectController(all.h[i], NULL, NULL);
 	sys_handles_free(&all);
-	return started;
+}
+
+/* Connects or disconnects every handle; the number of controllers that gained a driver
+ * (connect) or lost one (disconnect), told by the driver model before and after: what
+ * ConnectController returns says nothing of the children a recursive connect binds, and
+ * DisconnectController succeeds on handles no driver managed. */
+static UINTN each_handle_counted(struct shell *sh, bool connect, bool recursive)
+{
+	struct sys_db before, after;
+	UINTN count = 0;
+	bool counting = !EFI_ERROR(sys_db_load(sh, &before));
+
+	each_handle(sh, connect, recursive);
+	if (counting && !EFI_ERROR(sys_db_load(sh, &after))) {
+		count = connect ? changed(&before, &after) : changed(&after, &before);
+		sys_db_free(&after);
+	}
+	if (counting)
+		sys_db_free(&before);
+	return count;
+}
+
+static UINTN connect_all(struct shell *sh, bool recursive)
+{
+	return each_handle_counted(sh, true, recursive);
 }
 
 static UINTN disconnect_all(struct shell *sh)
 {
-	struct sys_handles all;
-	UINTN stopped = 0;
-
-	if (EFI_ERROR(sys_handles_locate(sh, NULL, &all)))
-		return 0;
-	for (UINTN i = 0; i < all.count && !sh_interrupted(sh); i++)
-		if (app_bs->DisconnectController(all.h[i], NULL, NULL) == EFI_SUCCESS)
-			stopped++;
-	sys_handles_free(&all);
-	return stopped;
+	return each_handle_counted(sh, false, false);
 }
 
 /* Connects the controllers along one device path, node by node, as the boot manager
