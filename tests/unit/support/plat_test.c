@@ -17,10 +17,26 @@
 static uint64_t clock_ns = 1000000000ULL;
 static bool interrupts_enabled = true;
 
+static char *log_capture;
+static size_t log_capture_size, log_capture_used;
+
+void test_log_capture(char *buf, size_t size)
+{
+	log_capture = size ? buf : NULL;
+	log_capture_size = size;
+	log_capture_used = 0;
+	if (log_capture)
+		log_capture[0] = 0;
+}
+
 void plat_log_write(const char *s, size_t n)
 {
 	if (getenv("EMBER_TEST_LOG"))
 		fwrite(s, 1, n, stderr);
+	for (size_t i = 0; log_capture && i < n && log_capture_used + 1 < log_capture_size; i++) {
+		log_capture[log_capture_used++] = s[i];
+		log_capture[log_capture_used] = 0;
+	}
 }
 
 /* Each reading moves the clock on a little, so busy-waits end without a test's help. */
@@ -77,8 +93,17 @@ EFI_STATUS plat_set_time(const EFI_TIME *time)
 	return EFI_SUCCESS;
 }
 
+static test_reset_handler reset_handler;
+
+void test_set_reset_handler(test_reset_handler handler)
+{
+	reset_handler = handler;
+}
+
 _Noreturn void plat_reset(EFI_RESET_TYPE type, EFI_STATUS status, UINTN size, const void *data)
 {
+	if (reset_handler)
+		reset_handler(type, status, size, data);
 	fprintf(stderr, "plat_reset(%d) during a unit test\n", (int)type);
 	abort();
 }
