@@ -250,6 +250,7 @@ static void variables_fail_then_start(void)
 	}
 	EXPECT(seen);
 	EXPECT_EQ(tpl_current(), TPL_APPLICATION);
+	nor_free(&flash); /* (this process ends here: nothing uses the variables any more) */
 }
 
 TEST(runtime_variables_unsupported_until_started)
