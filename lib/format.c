@@ -4,7 +4,7 @@
 #include <efi/status.h>
 
 struct spec {
-	bool left, zero, plus, space, alt;
+	bool left, zero, plus, space, alt, pointer;
 	int width, precision; /* precision < 0: none */
 	int length;	      /* 0 int, 1 long, 2 long long, -1 short, -2 char, 3 size_t */
 };
@@ -62,6 +62,7 @@ static void format_number(struct out *o, struct spec *sp, uint64_t v, bool negat
 	char buf[24], prefix[3];
 	size_t n = 0, plen = 0;
 	int zeros = 0;
+	bool nonzero = v != 0;
 
 	do {
 		buf[sizeof(buf) - 1 - n++] = digits[v % (unsigned)base];
@@ -75,10 +76,14 @@ static void format_number(struct out *o, struct spec *sp, uint64_t v, bool negat
 		prefix[plen++] = '+';
 	else if (sp->space)
 		prefix[plen++] = ' ';
-	if (sp->alt && base == 16 && n) {
+	/* '#' (C11 7.21.6.1): 0x before a nonzero hexadecimal value (%p: any); for octal, a
+	 * leading zero unless the digits or the precision already start with one. */
+	if (sp->alt && base == 16 && (nonzero || sp->pointer)) {
 		prefix[plen++] = '0';
 		prefix[plen++] = upper ? 'X' : 'x';
 	}
+	if (sp->alt && base == 8 && sp->precision <= (int)n && !(n && buf[sizeof(buf) - n] == '0'))
+		prefix[plen++] = '0';
 	if (sp->precision > (int)n)
 		zeros = sp->precision - (int)n;
 	else if (sp->zero && !sp->left && sp->precision < 0 && sp->width > (int)(n + plen))
@@ -227,6 +232,9 @@ size_t format_v(format_sink sink, void *ctx, const char *fmt, va_list ap_in)
 		if (!*fmt)
 			break;
 		fmt = parse_spec(fmt + 1, &sp, &ap);
+		/* '+' and ' ' concern signed conversions only (C11 7.21.6.1). */
+		if (*fmt != 'd' && *fmt != 'i')
+			sp.plus = sp.space = false;
 		switch (*fmt) {
 		case 'd':
 		case 'i': {
@@ -282,7 +290,7 @@ size_t format_v(format_sink sink, void *ctx, const char *fmt, va_list ap_in)
 					format_string(&o, &sp, "(null)");
 				}
 			} else {
-				sp.alt = true;
+				sp.alt = sp.pointer = true;
 				format_number(&o, &sp, (uint64_t)(uintptr_t)va_arg(ap, void *),
 					      false, 16, false);
 			}

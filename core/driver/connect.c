@@ -19,21 +19,22 @@ struct candidates {
 	UINTN count, sorted_count;
 };
 
-/* Moves the binding on a handle (and its image's other bindings) into the sorted list. */
-static void take_binding(struct candidates *c, EFI_HANDLE binding_handle)
+/* Moves the binding on a handle, then every binding of its image, into the sorted list. The
+ * overrides name image handles, and an image's bindings may sit on other handles than its
+ * own (UEFI 2.10, 11.1 DriverBindingHandle), so the handle may also be the image. */
+static void take_binding(struct candidates *c, EFI_HANDLE handle)
 {
-	EFI_DRIVER_BINDING_PROTOCOL *taken = NULL;
+	EFI_HANDLE image = handle;
 
 	for (UINTN i = 0; i < c->count; i++)
-		if (c->handles[i] == binding_handle && c->all[i]) {
-			taken = c->all[i];
-			c->sorted[c->sorted_count++] = taken;
+		if (c->handles[i] == handle && c->all[i]) {
+			image = c->all[i]->ImageHandle;
+			c->sorted[c->sorted_count++] = c->all[i];
 			c->all[i] = NULL;
 		}
-	if (!taken)
-		return;
 	for (UINTN i = 0; i < c->count; i++)
-		if (c->all[i] && c->all[i]->ImageHandle == taken->ImageHandle) {
+		if (c->all[i] &&
+		    (c->all[i]->ImageHandle == image || c->all[i]->ImageHandle == handle)) {
 			c->sorted[c->sorted_count++] = c->all[i];
 			c->all[i] = NULL;
 		}

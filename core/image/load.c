@@ -78,30 +78,47 @@ static EFI_STATUS place_image(struct image *img, const void *file, UINTN size, c
 	return status;
 }
 
-/* The default name: the last file-path component, else the PDB name, else the address. */
+/* The last component of a FilePath node's name, cut to fit out ("" if it has none). */
+static void last_component(const EFI_DEVICE_PATH_PROTOCOL *node, CHAR16 *out, UINTN units)
+{
+	const UINT8 *p = (const UINT8 *)node + sizeof(*node);
+	UINTN len = (dp_node_length(node) - sizeof(*node)) / sizeof(CHAR16), start = 0, n = 0;
+
+	for (UINTN i = 0; i < len; i++) {
+		CHAR16 c = (CHAR16)(p[2 * i] | p[2 * i + 1] << 8);
+		if (!c)
+			len = i;
+		else if (c == '\\')
+			start = i + 1;
+	}
+	for (UINTN i = start; i < len && n + 1 < units; i++)
+		out[n++] = (CHAR16)(p[2 * i] | p[2 * i + 1] << 8);
+	out[n] = 0;
+}
+
+/* The default name: the last component of the file path (which may be split over several
+ * nodes), else the PDB name, else the address. */
 static void name_image(struct image *img, const EFI_DEVICE_PATH_PROTOCOL *file_path)
 {
 	const char *pdb = pe_debug_name((void *)(uintptr_t)img->pages_base, img->pe.size_of_image);
 	const EFI_DEVICE_PATH_PROTOCOL *node = file_path;
 	const char *base = pdb;
+	CHAR16 name[64] = {0};
 
 	for (const char *p = pdb; p && *p; p++)
 		if (*p == '/' || *p == '\\')
 			base = p + 1;
 	for (; node && !dp_is_end(node); node = dp_next(node)) {
-		if (node->Type == MEDIA_DEVICE_PATH && node->SubType == MEDIA_FILEPATH_DP) {
-			CHAR16 name[64] = {0};
-			UINTN len = MIN((dp_node_length(node) - 4) / 2, ARRAY_SIZE(name) - 1);
-			mem_copy(name, (const UINT8 *)node + 4, len * 2);
-			const CHAR16 *last = name;
-			for (UINTN i = 0; i < len && name[i]; i++)
-				if (name[i] == '\\')
-					last = &name[i + 1];
-			format_sn(img->name, sizeof(img->name), "%ls", last);
-			return;
-		}
+		CHAR16 part[64];
+		if (node->Type != MEDIA_DEVICE_PATH || node->SubType != MEDIA_FILEPATH_DP)
+			continue;
+		last_component(node, part, ARRAY_SIZE(part));
+		if (part[0])
+			mem_copy(name, part, sizeof(part));
 	}
-	if (base && *base)
+	if (name[0])
+		format_sn(img->name, sizeof(img->name), "%ls", name);
+	else if (base && *base)
 		format_sn(img->name, sizeof(img->name), "%s", base);
 	else
 		format_sn(img->name, sizeof(img->name), "image@%llx",

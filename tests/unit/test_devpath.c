@@ -431,3 +431,86 @@ TEST(devpath_protocols)
 	EXPECT(p && dp_node_length(p) == 10);
 	pool_free(p);
 }
+
+/* EFI_DEVICE_PATH_UTILITIES_PROTOCOL's NULL and malformed cases (UEFI 2.10, 10.5.1). */
+TEST(devpath_utilities_protocol_edge_cases)
+{
+	static const EFI_GUID util_guid = EFI_DEVICE_PATH_UTILITIES_PROTOCOL_GUID;
+	static const UINT8 zero_length[] = {0x01, 0x01, 0x00, 0x00, 0x7f, 0xff, 0x04, 0x00};
+	static const UINT8 short_node[] = {0x01, 0x01, 0x03, 0x00};
+	EFI_DEVICE_PATH_UTILITIES_PROTOCOL *util;
+	EFI_DEVICE_PATH_PROTOCOL *a = parse(u"PciRoot(0x0)/Pci(0x1,0x0)");
+	EFI_DEVICE_PATH_PROTOCOL *b = parse(u"Pci(0x2,0x0)"), *p, *cursor;
+	UINTN size = 99;
+
+	if (protocol_locate(&util_guid, (void **)&util) != EFI_SUCCESS)
+		ASSERT_STATUS(devpath_install_protocols(), EFI_SUCCESS);
+	ASSERT_STATUS(protocol_locate(&util_guid, (void **)&util), EFI_SUCCESS);
+	ASSERT(a && b);
+	/* Duplicate: NULL gives NULL; a copy is a copy. */
+	EXPECT(util->DuplicateDevicePath(NULL) == NULL);
+	p = util->DuplicateDevicePath(a);
+	EXPECT(p && p != a && util->GetDevicePathSize(p) == 22 && bytes_are(p, (UINT8 *)a, 22));
+	pool_free(p);
+	/* Append: both NULL is an End node alone; one NULL copies the other. */
+	p = util->AppendDevicePath(NULL, NULL);
+	EXPECT(p && bytes_are(p, end_node, 4));
+	pool_free(p);
+	p = util->AppendDevicePath(NULL, b);
+	EXPECT(p && util->GetDevicePathSize(p) == 10);
+	pool_free(p);
+	p = util->AppendDevicePath(a, NULL);
+	EXPECT(p && util->GetDevicePathSize(p) == 22);
+	pool_free(p);
+	p = util->AppendDevicePath(a, b);
+	EXPECT(p && util->GetDevicePathSize(p) == 28);
+	pool_free(p);
+	/* AppendDeviceNode: both NULL is an End node; a node shorter than a header is refused. */
+	p = util->AppendDeviceNode(NULL, NULL);
+	EXPECT(p && bytes_are(p, end_node, 4));
+	pool_free(p);
+	p = util->AppendDeviceNode(a, NULL);
+	EXPECT(p && util->GetDevicePathSize(p) == 22);
+	pool_free(p);
+	p = util->AppendDeviceNode(NULL, b);
+	EXPECT(p && util->GetDevicePathSize(p) == 10);
+	pool_free(p);
+	EXPECT(util->AppendDeviceNode(a, (EFI_DEVICE_PATH_PROTOCOL *)short_node) == NULL);
+	/* AppendDevicePathInstance: no instance, no result; no path, the instance alone. */
+	EXPECT(util->AppendDevicePathInstance(a, NULL) == NULL);
+	p = util->AppendDevicePathInstance(NULL, b);
+	EXPECT(p && !util->IsDevicePathMultiInstance(p));
+	pool_free(p);
+	p = util->AppendDevicePathInstance(a, b);
+	EXPECT(p && util->IsDevicePathMultiInstance(p) && util->GetDevicePathSize(p) == 32);
+	/* GetNextDevicePathInstance walks the instances and then ends. */
+	cursor = p;
+	EFI_DEVICE_PATH_PROTOCOL *first = util->GetNextDevicePathInstance(&cursor, &size);
+	EXPECT(first && size == 22 && cursor != NULL);
+	pool_free(first);
+	EFI_DEVICE_PATH_PROTOCOL *second = util->GetNextDevicePathInstance(&cursor, &size);
+	EXPECT(second && size == 10 && cursor == NULL);
+	pool_free(second);
+	EXPECT(util->GetNextDevicePathInstance(&cursor, &size) == NULL && size == 0);
+	EXPECT(util->GetNextDevicePathInstance(NULL, &size) == NULL);
+	pool_free(p);
+	/* A node of length zero ends the walk instead of looping on it. */
+	cursor = (EFI_DEVICE_PATH_PROTOCOL *)zero_length;
+	EXPECT(util->GetNextDevicePathInstance(&cursor, &size) == NULL && cursor == NULL);
+	/* CreateDeviceNode: at least a header; the node comes zeroed with its header set. */
+	EXPECT(util->CreateDeviceNode(1, 1, 3) == NULL);
+	p = util->CreateDeviceNode(HARDWARE_DEVICE_PATH, HW_PCI_DP, 6);
+	EXPECT(p && p->Type == HARDWARE_DEVICE_PATH && p->SubType == HW_PCI_DP &&
+	       dp_node_length(p) == 6 && ((UINT8 *)p)[4] == 0 && ((UINT8 *)p)[5] == 0);
+	pool_free(p);
+	/* dp_file_path: NULL, and a name too long for one node. */
+	EXPECT(dp_file_path(NULL) == NULL);
+	CHAR16 *long_name = pool_alloc(40000 * sizeof(CHAR16));
+	ASSERT(long_name);
+	for (int i = 0; i < 39999; i++)
+		long_name[i] = 'x';
+	EXPECT(dp_file_path(long_name) == NULL);
+	pool_free(long_name);
+	pool_free(a);
+	pool_free(b);
+}

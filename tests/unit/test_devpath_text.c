@@ -449,3 +449,159 @@ TEST(devpath_text_node_functions)
 	EXPECT(dp_node_to_text(NULL, false, false) == NULL);
 	EXPECT(dp_to_text(NULL, false, false) == NULL);
 }
+
+/* Each field out of its range (UEFI 2.10 10.6.1: the binary field's width bounds the text),
+ * a string that cannot be a CHAR8 string, or text that is not the node's syntax: refused,
+ * one case for each field check of the parsers. */
+TEST(devpath_text_field_ranges)
+{
+	static const CHAR16 *const bad[] = {
+	    /* generic, hardware, ACPI */
+	    u"Path(256,1)",
+	    u"HardwarePath(256)",
+	    u"PcCard(256)",
+	    u"MemoryMapped(0x100000000,0,0)",
+	    u"MemoryMapped(0,zz,0)",
+	    u"Ctrl(0x100000000)",
+	    u"BMC(256,0)",
+	    u"BMC(0,zz)",
+	    u"PciRoot(0x100000000)",
+	    u"Acpi(PNPZZZZ,0)",
+	    u"AcpiEx(PNP0A03,0,0,\u0100,,)",
+	    u"AcpiEx(PNP0A03,0,MyUid,,,other)",
+	    u"AcpiExp(xyz,0,x)",
+	    u"AcpiExp(PNP0A03,bad!,x)",
+	    u"AcpiAdr(0x100000000)",
+	    u"AcpiAdr(1,zz)",
+	    u"NVDIMM(0x100000000)",
+	    u"VenHw(93E34C7E-B50E-11DF-9223-2443DFD7208\u00e9)",
+	    /* messaging */
+	    u"Scsi(0x10000,0)",
+	    u"Fibre(zz,0)",
+	    u"FibreEx(zz,0)",
+	    u"I1394(zz)",
+	    u"USB(256,0)",
+	    u"I2O(0x100000000)",
+	    u"Infiniband(0,93E34C7E-B50E-11DF-9223-2443DFD72085,0,0,zz)",
+	    u"UartFlowCtrl(Sometimes)",
+	    u"SAS(0x1,0x0,0x0,Other)",
+	    u"SasEx(zz,0)",
+	    u"UsbClass(1,2,0x100,0,0)",
+	    u"UsbClass(1,2,3,0x100,0)",
+	    u"UsbAudio(1,2,0x100,0)",
+	    u"UsbWwid(0x10000,0,0,x)",
+	    u"Unit(256)",
+	    u"NVMe(0x1,000-00-00-00-00-00-00-00)",
+	    u"UFS(256,0)",
+	    u"SD(256)",
+	    u"eMMC(256)",
+	    /* network */
+	    u"iSCSI(iqn.x,0x1,0x0,Sometimes,None,None,TCP)",
+	    u"iSCSI(iqn.x,0x10000,0x0)",
+	    u"iSCSI(iqn.\u0100,0x1,0x0)",
+	    u"Vlan(0x10000)",
+	    u"Uri(http://\u0100)",
+	    u"Wi-Fi(\u0100)",
+	    u"RestService(0x100,0x1)",
+	    u"RestService(0xFF,0x1,notaguid)",
+	    u"RestService(0xFF,0x1,93E34C7E-B50E-11DF-9223-2443DFD72085,zz)",
+	    u"IPv6(1:2:3:4:5:6:7:1.2.3.4)",
+	    u"IPv6(::1.2.3)",
+	    u"IPv6(1::2:)",
+	    u"IPv6([::1)",
+	    /* media, BBS */
+	    u"HD(0x100000000,MBR,0x1,0x1,0x1)",
+	    u"CDROM(0x100000000,0,0)",
+	    u"VenMedia(notaguid)",
+	    u"Offset(zz,0)",
+	    u"RamDisk(zz,0,0,93E34C7E-B50E-11DF-9223-2443DFD72085)",
+	    u"RamDisk(0,0,0,notaguid)",
+	    u"BBS(Sometimes,x)",
+	    u"BBS(Floppy,\u0100)",
+	};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		EFI_DEVICE_PATH_PROTOCOL *p = dp_from_text(bad[i]);
+
+		if (!EXPECT(p == NULL))
+			dpt_print16("  accepted: ", bad[i]);
+		pool_free(p);
+	}
+}
+
+/* A node's length is 16 bits: text that would make a longer node is refused. */
+TEST(devpath_text_node_of_64_kib_refused)
+{
+	const UINTN n = 70000;
+	CHAR16 *text = pool_alloc((n + 8) * sizeof(CHAR16));
+	EFI_DEVICE_PATH_PROTOCOL *p;
+
+	ASSERT(text);
+	memcpy(text, u"Uri(", 8);
+	for (UINTN i = 4; i < n; i++)
+		text[i] = 'a';
+	text[n] = ')';
+	text[n + 1] = 0;
+	EXPECT(dp_from_text(text) == NULL);
+	/* Just under the limit: 65535 bytes with the header. */
+	text[4 + 65531] = ')';
+	text[4 + 65532] = 0;
+	p = dp_from_text(text);
+	EXPECT(p && dp_node_length(p) == 65535);
+	pool_free(p);
+	pool_free(text);
+}
+
+/* AcpiEx takes a name where a number does not fit (10.6.1.3). */
+TEST(devpath_text_acpi_ex_names)
+{
+	dpt_check_to_text(u"AcpiEx(MyHid,0,0)", u"AcpiEx(0,0,0x0,MyHid,,)", false, false);
+	/* A string UID with numeric HID and CID is AcpiExp's case. */
+	dpt_check_to_text(u"AcpiEx(PNP0A03,0,MyUid)", u"AcpiExp(PNP0A03,0,MyUid)", false, false);
+}
+
+/* Nodes whose strings or fields the specific text cannot carry come out generic (and so
+ * still parse back to the same bytes); one case for each such check. */
+TEST(devpath_text_generic_fallback_more)
+{
+	static const struct {
+		const UINT8 *bytes;
+		size_t len;
+		const CHAR16 *text;
+	} cases[] = {
+	    /* Uri with a NUL, and with an unclosed parenthesis */
+	    {(const UINT8 *)"\x03\x18\x06\x00\x61\x00", 6, u"Msg(24,6100)"},
+	    {(const UINT8 *)"\x03\x18\x06\x00\x61\x28", 6, u"Msg(24,6128)"},
+	    /* UsbWwid whose serial number holds a double quote */
+	    {(const UINT8 *)"\x03\x10\x0c\x00\x01\x00\x02\x00\x03\x00\x22\x00", 12,
+	     u"Msg(16,0100020003002200)"},
+	    /* iSCSI target name with a comma */
+	    {(const UINT8 *)"\x03\x13\x16\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
+			    "\x01\x00\x61\x2c\x62\x00",
+	     22, u"Msg(19,0000000000000000000000000100612C6200)"},
+	    /* Dns with an IPv4 address and bytes in the unused part of its slot */
+	    {(const UINT8 *)"\x03\x1f\x15\x00\x00\x01\x02\x03\x04\x00\x00\x00\x00\x00\x00\x00"
+			    "\x00\x00\x00\x00\x01",
+	     21, u"Msg(31,0001020304000000000000000000000001)"},
+	    /* HD with an MBR signature and bytes past its four */
+	    {(const UINT8 *)"\x04\x01\x2a\x00\x01\x00\x00\x00\x00\x08\x00\x00\x00\x00\x00\x00"
+			    "\x00\x10\x00\x00\x00\x00\x00\x00\x78\x56\x34\x12\x01\x00\x00\x00"
+			    "\x00\x00\x00\x00\x00\x00\x00\x00\x01\x01",
+	     42,
+	     u"MediaPath(1,0100000000080000000000000010000000000000785634120100000000000000"
+	     u"000000000101)"},
+	};
+	static const UINT8 end_instance[] = {0x7f, 0x01, 0x04, 0x00};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		dpt_check_node_bytes(cases[i].bytes, cases[i].len, cases[i].text);
+	/* A non-TCP iSCSI protocol is shown as its number. */
+	dpt_check_round_trip(u"iSCSI(iqn.x,0x1,0x0,None,None,None,0x5)",
+			     u"iSCSI(iqn.x,0x1,0x0000000000000000,None,None,None,0x5)", false,
+			     false);
+	/* The End Instance node alone is the instance separator. */
+	CHAR16 *text =
+	    dp_node_to_text((const EFI_DEVICE_PATH_PROTOCOL *)end_instance, false, false);
+	EXPECT(text && dpt_str16_eq(text, u","));
+	pool_free(text);
+}

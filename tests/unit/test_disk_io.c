@@ -200,3 +200,58 @@ TEST(disk_io_stop_uninstalls)
 	EXPECT_STATUS(protocol_get(f.dev->handle, &disk_io_guid, &p), EFI_SUCCESS);
 	teardown(&f);
 }
+
+TEST(disk_io2_flush_and_broken_media)
+{
+	struct fixture f;
+	EFI_DISK_IO2_TOKEN token = {0};
+	UINT8 buffer[16];
+
+	setup(&f, 512, 0);
+	token.Event = (EFI_EVENT)buffer; /* not an event */
+	EXPECT_STATUS(f.dio2->FlushDiskEx(f.dio2, &token), EFI_INVALID_PARAMETER);
+	f.dev->media.MediaPresent = FALSE;
+	EXPECT_STATUS(f.dio2->FlushDiskEx(f.dio2, NULL), EFI_NO_MEDIA);
+	f.dev->media.MediaPresent = TRUE;
+	EXPECT_EQ(f.dev->flushes, 0);
+	/* A BlockIo without a block size cannot be read through. */
+	f.dev->media.BlockSize = 0;
+	EXPECT_STATUS(f.dio->ReadDisk(f.dio, 7, 0, 1, buffer), EFI_DEVICE_ERROR);
+	f.dev->media.BlockSize = 512;
+	teardown(&f);
+}
+
+static EFI_STATUS EFIAPI broken_disk_io(EFI_DISK_IO_PROTOCOL *this, UINT32 media_id, UINT64 offset,
+					UINTN size, VOID *buffer)
+{
+	return EFI_DEVICE_ERROR;
+}
+
+/* Start fails when the device already has a Disk I/O of someone else's, and leaves the
+ * BlockIo free for other drivers. */
+TEST(disk_io_start_failure_releases_the_block_io)
+{
+	static const EFI_GUID bio_guid = EFI_BLOCK_IO_PROTOCOL_GUID;
+	static EFI_DISK_IO_PROTOCOL foreign = {EFI_DISK_IO_PROTOCOL_REVISION, broken_disk_io,
+					       broken_disk_io};
+	UINT8 *medium = calloc(1, DISK_BYTES);
+	struct test_block_dev *dev;
+	EFI_HANDLE agent = NULL;
+	void *p;
+
+	test_install_builtin_drivers();
+	dev = test_block_dev_create(medium, DISK_BYTES, 512, 0);
+	ASSERT(dev != NULL);
+	ASSERT_STATUS(protocol_install(&dev->handle, &disk_io_guid, &foreign), EFI_SUCCESS);
+	driver_connect(dev->handle, NULL, NULL, false);
+	EXPECT_STATUS(protocol_get(dev->handle, &disk_io2_guid, &p), EFI_UNSUPPORTED);
+	ASSERT_STATUS(protocol_install(&agent, &disk_io2_guid, &foreign), EFI_SUCCESS);
+	EXPECT_STATUS(protocol_open(dev->handle, &bio_guid, &p, agent, dev->handle,
+				    EFI_OPEN_PROTOCOL_BY_DRIVER),
+		      EFI_SUCCESS);
+	protocol_close(dev->handle, &bio_guid, agent, dev->handle);
+	protocol_uninstall(agent, &disk_io2_guid, &foreign);
+	protocol_uninstall(dev->handle, &disk_io_guid, &foreign);
+	test_block_dev_destroy(dev);
+	free(medium);
+}

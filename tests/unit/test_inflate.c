@@ -1,5 +1,6 @@
 /* DEFLATE decompression (lib/inflate.c) against zlib as the oracle: stored, fixed and
  * dynamic blocks, long matches and overlapping copies; and malformed streams refused. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -100,4 +101,244 @@ TEST(inflate_refuses_bad_streams)
 	free(packed);
 	free(out);
 	free(data);
+}
+
+/* ---- Hand-made streams, each checked against zlib's verdict ---- */
+
+/* A DEFLATE stream being written: fields first bit lowest, Huffman codes first bit
+ * highest (RFC 1951, 3.1.1). */
+struct bit_writer {
+	uint8_t buf[512];
+	size_t bits;
+};
+
+static void put_bits(struct bit_writer *w, uint32_t value, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++, w->bits++)
+		if (value >> i & 1)
+			w->buf[w->bits / 8] |= (uint8_t)(1u << (w->bits % 8));
+}
+
+static void put_code(struct bit_writer *w, uint32_t code, unsigned len)
+{
+	while (len--)
+		put_bits(w, code >> len & 1, 1);
+}
+
+static size_t bytes_of(const struct bit_writer *w)
+{
+	return (w->bits + 7) / 8;
+}
+
+/* The fixed literal/length code of a symbol (RFC 1951, 3.2.6). */
+static void put_fixed(struct bit_writer *w, unsigned sym)
+{
+	if (sym < 144)
+		put_code(w, 0x30 + sym, 8);
+	else if (sym < 256)
+		put_code(w, 0x190 + sym - 144, 9);
+	else if (sym < 280)
+		put_code(w, sym - 256, 7);
+	else
+		put_code(w, 0xc0 + sym - 280, 8);
+}
+
+/* Whether zlib inflates the raw stream completely into out_size bytes. */
+static bool zlib_inflates(const uint8_t *in, size_t n, size_t out_size)
+{
+	z_stream z = {0};
+	uint8_t *out = malloc(out_size + 1);
+	int ret;
+
+	if (!out || inflateInit2(&z, -15) != Z_OK)
+		abort();
+	z.next_in = (Bytef *)in;
+	z.avail_in = (uInt)n;
+	z.next_out = out;
+	z.avail_out = (uInt)out_size;
+	ret = inflate(&z, Z_FINISH);
+	inflateEnd(&z);
+	free(out);
+	return ret == Z_STREAM_END;
+}
+
+/* Ours and zlib agree, and `accepted` is their verdict. */
+static bool verdict(const struct bit_writer *w, size_t out_size, bool accepted)
+{
+	uint8_t out[600];
+	size_t produced;
+	bool ours = inflate_raw(w->buf, bytes_of(w), out, out_size, &produced);
+	bool theirs = zlib_inflates(w->buf, bytes_of(w), out_size);
+
+	if (ours == accepted && theirs == accepted)
+		return true;
+	printf("    inflate_raw %s, zlib %s, expected %s\n", ours ? "accepts" : "refuses",
+	       theirs ? "accepts" : "refuses", accepted ? "accepted" : "refused");
+	return false;
+}
+
+TEST(inflate_fixed_block_limits)
+{
+	struct bit_writer w = {0};
+
+	/* "ab" then the end of block: fits in two bytes, not in one. */
+	put_bits(&w, 1, 1), put_bits(&w, 1, 2);
+	put_fixed(&w, 'a'), put_fixed(&w, 'b'), put_fixed(&w, 256);
+	EXPECT(verdict(&w, 2, true));
+	EXPECT(verdict(&w, 1, false));
+	/* Length symbols 286 and 287 exist in the fixed code but mean nothing. */
+	w = (struct bit_writer){0};
+	put_bits(&w, 1, 1), put_bits(&w, 1, 2);
+	put_fixed(&w, 'a'), put_fixed(&w, 286), put_fixed(&w, 256);
+	EXPECT(verdict(&w, 16, false));
+	/* So do distance symbols 30 and 31. */
+	w = (struct bit_writer){0};
+	put_bits(&w, 1, 1), put_bits(&w, 1, 2);
+	put_fixed(&w, 'a'), put_fixed(&w, 257), put_code(&w, 30, 5), put_fixed(&w, 256);
+	EXPECT(verdict(&w, 16, false));
+	/* The same match at distance 1 is fine: "aaaa". */
+	w = (struct bit_writer){0};
+	put_bits(&w, 1, 1), put_bits(&w, 1, 2);
+	put_fixed(&w, 'a'), put_fixed(&w, 257), put_code(&w, 0, 5), put_fixed(&w, 256);
+	EXPECT(verdict(&w, 4, true));
+}
+
+TEST(inflate_stored_block_cut_short)
+{
+	struct bit_writer w = {0};
+
+	put_bits(&w, 1, 1), put_bits(&w, 0, 2), put_bits(&w, 0, 5);
+	put_bits(&w, 5, 16), put_bits(&w, 5 ^ 0xffff, 16);
+	put_bits(&w, 'h', 8), put_bits(&w, 'i', 8);
+	EXPECT(verdict(&w, 16, false)); /* two of five bytes */
+	put_bits(&w, '!', 8), put_bits(&w, '!', 8), put_bits(&w, '!', 8);
+	EXPECT(verdict(&w, 16, true));
+	w.bits = 3 + 5 + 8; /* LEN cut in half (the rest of the buffer is ignored) */
+	EXPECT(verdict(&w, 16, false));
+}
+
+/* A dynamic block's header; the code-length code gives each listed symbol its length, in
+ * the order RFC 1951 3.2.7 stores them. */
+static void dynamic_header(struct bit_writer *w, unsigned hlit, unsigned hdist,
+			   const uint8_t codelen_lengths[19])
+{
+	static const uint8_t order[19] = {16, 17, 18, 0, 8,  7, 9,  6, 10, 5,
+					  11, 4,  12, 3, 13, 2, 14, 1, 15};
+	unsigned hclen = 19;
+
+	while (hclen > 4 && !codelen_lengths[order[hclen - 1]])
+		hclen--;
+	put_bits(w, 1, 1), put_bits(w, 2, 2);
+	put_bits(w, hlit, 5), put_bits(w, hdist, 5), put_bits(w, hclen - 4, 4);
+	for (unsigned i = 0; i < hclen; i++)
+		put_bits(w, codelen_lengths[order[i]], 3);
+}
+
+TEST(inflate_dynamic_header_limits)
+{
+	/* Code-length code: 18 (zeros) is "0", 1 is "10", 2 is "11". */
+	uint8_t cl[19] = {0};
+	struct bit_writer w = {0};
+
+	cl[18] = 1, cl[1] = 2, cl[2] = 2;
+	/* 287 or more literal/length codes, 31 or more distance codes: refused. */
+	dynamic_header(&w, 30, 0, cl);
+	EXPECT(verdict(&w, 16, false));
+	w = (struct bit_writer){0};
+	dynamic_header(&w, 0, 30, cl);
+	EXPECT(verdict(&w, 16, false));
+	/* Cut inside the code-length code's lengths. */
+	w = (struct bit_writer){0};
+	dynamic_header(&w, 0, 0, cl);
+	w.bits -= 10;
+	EXPECT(verdict(&w, 16, false));
+	/* A code-length code with more codes than its lengths allow. */
+	uint8_t over[19];
+	memset(over, 1, sizeof(over));
+	w = (struct bit_writer){0};
+	dynamic_header(&w, 0, 0, over);
+	EXPECT(verdict(&w, 16, false));
+}
+
+/* Literal/length lengths for 257 symbols and one distance length, written with the code
+ * above: `body` decides what they are. */
+static void dynamic_lengths(struct bit_writer *w, void (*body)(struct bit_writer *))
+{
+	uint8_t cl[19] = {0};
+
+	cl[18] = 1, cl[1] = 2, cl[2] = 2;
+	dynamic_header(w, 0, 0, cl);
+	body(w);
+}
+
+static void zeros(struct bit_writer *w, unsigned n)
+{
+	put_code(w, 0, 1);
+	put_bits(w, n - 11, 7);
+}
+
+/* 'a' and the end of block get length 1, one distance code: a valid block "a". */
+static void valid_lengths(struct bit_writer *w)
+{
+	zeros(w, 97);
+	put_code(w, 2, 2); /* 'a': length 1 */
+	zeros(w, 138);
+	zeros(w, 20);
+	put_code(w, 2, 2); /* 256: length 1 */
+	put_code(w, 2, 2); /* distance 0: length 1 */
+	put_code(w, 0, 1); /* 'a' */
+	put_code(w, 1, 1); /* end of block */
+}
+
+static void no_end_of_block(struct bit_writer *w)
+{
+	put_code(w, 2, 2), put_code(w, 2, 2); /* symbols 0 and 1 */
+	zeros(w, 138);
+	zeros(w, 117); /* up to and with 256 */
+	put_code(w, 2, 2);
+}
+
+static void repeat_past_the_end(struct bit_writer *w)
+{
+	zeros(w, 138);
+	zeros(w, 138); /* 276 of 258 */
+}
+
+static void repeat_cut_short(struct bit_writer *w)
+{
+	zeros(w, 138);
+	put_code(w, 0, 1); /* 18 without its 7 bits */
+}
+
+TEST(inflate_dynamic_code_lengths)
+{
+	struct bit_writer w = {0};
+
+	dynamic_lengths(&w, valid_lengths);
+	EXPECT(verdict(&w, 1, true));
+	w = (struct bit_writer){0};
+	dynamic_lengths(&w, no_end_of_block);
+	EXPECT(verdict(&w, 16, false));
+	w = (struct bit_writer){0};
+	dynamic_lengths(&w, repeat_past_the_end);
+	EXPECT(verdict(&w, 16, false));
+	w = (struct bit_writer){0};
+	dynamic_lengths(&w, repeat_cut_short);
+	EXPECT(verdict(&w, 16, false));
+
+	/* 16 first: nothing to repeat. */
+	uint8_t cl[19] = {0};
+	cl[16] = 1, cl[1] = 2, cl[2] = 2;
+	w = (struct bit_writer){0};
+	dynamic_header(&w, 0, 0, cl);
+	put_code(&w, 0, 1), put_bits(&w, 0, 2);
+	EXPECT(verdict(&w, 16, false));
+	/* An incomplete code-length code (only 1, as "0") and a code it lacks. */
+	memset(cl, 0, sizeof(cl));
+	cl[1] = 1;
+	w = (struct bit_writer){0};
+	dynamic_header(&w, 0, 0, cl);
+	put_bits(&w, 0xffff, 16);
+	put_bits(&w, 0xffff, 16);
+	EXPECT(verdict(&w, 16, false));
 }

@@ -109,3 +109,77 @@ TEST(calendar_against_libc)
 		EXPECT_EQ(efi_time_to_unix(&e), t);
 	}
 }
+
+/* Each malformed UTF-8 form becomes U+FFFD for its first byte (the decoder resumes at the
+ * next byte); UCS-2 surrogates, which cannot stand alone, are written as U+FFFD. */
+TEST(utf_malformed_forms)
+{
+	static const struct {
+		const char *in;
+		size_t len;
+		CHAR16 out[6];
+	} cases[] = {
+	    {"\x80z", 2, {0xfffd, 'z'}},		   /* a lone continuation byte */
+	    {"\xf8\x88\x80\x80\x80", 1, {0xfffd}},	   /* a five-byte lead */
+	    {"\xe2\x28\xa1", 3, {0xfffd, '(', 0xfffd}},	   /* a bad continuation */
+	    {"\xc0\x80", 2, {0xfffd, 0xfffd}},		   /* overlong NUL */
+	    {"\xe0\x80\xaf", 3, {0xfffd, 0xfffd, 0xfffd}}, /* overlong '/' */
+	    {"\xed\xa0\x80", 3, {0xfffd, 0xfffd, 0xfffd}}, /* a surrogate */
+	    {"\xf4\x90\x80\x80", 4, {0xfffd, 0xfffd, 0xfffd, 0xfffd}}, /* past U+10FFFF */
+	    {"\xef\xbf\xbf", 3, {0xffff}},			       /* the last BMP code point */
+	};
+	CHAR16 u[8];
+	char s[8];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		size_t n = 0;
+		while (n < 6 && cases[i].out[n])
+			n++;
+		if (!EXPECT_EQ(utf8_to_ucs2(u, 8, cases[i].in, cases[i].len), n) ||
+		    !EXPECT(!memcmp(u, cases[i].out, n * sizeof(CHAR16)) && u[n] == 0))
+			printf("    case %zu\n", i);
+	}
+	EXPECT_EQ(utf8_to_ucs2(u, 0, "abc", 3), 0);
+	EXPECT_EQ(utf8_to_ucs2(u, 1, "abc", 3), 0);
+	EXPECT_EQ(u[0], 0);
+	/* UCS-2 to UTF-8: a lone surrogate is U+FFFD; a character that does not fit whole is
+	 * left out; no room at all writes nothing. */
+	EXPECT_EQ(ucs2_to_utf8(s, sizeof(s), (const CHAR16[]){'a', 0xd800, 0}, 2), 4);
+	EXPECT(!strcmp(s, "a\xef\xbf\xbd"));
+	EXPECT_EQ(ucs2_to_utf8(s, 4, (const CHAR16[]){'a', 0x20ac, 0}, 2), 1);
+	EXPECT(!strcmp(s, "a"));
+	s[0] = 'x';
+	EXPECT_EQ(ucs2_to_utf8(s, 0, (const CHAR16[]){'a', 0}, 1), 0);
+	EXPECT_EQ(s[0], 'x');
+}
+
+TEST(string_helpers_at_their_edges)
+{
+	char buf[16] = "abcdefghij";
+
+	/* Overlapping copies in both directions, shorter than a word. */
+	mem_copy(buf + 1, buf, 3);
+	EXPECT(!memcmp(buf, "aabcefghij", 10));
+	mem_copy(buf, buf + 1, 3);
+	EXPECT(!memcmp(buf, "abccefghij", 10));
+	/* Bounded comparisons stop at the terminator of equal strings. */
+	EXPECT_EQ(str8_ncmp("ab", "ab", 10), 0);
+	EXPECT(str8_ncmp("ab", "ac", 10) < 0);
+	EXPECT_EQ(str8_ncmp("abc", "abd", 2), 0);
+	EXPECT_EQ(str16_ncmp(u"ab", u"ab", 10), 0);
+	EXPECT(str16_ncmp(u"ab", u"aa", 10) > 0);
+	EXPECT_EQ(str16_ncmp(u"abc", u"abd", 2), 0);
+}
+
+TEST(guid_text_refuses_bad_digits_anywhere)
+{
+	static const char *const bad[] = {
+	    "8BE4DF61-93CX-11d2-AA0D-00E098032B8C", "8BE4DF61-93CA-11X2-AA0D-00E098032B8C",
+	    "8BE4DF61-93CA-11d2-AX0D-00E098032B8C", "8BE4DF61-93CA-11d2-AA0D-00E0980 2B8C",
+	    "8BE4DF61-93CA-11d2-AA0D+00E098032B8C",
+	};
+	EFI_GUID g;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		EXPECT(!guid_from_str(&g, bad[i], 36));
+}

@@ -114,8 +114,17 @@ EFI_STATUS plat_set_time(const EFI_TIME *time)
 	return EFI_SUCCESS;
 }
 
+static test_reset_handler reset_handler;
+
+void test_set_reset_handler(test_reset_handler handler)
+{
+	reset_handler = handler;
+}
+
 _Noreturn void plat_reset(EFI_RESET_TYPE type, EFI_STATUS status, UINTN size, const void *data)
 {
+	if (reset_handler)
+		reset_handler(type, status, size, data);
 	fprintf(stderr, "plat_reset(%d) during a unit test\n", (int)type);
 	abort();
 }

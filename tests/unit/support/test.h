@@ -5,7 +5,9 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stddef.h>
 #include <efi/status.h>
+#include <efi/runtime_services.h>
 
 struct unit_test {
 	const char *name;
@@ -45,5 +47,11 @@ bool test_run_isolated(void (*fn)(void), const char *what, const char *file, int
 /* The unit-test platform's controllable clock: advancing it runs the timer tick. */
 void test_advance_time_ns(uint64_t ns);
 uint64_t test_now_ns(void);
+
+/* Called by the platform's reset instead of ending the process; it should not return (a
+ * test longjmps out of it): if it does, or with none (NULL), a reset aborts the test run. */
+typedef void (*test_reset_handler)(EFI_RESET_TYPE type, EFI_STATUS status, UINTN size,
+				   const void *data);
+void test_set_reset_handler(test_reset_handler handler);
 
 #endif
