@@ -5,6 +5,7 @@
 #include "bds.h"
 #include <ember/core/log.h>
 #include <ember/lib/str.h>
+#include <ember/lib/guids.h>
 
 #define EFI_OS_INDICATIONS_BOOT_TO_FW_UI 0x1ULL
 
@@ -67,7 +68,8 @@ static void boot_next(void)
 {
 	UINT16 next;
 	UINTN size = sizeof(next);
-	EFI_STATUS status = variable_get(u"BootNext", &bds_global_guid, NULL, &size, &next);
+	EFI_STATUS status =
+	    variable_get(u"BootNext", &efi_global_variable_guid, NULL, &size, &next);
 
 	if (status == EFI_NOT_FOUND)
 		return;
@@ -75,7 +77,7 @@ static void boot_next(void)
 		log_debug("BootNext: %llu bytes: %r\n", (unsigned long long)size, status);
 		return;
 	}
-	variable_set(u"BootNext", &bds_global_guid, 0, 0, NULL);
+	variable_set(u"BootNext", &efi_global_variable_guid, 0, 0, NULL);
 	boot_number(next);
 }
 
@@ -106,12 +108,12 @@ static bool os_asked_for_menu(void)
 	UINTN size = sizeof(indications);
 	UINT32 attributes;
 
-	if (EFI_ERROR(variable_get(u"OsIndications", &bds_global_guid, &attributes, &size,
+	if (EFI_ERROR(variable_get(u"OsIndications", &efi_global_variable_guid, &attributes, &size,
 				   &indications)) ||
 	    size != sizeof(indications) || !(indications & EFI_OS_INDICATIONS_BOOT_TO_FW_UI))
 		return false;
 	indications &= ~EFI_OS_INDICATIONS_BOOT_TO_FW_UI;
-	variable_set(u"OsIndications", &bds_global_guid, attributes, size, &indications);
+	variable_set(u"OsIndications", &efi_global_variable_guid, attributes, size, &indications);
 	return true;
 }
 

@@ -5,8 +5,7 @@
 #include <ember/core/bds.h>
 #include <ember/core/core.h>
 #include <ember/lib/load_option.h>
-
-extern const EFI_GUID bds_global_guid;
+#include <ember/lib/guids.h>
 
 /* One Boot####/Driver####/SysPrep#### variable, read and parsed. */
 struct bds_option {

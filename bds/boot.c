@@ -6,12 +6,9 @@
 #include <ember/core/devpath.h>
 #include <ember/core/log.h>
 #include <ember/lib/str.h>
+#include <ember/lib/guids.h>
 
 #define WATCHDOG_SECONDS 300
-
-static const EFI_GUID loaded_image_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
-static const EFI_GUID ready_to_boot = EFI_EVENT_GROUP_READY_TO_BOOT;
-static const EFI_GUID after_ready_to_boot = EFI_EVENT_GROUP_AFTER_READY_TO_BOOT;
 
 struct attempt {
 	bool boot_policy;
@@ -69,7 +66,7 @@ static void pass_optional_data(EFI_HANDLE image, const struct load_option *lo)
 	void *copy;
 
 	if (!lo->optional_size || bds_is_auto_option(lo) ||
-	    EFI_ERROR(protocol_get(image, &loaded_image_guid, (void **)&li)))
+	    EFI_ERROR(protocol_get(image, &efi_loaded_image_protocol_guid, (void **)&li)))
 		return;
 	copy = pool_alloc_typed(EfiLoaderData, lo->optional_size);
 	if (!copy) {
@@ -93,10 +90,10 @@ EFI_STATUS bds_boot(struct bds_option *option)
 		return status;
 	}
 	pass_optional_data(image, &option->lo);
-	variable_set_firmware(u"BootCurrent", &bds_global_guid,
+	variable_set_firmware(u"BootCurrent", &efi_global_variable_guid,
 			      EFI_VARIABLE_BOOTSERVICE_ACCESS | EFI_VARIABLE_RUNTIME_ACCESS,
 			      sizeof(current), &current);
-	event_signal_group(&ready_to_boot);
-	event_signal_group(&after_ready_to_boot);
+	event_signal_group(&efi_event_group_ready_to_boot_guid);
+	event_signal_group(&efi_event_group_after_ready_to_boot_guid);
 	return bds_start_image(image, option->lo.description);
 }

@@ -8,8 +8,7 @@
 #include <ember/lib/str.h>
 #include <efi/protocol/simple_text_input.h>
 #include <efi/protocol/simple_text_output.h>
-
-static const EFI_GUID dp_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
+#include <ember/lib/guids.h>
 
 /* Every device with the protocol and a device path, as one multi-instance path. */
 static EFI_DEVICE_PATH_PROTOCOL *devices_with(const EFI_GUID *protocol)
@@ -22,7 +21,9 @@ static EFI_DEVICE_PATH_PROTOCOL *devices_with(const EFI_GUID *protocol)
 		return NULL;
 	for (UINTN i = 0; i < count; i++) {
 		EFI_DEVICE_PATH_PROTOCOL *path, *bigger;
-		if (EFI_ERROR(protocol_get(handles[i], &dp_guid, (void **)&path)) || !path)
+		if (EFI_ERROR(
+			protocol_get(handles[i], &efi_device_path_protocol_guid, (void **)&path)) ||
+		    !path)
 			continue;
 		bigger = dp_append_instance(all, path);
 		if (!bigger)
@@ -41,14 +42,14 @@ static void set_if_changed(const CHAR16 *name, UINT32 attributes,
 	UINTN old_size, size = dp_size(path);
 	EFI_STATUS status;
 
-	if (!EFI_ERROR(variable_read(name, &bds_global_guid, &old, &old_size, NULL))) {
+	if (!EFI_ERROR(variable_read(name, &efi_global_variable_guid, &old, &old_size, NULL))) {
 		bool same = old_size == size && mem_cmp(old, path, size) == 0;
 		pool_free(old);
 		if (same)
 			return;
 	}
 	/* ConInDev and the like are the firmware's to write (read-only for everyone else). */
-	status = variable_set_firmware(name, &bds_global_guid, attributes, size, path);
+	status = variable_set_firmware(name, &efi_global_variable_guid, attributes, size, path);
 	if (EFI_ERROR(status))
 		log_debug("%ls: cannot write it: %r\n", name, status);
 }
@@ -67,10 +68,8 @@ static void publish(const EFI_GUID *protocol, const CHAR16 *in_use, const CHAR16
 
 void bds_console_variables(void)
 {
-	static const EFI_GUID in = EFI_SIMPLE_TEXT_INPUT_PROTOCOL_GUID;
-	static const EFI_GUID out = EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL_GUID;
 
-	publish(&in, u"ConIn", u"ConInDev");
-	publish(&out, u"ConOut", u"ConOutDev");
-	publish(&out, u"ErrOut", u"ErrOutDev");
+	publish(&efi_simple_text_input_protocol_guid, u"ConIn", u"ConInDev");
+	publish(&efi_simple_text_output_protocol_guid, u"ConOut", u"ConOutDev");
+	publish(&efi_simple_text_output_protocol_guid, u"ErrOut", u"ErrOutDev");
 }

@@ -9,13 +9,11 @@
 #include <ember/core/log.h>
 #include <ember/lib/str.h>
 #include <efi/protocol/simple_file_system.h>
+#include <ember/lib/guids.h>
 
 /* OptionalData of the options Ember creates itself. */
 static const EFI_GUID auto_option_guid = {
     0x3b7f1d2e, 0x86c4, 0x4a19, {0x9e, 0x52, 0x0d, 0x6a, 0x21, 0xf4, 0xb8, 0x37}};
-
-static const EFI_GUID sfs_guid = EFI_SIMPLE_FILE_SYSTEM_PROTOCOL_GUID;
-static const EFI_GUID dp_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
 
 bool bds_is_auto_option(const struct load_option *lo)
 {
@@ -29,7 +27,7 @@ static bool has_removable_file(EFI_HANDLE fs)
 	EFI_FILE_PROTOCOL *root, *file;
 	bool found = false;
 
-	if (EFI_ERROR(protocol_get(fs, &sfs_guid, (void **)&sfs)) ||
+	if (EFI_ERROR(protocol_get(fs, &efi_simple_file_system_protocol_guid, (void **)&sfs)) ||
 	    EFI_ERROR(sfs->OpenVolume(sfs, &root)))
 		return false;
 	if (!EFI_ERROR(
@@ -93,8 +91,9 @@ static bool still_bootable(const EFI_DEVICE_PATH_PROTOCOL *path)
 	EFI_DEVICE_PATH_PROTOCOL *rest = (EFI_DEVICE_PATH_PROTOCOL *)path;
 	EFI_HANDLE fs;
 
-	return !EFI_ERROR(handle_locate_device_path(&sfs_guid, &rest, &fs)) && dp_is_end(rest) &&
-	       has_removable_file(fs);
+	return !EFI_ERROR(
+		   handle_locate_device_path(&efi_simple_file_system_protocol_guid, &rest, &fs)) &&
+	       dp_is_end(rest) && has_removable_file(fs);
 }
 
 /* Auto options whose device is gone, or whose file is, go away. */
@@ -152,10 +151,12 @@ void bds_default_options(const struct bds_platform *platform)
 	old_count = old ? count : 0;
 
 	remove_stale(order, &count);
-	if (!EFI_ERROR(handle_locate_buffer(ByProtocol, &sfs_guid, NULL, &fs_count, &fs))) {
+	if (!EFI_ERROR(handle_locate_buffer(ByProtocol, &efi_simple_file_system_protocol_guid, NULL,
+					    &fs_count, &fs))) {
 		for (UINTN i = 0; i < fs_count; i++) {
 			EFI_DEVICE_PATH_PROTOCOL *path;
-			if (EFI_ERROR(protocol_get(fs[i], &dp_guid, (void **)&path)) ||
+			if (EFI_ERROR(protocol_get(fs[i], &efi_device_path_protocol_guid,
+						   (void **)&path)) ||
 			    !has_removable_file(fs[i]) || auto_option_exists(order, count, path))
 				continue;
 			add_auto_option(path, &order, &count);

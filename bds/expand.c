@@ -9,11 +9,9 @@
 #include <ember/core/log.h>
 #include <ember/lib/str.h>
 #include <efi/protocol/simple_file_system.h>
+#include <ember/lib/guids.h>
 
 const CHAR16 bds_removable_path[] = u"\\EFI\\BOOT\\BOOTX64.EFI";
-
-static const EFI_GUID dp_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
-static const EFI_GUID sfs_guid = EFI_SIMPLE_FILE_SYSTEM_PROTOCOL_GUID;
 
 static bool is_node(const EFI_DEVICE_PATH_PROTOCOL *node, UINT8 type, UINT8 subtype)
 {
@@ -35,7 +33,8 @@ static bool for_each_handle(const EFI_GUID *protocol, path_match match, const vo
 		return false;
 	for (UINTN i = 0; i < count && !done; i++) {
 		EFI_DEVICE_PATH_PROTOCOL *path, *full;
-		if (EFI_ERROR(protocol_get(handles[i], &dp_guid, (void **)&path)) ||
+		if (EFI_ERROR(
+			protocol_get(handles[i], &efi_device_path_protocol_guid, (void **)&path)) ||
 		    !match(path, arg))
 			continue;
 		full = dp_append(path, rest);
@@ -96,10 +95,11 @@ void bds_expand_path(const EFI_DEVICE_PATH_PROTOCOL *path, bds_path_visitor visi
 	if (is_node(path, MEDIA_DEVICE_PATH, MEDIA_HARDDRIVE_DP)) {
 		/* The partition handles have the HD() node last; the option's rest follows. */
 		const EFI_DEVICE_PATH_PROTOCOL *rest = dp_next(path);
-		for_each_handle(&sfs_guid, match_hard_drive, path,
+		for_each_handle(&efi_simple_file_system_protocol_guid, match_hard_drive, path,
 				dp_is_end(rest) ? removable : rest, visit, ctx);
 	} else if (is_node(path, MEDIA_DEVICE_PATH, MEDIA_FILEPATH_DP)) {
-		for_each_handle(&sfs_guid, match_any, NULL, path, visit, ctx);
+		for_each_handle(&efi_simple_file_system_protocol_guid, match_any, NULL, path, visit,
+				ctx);
 	} else if (ends_in_file(path)) {
 		EFI_DEVICE_PATH_PROTOCOL *copy = dp_dup(path);
 		if (copy)
@@ -107,7 +107,8 @@ void bds_expand_path(const EFI_DEVICE_PATH_PROTOCOL *path, bds_path_visitor visi
 		else
 			log_debug("no memory for a copy of the device path\n");
 	} else {
-		for_each_handle(&sfs_guid, match_below, path, removable, visit, ctx);
+		for_each_handle(&efi_simple_file_system_protocol_guid, match_below, path, removable,
+				visit, ctx);
 	}
 out:
 	pool_free(removable);

@@ -4,8 +4,7 @@
 #include <ember/core/log.h>
 #include <ember/lib/format.h>
 #include <ember/lib/str.h>
-
-const EFI_GUID bds_global_guid = EFI_GLOBAL_VARIABLE;
+#include <ember/lib/guids.h>
 
 #define OPTION_ATTRIBUTES                                                                          \
 	(EFI_VARIABLE_NON_VOLATILE | EFI_VARIABLE_BOOTSERVICE_ACCESS | EFI_VARIABLE_RUNTIME_ACCESS)
@@ -27,7 +26,7 @@ bool bds_option_read(const CHAR16 *kind, UINT16 number, struct bds_option *optio
 	bds_option_name(name, kind, number);
 	option->number = number;
 	option->kind = kind;
-	status = variable_read(name, &bds_global_guid, &option->data, &option->size, NULL);
+	status = variable_read(name, &efi_global_variable_guid, &option->data, &option->size, NULL);
 	if (EFI_ERROR(status)) {
 		log_debug("%ls: cannot read it: %r\n", name, status);
 		return false;
@@ -52,7 +51,7 @@ UINT16 *bds_order_read(const CHAR16 *name, UINTN *count)
 {
 	void *data;
 	UINTN size;
-	EFI_STATUS status = variable_read(name, &bds_global_guid, &data, &size, NULL);
+	EFI_STATUS status = variable_read(name, &efi_global_variable_guid, &data, &size, NULL);
 
 	*count = 0;
 	if (EFI_ERROR(status)) {
@@ -69,8 +68,8 @@ UINT16 *bds_order_read(const CHAR16 *name, UINTN *count)
 
 EFI_STATUS bds_order_write(const CHAR16 *name, const UINT16 *order, UINTN count)
 {
-	EFI_STATUS status =
-	    variable_set(name, &bds_global_guid, OPTION_ATTRIBUTES, count * sizeof(UINT16), order);
+	EFI_STATUS status = variable_set(name, &efi_global_variable_guid, OPTION_ATTRIBUTES,
+					 count * sizeof(UINT16), order);
 
 	if (EFI_ERROR(status))
 		log_debug("%ls: cannot write it: %r\n", name, status);
@@ -93,13 +92,15 @@ EFI_STATUS bds_option_create(const CHAR16 *kind, const struct load_option *lo, U
 	for (n = 0; n <= 0xffff; n++) {
 		UINTN probe = 0;
 		bds_option_name(name, kind, (UINT16)n);
-		if (variable_get(name, &bds_global_guid, NULL, &probe, NULL) == EFI_NOT_FOUND)
+		if (variable_get(name, &efi_global_variable_guid, NULL, &probe, NULL) ==
+		    EFI_NOT_FOUND)
 			break;
 	}
 	if (n > 0xffff) {
 		log_debug("no free %ls#### number\n", kind);
 	} else {
-		status = variable_set(name, &bds_global_guid, OPTION_ATTRIBUTES, size, data);
+		status =
+		    variable_set(name, &efi_global_variable_guid, OPTION_ATTRIBUTES, size, data);
 		if (EFI_ERROR(status))
 			log_debug("%ls: cannot write it: %r\n", name, status);
 		*number = (UINT16)n;
@@ -113,5 +114,5 @@ EFI_STATUS bds_option_delete(const CHAR16 *kind, UINT16 number)
 	CHAR16 name[16];
 
 	bds_option_name(name, kind, number);
-	return variable_set(name, &bds_global_guid, 0, 0, NULL);
+	return variable_set(name, &efi_global_variable_guid, 0, 0, NULL);
 }

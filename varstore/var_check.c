@@ -4,6 +4,7 @@
 #include <ember/core/devpath.h>
 #include <ember/lib/load_option.h>
 #include <ember/lib/str.h>
+#include <ember/lib/guids.h>
 
 #define LANG_CODES_MAX 256
 
@@ -53,7 +54,7 @@ static UINTN read_codes(struct var_service *svc, const CHAR16 *name, char *buf, 
 	struct var_ref ref;
 	UINTN n;
 
-	if (!var_lookup(svc, name, var_name_size(name), &var_global_guid, &ref))
+	if (!var_lookup(svc, name, var_name_size(name), &efi_global_variable_guid, &ref))
 		return 0;
 	n = MIN((UINTN)ref.data_size, cap);
 	if (EFI_ERROR(vstore_read_data(ref.store, ref.entry, 0, buf, (UINT32)n)))

@@ -3,6 +3,7 @@
  * Secure Boot is not implemented yet: SecureBoot is 0 and SetupMode 1 (no PK enrolled). */
 #include "var_internal.h"
 #include <ember/lib/str.h>
+#include <ember/lib/guids.h>
 
 #define BR (VAR_BS | VAR_RT)
 
@@ -16,25 +17,26 @@ static EFI_STATUS firmware_put(struct var_service *svc, const CHAR16 *name, UINT
 	UINT32 name_size = var_name_size(name);
 	struct var_ref ref;
 
-	if (var_lookup(svc, name, name_size, &var_global_guid, &ref) &&
+	if (var_lookup(svc, name, name_size, &efi_global_variable_guid, &ref) &&
 	    ref.attributes != attributes) {
-		EFI_STATUS status = vstore_write(ref.store, name, name_size, &var_global_guid,
-						 ref.attributes, NULL, 0, false);
+		EFI_STATUS status =
+		    vstore_write(ref.store, name, name_size, &efi_global_variable_guid,
+				 ref.attributes, NULL, 0, false);
 		if (EFI_ERROR(status))
 			return status;
 	}
-	return var_set_firmware(svc, name, &var_global_guid, attributes, size, data);
+	return var_set_firmware(svc, name, &efi_global_variable_guid, attributes, size, data);
 }
 
 /* Whether the variable exists with these attributes and a value its rule accepts. */
 static bool setting_ok(struct var_service *svc, const CHAR16 *name, UINT32 attributes)
 {
-	const struct var_rule *rule = var_rule_find(name, &var_global_guid);
+	const struct var_rule *rule = var_rule_find(name, &efi_global_variable_guid);
 	UINT8 value[64];
 	UINTN size = sizeof(value);
 	UINT32 found;
 
-	return !EFI_ERROR(var_get(svc, name, &var_global_guid, &found, &size, value)) &&
+	return !EFI_ERROR(var_get(svc, name, &efi_global_variable_guid, &found, &size, value)) &&
 	       found == attributes && rule && var_check_value(svc, rule->check, value, size, 0);
 }
 
@@ -55,7 +57,7 @@ static EFI_STATUS fixed_setting(struct var_service *svc, const CHAR16 *name, con
 	UINTN have = sizeof(value);
 	UINT32 attributes;
 
-	if (!EFI_ERROR(var_get(svc, name, &var_global_guid, &attributes, &have, value)) &&
+	if (!EFI_ERROR(var_get(svc, name, &efi_global_variable_guid, &attributes, &have, value)) &&
 	    attributes == VAR_NBR && have == size && !mem_cmp(value, data, size))
 		return EFI_SUCCESS;
 	return firmware_put(svc, name, VAR_NBR, data, size);

@@ -4,6 +4,7 @@
 
 #include <ember/core/varstore.h>
 #include <efi/global_variable.h>
+#include <ember/lib/guids.h>
 
 #define VAR_NV EFI_VARIABLE_NON_VOLATILE
 #define VAR_BS EFI_VARIABLE_BOOTSERVICE_ACCESS
@@ -18,8 +19,6 @@
 	 EFI_VARIABLE_TIME_BASED_AUTHENTICATED_WRITE_ACCESS |                                      \
 	 EFI_VARIABLE_ENHANCED_AUTHENTICATED_ACCESS)
 #define VAR_KNOWN (VAR_NBR | VAR_HR | VAR_AUTH | VAR_APPEND)
-
-extern const EFI_GUID var_global_guid, var_hwerr_guid, var_security_db_guid;
 
 /* A variable found in one of the two stores. */
 struct var_ref {

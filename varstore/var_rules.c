@@ -5,15 +5,12 @@
  * Specification-defined VendorGuid when these variables are documented"). */
 #include "var_internal.h"
 #include <ember/lib/str.h>
+#include <ember/lib/guids.h>
 
 #define BR (VAR_BS | VAR_RT)
 #define NBR VAR_NBR
 #define RO VAR_RULE_READ_ONLY
 #define NUM VAR_RULE_NUMBERED
-
-const EFI_GUID var_global_guid = EFI_GLOBAL_VARIABLE;
-const EFI_GUID var_hwerr_guid = EFI_HARDWARE_ERROR_VARIABLE;
-const EFI_GUID var_security_db_guid = EFI_IMAGE_SECURITY_DATABASE_GUID;
 
 static const struct var_rule global_rules[] = {
     {u"AuditMode", BR, RO, VAR_CHECK_UINT8},
@@ -102,19 +99,20 @@ static const struct var_rule *find_in(const struct var_rule *rules, size_t count
 
 const struct var_rule *var_rule_find(const CHAR16 *name, const EFI_GUID *guid)
 {
-	if (guid_eq(guid, &var_global_guid))
+	if (guid_eq(guid, &efi_global_variable_guid))
 		return find_in(global_rules, ARRAY_SIZE(global_rules), name);
-	if (guid_eq(guid, &var_security_db_guid))
+	if (guid_eq(guid, &efi_image_security_database_guid))
 		return find_in(security_db_rules, ARRAY_SIZE(security_db_rules), name);
 	return NULL;
 }
 
 bool var_guid_is_reserved(const EFI_GUID *guid)
 {
-	return guid_eq(guid, &var_global_guid);
+	return guid_eq(guid, &efi_global_variable_guid);
 }
 
 bool var_is_hwerr_key(const CHAR16 *name, const EFI_GUID *guid)
 {
-	return guid_eq(guid, &var_hwerr_guid) && var_name_is_numbered(name, u"HwErrRec");
+	return guid_eq(guid, &efi_hardware_error_variable_guid) &&
+	       var_name_is_numbered(name, u"HwErrRec");
 }

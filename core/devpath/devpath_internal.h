@@ -4,6 +4,7 @@
 #define CORE_DEVPATH_INTERNAL_H
 
 #include <ember/core/devpath.h>
+#include <ember/lib/guids.h>
 
 /* ---- Growable byte buffer (pool memory); once an allocation fails it stays failed ---- */
 
@@ -38,11 +39,7 @@ void dp_rdguid(EFI_GUID *guid, const UINT8 *p);
 /* True when the GUID at p (unaligned) equals *guid. */
 bool dp_guid_is(const UINT8 *p, const EFI_GUID *guid);
 
-/* Well-known GUIDs (guids.c). */
-extern const EFI_GUID dp_guid_pc_ansi, dp_guid_vt100, dp_guid_vt100_plus, dp_guid_vt_utf8;
-extern const EFI_GUID dp_guid_uart_flow, dp_guid_sas, dp_guid_debugport;
-extern const EFI_GUID dp_guid_virtual_disk, dp_guid_virtual_cd;
-extern const EFI_GUID dp_guid_persistent_virtual_disk, dp_guid_persistent_virtual_cd;
+/* The vendor GUIDs the text forms name come from lib/guids.c. */
 
 /* ---- Text output ---- */
 

@@ -1,6 +1,7 @@
 /* Parsers for media (10.6.1.7) and BIOS boot specification (10.6.1.8) text device nodes. */
 #include "devpath_internal.h"
 #include <ember/lib/str.h>
+#include <ember/lib/guids.h>
 
 #define MEDIA MEDIA_DEVICE_PATH
 
@@ -144,10 +145,10 @@ const struct dp_parser_entry dp_parsers_media[] = {
 	{"FvFile", "Guid", parse_guid_node, MEDIA_PIWG_FW_FILE_DP},
 	{"Offset", "StartingOffset,EndingOffset", parse_offset},
 	{"RamDisk", "StartingAddress,EndingAddress,DiskInstance,DiskTypeGuid", parse_ram_disk},
-	RAM_DISK("VirtualDisk", dp_guid_virtual_disk),
-	RAM_DISK("VirtualCD", dp_guid_virtual_cd),
-	RAM_DISK("PersistentVirtualDisk", dp_guid_persistent_virtual_disk),
-	RAM_DISK("PersistentVirtualCD", dp_guid_persistent_virtual_cd),
+	RAM_DISK("VirtualDisk", efi_virtual_disk_guid),
+	RAM_DISK("VirtualCD", efi_virtual_cd_guid),
+	RAM_DISK("PersistentVirtualDisk", efi_persistent_virtual_disk_guid),
+	RAM_DISK("PersistentVirtualCD", efi_persistent_virtual_cd_guid),
 	{"BBS", "Type,Id,Flags", parse_bbs},
 	{NULL},
 };

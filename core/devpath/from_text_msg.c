@@ -1,6 +1,7 @@
 /* Parsers for messaging text device nodes: storage buses, USB, UART, vendor shortcuts
  * (UEFI 2.10, 10.6.1.4 - 10.6.1.6). */
 #include "devpath_internal.h"
+#include <ember/lib/guids.h>
 
 #define MSG MESSAGING_DEVICE_PATH
 
@@ -149,7 +150,7 @@ static bool parse_uart_flow(const struct dp_args *a, struct dp_buf *out)
 
 	if (!req_kw(a, 0, kw, 3, UINT32_MAX, &map))
 		return false;
-	n.Guid = dp_guid_uart_flow;
+	n.Guid = efi_device_path_messaging_uart_flow_control_guid;
 	n.FlowControlMap = (UINT32)map;
 	dp_buf_fixed(out, &n, sizeof(n), MSG, MSG_VENDOR_DP);
 	return true;
@@ -192,7 +193,7 @@ static bool parse_sas(const struct dp_args *a, struct dp_buf *out)
 	    !dp_arg_u64(a, 2, 0xffff, &rtp) || !parse_topology(a, 3, &info) ||
 	    !dp_arg_u64(a, 7, UINT32_MAX, &reserved))
 		return false;
-	n.Guid = dp_guid_sas;
+	n.Guid = efi_sas_device_path_guid;
 	n.Reserved = (UINT32)reserved;
 	n.SasAddress = address;
 	n.Lun = lun;
@@ -397,11 +398,11 @@ const struct dp_parser_entry dp_parsers_msg[] = {
 	{"I2O", "TID", parse_i2o},
 	{"Infiniband", "Flags,Guid,ServiceId,TargetId,DeviceId", parse_infiniband},
 	{"VenMsg", "Guid,Data", parse_ven_msg},
-	{"VenPcAnsi", "", parse_ven_fixed, 0, &dp_guid_pc_ansi},
-	{"VenVt100", "", parse_ven_fixed, 0, &dp_guid_vt100},
-	{"VenVt100Plus", "", parse_ven_fixed, 0, &dp_guid_vt100_plus},
-	{"VenUtf8", "", parse_ven_fixed, 0, &dp_guid_vt_utf8},
-	{"DebugPort", "", parse_ven_fixed, 0, &dp_guid_debugport},
+	{"VenPcAnsi", "", parse_ven_fixed, 0, &efi_pc_ansi_guid},
+	{"VenVt100", "", parse_ven_fixed, 0, &efi_vt_100_guid},
+	{"VenVt100Plus", "", parse_ven_fixed, 0, &efi_vt_100_plus_guid},
+	{"VenUtf8", "", parse_ven_fixed, 0, &efi_vt_utf8_guid},
+	{"DebugPort", "", parse_ven_fixed, 0, &efi_debugport_protocol_guid},
 	{"UartFlowCtrl", "Value", parse_uart_flow},
 	{"SAS", "Address,LUN,RTP,SASSATA,Location,Connect,DriveBay,Reserved", parse_sas},
 	{"SasEx", "Address,LUN,RTP,SASSATA,Location,Connect,DriveBay", parse_sas_ex},

@@ -6,6 +6,7 @@
 #include <efi/protocol/device_path_utilities.h>
 #include <efi/protocol/device_path_to_text.h>
 #include <efi/protocol/device_path_from_text.h>
+#include <ember/lib/guids.h>
 
 static UINTN EFIAPI get_device_path_size(CONST EFI_DEVICE_PATH_PROTOCOL *path)
 {
@@ -96,12 +97,10 @@ static EFI_DEVICE_PATH_FROM_TEXT_PROTOCOL from_text = {
 
 EFI_STATUS devpath_install_protocols(void)
 {
-	static const EFI_GUID utilities_guid = EFI_DEVICE_PATH_UTILITIES_PROTOCOL_GUID;
-	static const EFI_GUID to_text_guid = EFI_DEVICE_PATH_TO_TEXT_PROTOCOL_GUID;
-	static const EFI_GUID from_text_guid = EFI_DEVICE_PATH_FROM_TEXT_PROTOCOL_GUID;
 	EFI_HANDLE handle = NULL;
 
-	return protocol_install_multiple(&handle, &utilities_guid, (void *)&utilities,
-					 &to_text_guid, (void *)&to_text, &from_text_guid,
+	return protocol_install_multiple(&handle, &efi_device_path_utilities_protocol_guid,
+					 (void *)&utilities, &efi_device_path_to_text_protocol_guid,
+					 (void *)&to_text, &efi_device_path_from_text_protocol_guid,
 					 (void *)&from_text, NULL);
 }

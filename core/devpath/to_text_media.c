@@ -1,6 +1,7 @@
 /* Text of media (10.6.1.7) and BIOS boot specification (10.6.1.8) device nodes. */
 #include "devpath_internal.h"
 #include <ember/lib/str.h>
+#include <ember/lib/guids.h>
 
 #define AT(T, f) (n + offsetof(T, f))
 
@@ -126,10 +127,10 @@ static bool print_ram_disk(struct dp_out *o, const UINT8 *n, UINTN len)
 		const EFI_GUID *guid;
 		const char *name;
 	} kinds[] = {
-	    {&dp_guid_virtual_disk, "VirtualDisk"},
-	    {&dp_guid_virtual_cd, "VirtualCD"},
-	    {&dp_guid_persistent_virtual_disk, "PersistentVirtualDisk"},
-	    {&dp_guid_persistent_virtual_cd, "PersistentVirtualCD"},
+	    {&efi_virtual_disk_guid, "VirtualDisk"},
+	    {&efi_virtual_cd_guid, "VirtualCD"},
+	    {&efi_persistent_virtual_disk_guid, "PersistentVirtualDisk"},
+	    {&efi_persistent_virtual_cd_guid, "PersistentVirtualCD"},
 	};
 	const UINT8 *type = AT(MEDIA_RAM_DISK_DEVICE_PATH, TypeGuid);
 	const char *name = NULL;

@@ -1,6 +1,7 @@
 /* Text of messaging device nodes (UEFI 2.10, 10.6.1.4 - 10.6.1.6). */
 #include "devpath_internal.h"
 #include <ember/lib/str.h>
+#include <ember/lib/guids.h>
 
 #define AT(T, f) (n + offsetof(T, f))
 
@@ -142,9 +143,11 @@ static bool print_msg_shortcut(struct dp_out *o, const UINT8 *n, UINTN len)
 		const EFI_GUID *guid;
 		const char *text;
 	} plain[] = {
-	    {&dp_guid_pc_ansi, "VenPcAnsi()"},	     {&dp_guid_vt100, "VenVt100()"},
-	    {&dp_guid_vt100_plus, "VenVt100Plus()"}, {&dp_guid_vt_utf8, "VenUtf8()"},
-	    {&dp_guid_debugport, "DebugPort()"},
+	    {&efi_pc_ansi_guid, "VenPcAnsi()"},
+	    {&efi_vt_100_guid, "VenVt100()"},
+	    {&efi_vt_100_plus_guid, "VenVt100Plus()"},
+	    {&efi_vt_utf8_guid, "VenUtf8()"},
+	    {&efi_debugport_protocol_guid, "DebugPort()"},
 	};
 	static const char *const flow[] = {"None", "Hardware", "XonXoff"};
 	const UINT8 *guid = AT(VENDOR_DEVICE_PATH, Guid);
@@ -155,7 +158,8 @@ static bool print_msg_shortcut(struct dp_out *o, const UINT8 *n, UINTN len)
 			return true;
 		}
 	}
-	if (len == sizeof(UART_FLOW_CONTROL_DEVICE_PATH) && dp_guid_is(guid, &dp_guid_uart_flow)) {
+	if (len == sizeof(UART_FLOW_CONTROL_DEVICE_PATH) &&
+	    dp_guid_is(guid, &efi_device_path_messaging_uart_flow_control_guid)) {
 		UINT32 map = dp_rd32(AT(UART_FLOW_CONTROL_DEVICE_PATH, FlowControlMap));
 
 		if (map < ARRAY_SIZE(flow)) {
@@ -163,7 +167,7 @@ static bool print_msg_shortcut(struct dp_out *o, const UINT8 *n, UINTN len)
 			return true;
 		}
 	}
-	if (len == sizeof(SAS_DEVICE_PATH) && dp_guid_is(guid, &dp_guid_sas))
+	if (len == sizeof(SAS_DEVICE_PATH) && dp_guid_is(guid, &efi_sas_device_path_guid))
 		return print_sas(o, n);
 	return false;
 }

@@ -3,6 +3,7 @@
 #include <ember/core/driver.h>
 #include <ember/core/log.h>
 #include <ember/lib/str.h>
+#include <ember/lib/guids.h>
 
 extern const struct ember_driver_entry __start_ember_drivers[] __attribute__((weak));
 extern const struct ember_driver_entry __stop_ember_drivers[] __attribute__((weak));
@@ -49,8 +50,6 @@ static EFI_STATUS EFIAPI get_controller_name(EFI_COMPONENT_NAME2_PROTOCOL *this,
 
 static EFI_STATUS install_one(const struct ember_driver *driver)
 {
-	static const EFI_GUID binding_guid = EFI_DRIVER_BINDING_PROTOCOL_GUID;
-	static const EFI_GUID names_guid = EFI_COMPONENT_NAME2_PROTOCOL_GUID;
 	struct driver_names *names = pool_alloc(sizeof(*names));
 	EFI_HANDLE handle = NULL;
 	EFI_STATUS status;
@@ -65,8 +64,9 @@ static EFI_STATUS install_one(const struct ember_driver *driver)
 		if (EFI_ERROR(status))
 			goto fail;
 	}
-	status = protocol_install_multiple(&handle, &binding_guid, driver->binding, &names_guid,
-					   &names->protocol, NULL);
+	status =
+	    protocol_install_multiple(&handle, &efi_driver_binding_protocol_guid, driver->binding,
+				      &efi_component_name2_protocol_guid, &names->protocol, NULL);
 	if (EFI_ERROR(status))
 		goto fail;
 	driver->binding->ImageHandle = handle;

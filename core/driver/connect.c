@@ -6,11 +6,7 @@
 #include <ember/core/devpath.h>
 #include <efi/protocol/driver_binding.h>
 #include <efi/protocol/driver_override.h>
-
-static const EFI_GUID driver_binding_guid = EFI_DRIVER_BINDING_PROTOCOL_GUID;
-static const EFI_GUID platform_override_guid = EFI_PLATFORM_DRIVER_OVERRIDE_PROTOCOL_GUID;
-static const EFI_GUID bus_override_guid = EFI_BUS_SPECIFIC_DRIVER_OVERRIDE_PROTOCOL_GUID;
-static const EFI_GUID family_override_guid = EFI_DRIVER_FAMILY_OVERRIDE_PROTOCOL_GUID;
+#include <ember/lib/guids.h>
 
 struct candidates {
 	EFI_HANDLE *handles;		      /* handles with a driver binding */
@@ -66,7 +62,7 @@ static UINT32 rank_by_family(UINTN i, struct candidates *c)
 {
 	EFI_DRIVER_FAMILY_OVERRIDE_PROTOCOL *family;
 
-	protocol_get(c->handles[i], &family_override_guid, (void **)&family);
+	protocol_get(c->handles[i], &efi_driver_family_override_protocol_guid, (void **)&family);
 	return family->GetVersion(family);
 }
 
@@ -74,7 +70,7 @@ static bool has_family_override(EFI_HANDLE h)
 {
 	void *p;
 
-	return !EFI_ERROR(protocol_get(h, &family_override_guid, &p));
+	return !EFI_ERROR(protocol_get(h, &efi_driver_family_override_protocol_guid, &p));
 }
 
 static void sort_candidates(struct candidates *c, EFI_HANDLE controller, EFI_HANDLE *driver_images)
@@ -85,12 +81,14 @@ static void sort_candidates(struct candidates *c, EFI_HANDLE controller, EFI_HAN
 
 	for (UINTN i = 0; driver_images && driver_images[i]; i++)
 		take_binding(c, driver_images[i]);
-	if (!EFI_ERROR(protocol_locate(&platform_override_guid, (void **)&platform)))
+	if (!EFI_ERROR(
+		protocol_locate(&efi_platform_driver_override_protocol_guid, (void **)&platform)))
 		for (image = NULL; !EFI_ERROR(platform->GetDriver(platform, controller, &image));)
 			take_binding(c, image);
 	while (take_highest(c, has_family_override, rank_by_family))
 		;
-	if (!EFI_ERROR(protocol_get(controller, &bus_override_guid, (void **)&bus)))
+	if (!EFI_ERROR(protocol_get(controller, &efi_bus_specific_driver_override_protocol_guid,
+				    (void **)&bus)))
 		for (image = NULL; !EFI_ERROR(bus->GetDriver(bus, &image));)
 			take_binding(c, image);
 	while (take_highest(c, NULL, rank_by_version))
@@ -103,8 +101,8 @@ static EFI_STATUS connect_single(EFI_HANDLE controller, EFI_HANDLE *driver_image
 {
 	struct candidates c = {0};
 	bool found, started = false;
-	EFI_STATUS status =
-	    handle_locate_buffer(ByProtocol, &driver_binding_guid, NULL, &c.count, &c.handles);
+	EFI_STATUS status = handle_locate_buffer(ByProtocol, &efi_driver_binding_protocol_guid,
+						 NULL, &c.count, &c.handles);
 
 	if (EFI_ERROR(status))
 		return EFI_NOT_FOUND;
@@ -115,7 +113,7 @@ static EFI_STATUS connect_single(EFI_HANDLE controller, EFI_HANDLE *driver_image
 		goto out;
 	}
 	for (UINTN i = 0; i < c.count; i++)
-		protocol_get(c.handles[i], &driver_binding_guid, (void **)&c.all[i]);
+		protocol_get(c.handles[i], &efi_driver_binding_protocol_guid, (void **)&c.all[i]);
 	sort_candidates(&c, controller, driver_images);
 	do {
 		found = false;

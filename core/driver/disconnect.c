@@ -3,8 +3,7 @@
 #include "../handle/handle.h"
 #include "../services.h"
 #include <efi/protocol/driver_binding.h>
-
-static const EFI_GUID driver_binding_guid = EFI_DRIVER_BINDING_PROTOCOL_GUID;
+#include <ember/lib/guids.h>
 
 /* The agents that hold the controller's protocols BY_DRIVER (one entry each). */
 static EFI_STATUS managing_drivers(EFI_HANDLE controller, EFI_HANDLE **drivers, UINTN *count)
@@ -61,7 +60,7 @@ static EFI_STATUS stop_driver(EFI_HANDLE controller, EFI_HANDLE driver, EFI_HAND
 	EFI_STATUS status;
 	bool child_found = false;
 
-	if (EFI_ERROR(protocol_get(driver, &driver_binding_guid, (void **)&db)))
+	if (EFI_ERROR(protocol_get(driver, &efi_driver_binding_protocol_guid, (void **)&db)))
 		return EFI_INVALID_PARAMETER;
 	if (!driver_manages(controller, driver))
 		return EFI_SUCCESS;
@@ -113,7 +112,8 @@ EFI_STATUS EFIAPI efi_disconnect_controller(EFI_HANDLE controller, EFI_HANDLE dr
 	if (!handle_is_valid(controller) || (driver_image && !handle_is_valid(driver_image)) ||
 	    (child && !handle_is_valid(child)))
 		return EFI_INVALID_PARAMETER;
-	if (driver_image && EFI_ERROR(protocol_get(driver_image, &driver_binding_guid, &db)))
+	if (driver_image &&
+	    EFI_ERROR(protocol_get(driver_image, &efi_driver_binding_protocol_guid, &db)))
 		return EFI_INVALID_PARAMETER;
 	return driver_disconnect(controller, driver_image, child);
 }

@@ -3,11 +3,9 @@
 #include "../services.h"
 #include <ember/core/platform.h>
 #include <ember/lib/str.h>
+#include <ember/lib/guids.h>
 
 static struct list all_events = LIST_INIT(all_events);
-
-static const EFI_GUID exit_boot_services_group = EFI_EVENT_GROUP_EXIT_BOOT_SERVICES;
-static const EFI_GUID virtual_address_change_group = EFI_EVENT_GROUP_VIRTUAL_ADDRESS_CHANGE;
 
 struct event *event_lookup(EFI_EVENT handle)
 {
@@ -51,9 +49,9 @@ EFI_STATUS event_create(UINT32 type, EFI_TPL notify_tpl, EFI_EVENT_NOTIFY notify
 	    (type == EVT_SIGNAL_EXIT_BOOT_SERVICES || type == EVT_SIGNAL_VIRTUAL_ADDRESS_CHANGE))
 		return EFI_INVALID_PARAMETER;
 	if (type == EVT_SIGNAL_EXIT_BOOT_SERVICES)
-		event_group = &exit_boot_services_group;
+		event_group = &efi_event_group_exit_boot_services_guid;
 	else if (type == EVT_SIGNAL_VIRTUAL_ADDRESS_CHANGE)
-		event_group = &virtual_address_change_group;
+		event_group = &efi_event_group_virtual_address_change_guid;
 
 	/* Runtime events must outlive ExitBootServices. */
 	e = pool_alloc_typed((type & EVT_RUNTIME) ? EfiRuntimeServicesData : EfiBootServicesData,

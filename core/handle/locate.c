@@ -5,6 +5,7 @@
 #include "../services.h"
 #include <ember/core/devpath.h>
 #include <ember/lib/str.h>
+#include <ember/lib/guids.h>
 
 struct protocol_notify *protocol_notify_lookup(void *registration)
 {
@@ -153,7 +154,6 @@ EFI_STATUS protocol_locate(const EFI_GUID *protocol, void **interface)
 EFI_STATUS handle_locate_device_path(const EFI_GUID *protocol, EFI_DEVICE_PATH_PROTOCOL **path,
 				     EFI_HANDLE *device)
 {
-	static const EFI_GUID dp_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
 	EFI_TPL old = tpl_raise(PROTOCOL_LOCK_TPL);
 	struct protocol_entry *entry = protocol_entry_find(protocol, false);
 	struct protocol_interface *pif;
@@ -163,7 +163,7 @@ EFI_STATUS handle_locate_device_path(const EFI_GUID *protocol, EFI_DEVICE_PATH_P
 	if (entry) {
 		list_for_each_entry (pif, &entry->interfaces, entry_link) {
 			struct protocol_interface *dp =
-			    protocol_interface_find(pif->handle, &dp_guid);
+			    protocol_interface_find(pif->handle, &efi_device_path_protocol_guid);
 			UINTN size;
 			if (!dp || !dp->interface)
 				continue;

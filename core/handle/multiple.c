@@ -4,8 +4,7 @@
 #include "../services.h"
 #include <ember/core/devpath.h>
 #include <ember/lib/str.h>
-
-static const EFI_GUID device_path_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
+#include <ember/lib/guids.h>
 
 /* A device path already on some handle must not be installed a second time. */
 static bool device_path_taken(const EFI_DEVICE_PATH_PROTOCOL *path)
@@ -13,7 +12,9 @@ static bool device_path_taken(const EFI_DEVICE_PATH_PROTOCOL *path)
 	EFI_DEVICE_PATH_PROTOCOL *rest = (EFI_DEVICE_PATH_PROTOCOL *)path;
 	EFI_HANDLE device;
 
-	return path && !EFI_ERROR(handle_locate_device_path(&device_path_guid, &rest, &device)) &&
+	return path &&
+	       !EFI_ERROR(
+		   handle_locate_device_path(&efi_device_path_protocol_guid, &rest, &device)) &&
 	       dp_is_end(rest);
 }
 
@@ -25,7 +26,7 @@ EFI_STATUS protocol_install_pairs(EFI_HANDLE *handle, const struct protocol_pair
 	UINTN installed = 0;
 
 	for (UINTN i = 0; i < n; i++)
-		if (guid_eq(pairs[i].guid, &device_path_guid) &&
+		if (guid_eq(pairs[i].guid, &efi_device_path_protocol_guid) &&
 		    device_path_taken(pairs[i].interface))
 			status = EFI_ALREADY_STARTED;
 	while (!EFI_ERROR(status) && installed < n) {

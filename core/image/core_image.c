@@ -3,12 +3,12 @@
 #include "image.h"
 #include "../services.h"
 #include <ember/lib/str.h>
+#include <ember/lib/guids.h>
 
 EFI_HANDLE core_image_handle;
 
 EFI_STATUS image_init(void)
 {
-	static const EFI_GUID loaded_image_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
 	struct image *img = pool_alloc(sizeof(*img));
 	EFI_STATUS status;
 
@@ -24,7 +24,7 @@ EFI_STATUS image_init(void)
 	    .ImageDataType = EfiBootServicesData,
 	};
 	mem_copy(img->name, "ember", 6);
-	status = protocol_install(&img->handle, &loaded_image_guid, &img->loaded);
+	status = protocol_install(&img->handle, &efi_loaded_image_protocol_guid, &img->loaded);
 	if (EFI_ERROR(status)) {
 		pool_free(img);
 		return status;

@@ -11,11 +11,6 @@
 #include <efi/protocol/load_file.h>
 #include <efi/protocol/simple_file_system.h>
 
-static const EFI_GUID sfs_guid = EFI_SIMPLE_FILE_SYSTEM_PROTOCOL_GUID;
-static const EFI_GUID load_file_guid = EFI_LOAD_FILE_PROTOCOL_GUID;
-static const EFI_GUID load_file2_guid = EFI_LOAD_FILE2_PROTOCOL_GUID;
-static const EFI_GUID file_info_guid = EFI_FILE_INFO_ID;
-
 #define MAX_PATH_UNITS 1024
 
 /* Joins the FilePath nodes of a path into one UCS-2 path; false if anything else is there. */
@@ -47,7 +42,7 @@ static EFI_STATUS read_whole_file(EFI_FILE_PROTOCOL *file, const CHAR16 *name, v
 	UINTN info_size = sizeof(info_buffer), length;
 	EFI_STATUS status;
 
-	status = file->GetInfo(file, (EFI_GUID *)&file_info_guid, &info_size, info);
+	status = file->GetInfo(file, (EFI_GUID *)&efi_file_info_guid, &info_size, info);
 	if (EFI_ERROR(status)) {
 		log_debug("%ls: GetInfo: %r\n", name, status);
 		return status;
@@ -86,7 +81,7 @@ static EFI_STATUS read_from_file_system(EFI_HANDLE device, EFI_DEVICE_PATH_PROTO
 		log_debug("the path on the file system is no file name\n");
 		return EFI_NOT_FOUND;
 	}
-	status = protocol_get(device, &sfs_guid, (void **)&sfs);
+	status = protocol_get(device, &efi_simple_file_system_protocol_guid, (void **)&sfs);
 	if (EFI_ERROR(status)) {
 		log_debug("the file system is gone: %r\n", status);
 		return status;
@@ -152,15 +147,18 @@ EFI_STATUS image_read_file(bool boot_policy, EFI_DEVICE_PATH_PROTOCOL *path, voi
 		log_debug("the device path is malformed\n");
 		return EFI_INVALID_PARAMETER;
 	}
-	if (!EFI_ERROR(handle_locate_device_path(&sfs_guid, &rest, device))) {
+	if (!EFI_ERROR(
+		handle_locate_device_path(&efi_simple_file_system_protocol_guid, &rest, device))) {
 		status = read_from_file_system(*device, rest, buffer, size);
-	} else if (rest = path, !boot_policy && !EFI_ERROR(handle_locate_device_path(
-						    &load_file2_guid, &rest, device))) {
-		status = read_with_load_file(*device, &load_file2_guid, rest, false, buffer, size);
 	} else if (rest = path,
-		   !EFI_ERROR(handle_locate_device_path(&load_file_guid, &rest, device))) {
-		status =
-		    read_with_load_file(*device, &load_file_guid, rest, boot_policy, buffer, size);
+		   !boot_policy && !EFI_ERROR(handle_locate_device_path(
+				       &efi_load_file2_protocol_guid, &rest, device))) {
+		status = read_with_load_file(*device, &efi_load_file2_protocol_guid, rest, false,
+					     buffer, size);
+	} else if (rest = path, !EFI_ERROR(handle_locate_device_path(&efi_load_file_protocol_guid,
+								     &rest, device))) {
+		status = read_with_load_file(*device, &efi_load_file_protocol_guid, rest,
+					     boot_policy, buffer, size);
 	} else {
 		log_debug("no file system or LoadFile on the device path\n");
 		return EFI_NOT_FOUND;

@@ -10,9 +10,7 @@
 #include <ember/lib/str.h>
 #include <efi/protocol/load_file.h>
 #include <efi/protocol/simple_file_system.h>
-
-static const EFI_GUID loaded_image_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
-static const EFI_GUID loaded_image_dp_guid = EFI_LOADED_IMAGE_DEVICE_PATH_PROTOCOL_GUID;
+#include <ember/lib/guids.h>
 
 struct list image_list = LIST_INIT(image_list);
 
@@ -22,7 +20,7 @@ struct image *image_lookup(EFI_HANDLE handle)
 	struct image *img;
 
 	if (!handle_is_valid(handle) ||
-	    EFI_ERROR(protocol_get(handle, &loaded_image_guid, (void **)&li)) || !li)
+	    EFI_ERROR(protocol_get(handle, &efi_loaded_image_protocol_guid, (void **)&li)) || !li)
 		return NULL;
 	img = container_of(li, struct image, loaded);
 	if (!mem_is_allocated(img, sizeof(*img)) || img->signature != IMAGE_SIGNATURE ||
@@ -138,8 +136,9 @@ static EFI_STATUS publish_image(struct image *img)
 	EFI_STATUS status;
 
 	img->handle = NULL;
-	status = protocol_install_multiple(&img->handle, &loaded_image_guid, &img->loaded,
-					   &loaded_image_dp_guid, img->device_path, NULL);
+	status = protocol_install_multiple(
+	    &img->handle, &efi_loaded_image_protocol_guid, &img->loaded,
+	    &efi_loaded_image_device_path_protocol_guid, img->device_path, NULL);
 	if (EFI_ERROR(status)) {
 		log_debug("installing %s's LoadedImage: %r\n", img->name, status);
 		return status;

@@ -4,6 +4,7 @@
 #include "../services.h"
 #include <ember/core/log.h>
 #include <ember/lib/str.h>
+#include <ember/lib/guids.h>
 
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer)
@@ -23,12 +24,11 @@ static struct image *current_image;
 
 void image_free(struct image *img)
 {
-	static const EFI_GUID loaded_image_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
-	static const EFI_GUID loaded_image_dp_guid = EFI_LOADED_IMAGE_DEVICE_PATH_PROTOCOL_GUID;
 
 	protocol_close_all_by_agent(img->handle);
-	protocol_uninstall(img->handle, &loaded_image_dp_guid, img->device_path);
-	protocol_uninstall(img->handle, &loaded_image_guid, &img->loaded);
+	protocol_uninstall(img->handle, &efi_loaded_image_device_path_protocol_guid,
+			   img->device_path);
+	protocol_uninstall(img->handle, &efi_loaded_image_protocol_guid, &img->loaded);
 	list_del(&img->link);
 	if (img->pages)
 		mem_free_pages(img->pages_base, img->pages);

@@ -3,13 +3,13 @@
 #include "../services.h"
 #include <ember/core/core.h>
 #include <ember/lib/str.h>
+#include <ember/lib/guids.h>
 
 #define MEMORY_LOCK_TPL TPL_NOTIFY
 #define BELOW_4G 0xffffffffULL
 /* Descriptors are larger than the structure, so callers must honour DescriptorSize. */
 #define DESCRIPTOR_SIZE (sizeof(EFI_MEMORY_DESCRIPTOR) + sizeof(UINT64))
 
-static const EFI_GUID map_change_group = EFI_EVENT_GROUP_MEMORY_MAP_CHANGE;
 static unsigned lock_depth; /* nesting of map_lock: the array's growth allocates inside */
 static UINTN key_at_lock;
 
@@ -31,7 +31,7 @@ static EFI_TPL map_lock(void)
 static void map_unlock(EFI_TPL old)
 {
 	if (--lock_depth == 0 && memmap_key() != key_at_lock && !core_boot_services_exited)
-		event_signal_group(&map_change_group);
+		event_signal_group(&efi_event_group_memory_map_change_guid);
 	tpl_restore(old);
 }
 

@@ -6,11 +6,9 @@
 #include <ember/core/log.h>
 #include <ember/core/platform.h>
 #include <ember/lib/str.h>
+#include <ember/lib/guids.h>
 
 bool core_boot_services_exited;
-
-static const EFI_GUID before_exit_group = EFI_EVENT_GROUP_BEFORE_EXIT_BOOT_SERVICES;
-static const EFI_GUID exit_group = EFI_EVENT_GROUP_EXIT_BOOT_SERVICES;
 
 EFI_STATUS EFIAPI efi_exit_boot_services(EFI_HANDLE image, UINTN map_key)
 {
@@ -22,7 +20,7 @@ EFI_STATUS EFIAPI efi_exit_boot_services(EFI_HANDLE image, UINTN map_key)
 	/* The last chance to use boot services; it may change the map, so only once. */
 	if (!before_signalled) {
 		before_signalled = true;
-		event_signal_group(&before_exit_group);
+		event_signal_group(&efi_event_group_before_exit_boot_services_guid);
 	}
 	if (map_key != memmap_key())
 		return EFI_INVALID_PARAMETER;
@@ -30,7 +28,7 @@ EFI_STATUS EFIAPI efi_exit_boot_services(EFI_HANDLE image, UINTN map_key)
 	runtime_memory_attributes_update();
 	old = tpl_raise(TPL_HIGH_LEVEL);
 	core_boot_services_exited = true;
-	event_signal_group(&exit_group);
+	event_signal_group(&efi_event_group_exit_boot_services_guid);
 	tpl_restore(old); /* runs the group's notifications */
 	plat_interrupts_disable();
 	plat_exit_boot_services();

@@ -8,6 +8,7 @@
 #include <ember/core/log.h>
 #include <ember/lib/str.h>
 #include <efi/memory_attributes_table.h>
+#include <ember/lib/guids.h>
 
 #define MAT_DESCRIPTOR_SIZE (sizeof(EFI_MEMORY_DESCRIPTOR) + sizeof(UINT64))
 #define MAT_CAPACITY 128
@@ -80,7 +81,6 @@ void runtime_memory_attributes_update(void)
 
 EFI_STATUS memory_attributes_install(void)
 {
-	static const EFI_GUID guid = EFI_MEMORY_ATTRIBUTES_TABLE_GUID;
 	EFI_STATUS status;
 
 	mat = pool_alloc_typed(EfiRuntimeServicesData,
@@ -89,7 +89,7 @@ EFI_STATUS memory_attributes_install(void)
 		return EFI_OUT_OF_RESOURCES;
 	*mat = (EFI_MEMORY_ATTRIBUTES_TABLE){EFI_MEMORY_ATTRIBUTES_TABLE_VERSION, 0,
 					     MAT_DESCRIPTOR_SIZE, 0};
-	status = config_table_install(&guid, mat);
+	status = config_table_install(&efi_memory_attributes_table_guid, mat);
 	if (EFI_ERROR(status)) {
 		pool_free(mat);
 		mat = NULL;

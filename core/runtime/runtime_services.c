@@ -7,6 +7,7 @@
 #include <ember/core/platform.h>
 #include <ember/lib/str.h>
 #include <ember/core/varstore.h>
+#include <ember/lib/guids.h>
 
 EFI_RUNTIME_SERVICES *core_rt;
 
@@ -285,7 +286,6 @@ static const EFI_RUNTIME_SERVICES runtime_services_template = {
 
 static EFI_STATUS rt_properties_install(void)
 {
-	static const EFI_GUID guid = EFI_RT_PROPERTIES_TABLE_GUID;
 	EFI_RT_PROPERTIES_TABLE *table = pool_alloc_typed(EfiRuntimeServicesData, sizeof(*table));
 
 	if (!table)
@@ -300,7 +300,7 @@ static EFI_STATUS rt_properties_install(void)
 		EFI_RT_SUPPORTED_GET_NEXT_HIGH_MONOTONIC_COUNT | EFI_RT_SUPPORTED_RESET_SYSTEM |
 		(variables_ready ? RT_SUPPORTED_VARIABLES : 0),
 	};
-	return config_table_install(&guid, table);
+	return config_table_install(&efi_rt_properties_table_guid, table);
 }
 
 EFI_STATUS runtime_init(void)

@@ -3,8 +3,7 @@
 #include "../services.h"
 #include "../mem/memmap.h"
 #include <ember/lib/str.h>
-
-static const EFI_GUID virtual_address_change_group = EFI_EVENT_GROUP_VIRTUAL_ADDRESS_CHANGE;
+#include <ember/lib/guids.h>
 
 static bool virtual_mode;
 static const UINT8 *conversion_map; /* only during SetVirtualAddressMap */
@@ -78,7 +77,7 @@ EFI_STATUS EFIAPI efi_set_virtual_address_map(UINTN map_size, UINTN descriptor_s
 		return EFI_NO_MAPPING;
 	}
 	/* Runtime drivers convert their own pointers from these notifications. */
-	event_signal_group(&virtual_address_change_group);
+	event_signal_group(&efi_event_group_virtual_address_change_guid);
 	convert_runtime_services();
 	convert((void **)&core_st->FirmwareVendor);
 	convert((void **)&core_st->ConfigurationTable);

@@ -6,8 +6,7 @@
 #include <ember/core/core.h>
 #include <ember/core/devpath.h>
 #include <ember/core/log.h>
-
-static const EFI_GUID pci_io_guid = EFI_PCI_IO_PROTOCOL_GUID;
+#include <ember/lib/guids.h>
 
 /* Maps the next piece of the buffer; *bytes comes back as whole blocks. */
 static EFI_STATUS map_chunk(struct ahci_device *dev, bool write, UINT8 *p, UINTN *bytes,
@@ -100,8 +99,8 @@ EFI_STATUS ahci_device_create(struct ahci_hba *hba, struct ahci_port *port)
 	status = blkdev_install(&dev->blk, &handle, dev->path);
 	if (EFI_ERROR(status))
 		goto err_path;
-	status = protocol_open(hba->controller, &pci_io_guid, (void **)&pci_io, hba->driver, handle,
-			       EFI_OPEN_PROTOCOL_BY_CHILD_CONTROLLER);
+	status = protocol_open(hba->controller, &efi_pci_io_protocol_guid, (void **)&pci_io,
+			       hba->driver, handle, EFI_OPEN_PROTOCOL_BY_CHILD_CONTROLLER);
 	if (EFI_ERROR(status))
 		goto err_uninstall;
 	port->device = dev;
@@ -122,12 +121,12 @@ EFI_STATUS ahci_device_destroy(struct ahci_hba *hba, struct ahci_device *dev)
 	EFI_PCI_IO_PROTOCOL *pci_io;
 	EFI_STATUS status;
 
-	protocol_close(hba->controller, &pci_io_guid, hba->driver, handle);
+	protocol_close(hba->controller, &efi_pci_io_protocol_guid, hba->driver, handle);
 	status = blkdev_uninstall(&dev->blk, dev->path);
 	if (EFI_ERROR(status)) {
 		/* Still in use: the child stays, and so does its claim on the controller. */
-		protocol_open(hba->controller, &pci_io_guid, (void **)&pci_io, hba->driver, handle,
-			      EFI_OPEN_PROTOCOL_BY_CHILD_CONTROLLER);
+		protocol_open(hba->controller, &efi_pci_io_protocol_guid, (void **)&pci_io,
+			      hba->driver, handle, EFI_OPEN_PROTOCOL_BY_CHILD_CONTROLLER);
 		return status;
 	}
 	/* The port goes with its child: a later Start gives it new memory and probes again. */

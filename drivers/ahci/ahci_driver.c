@@ -10,6 +10,7 @@
 #include <ember/core/log.h>
 #include <ember/drivers/pci_driver.h>
 #include <ember/lib/str.h>
+#include <ember/lib/guids.h>
 
 #define AHCI_HBA_SIGNATURE SIGNATURE_32('a', 'h', 'c', 'i')
 #define PCI_CLASS_CODE 0x09 /* programming interface, subclass, class */
@@ -18,9 +19,6 @@ struct ahci_instance {
 	struct pci_driver_dev pci;
 	struct ahci_hba hba;
 };
-
-static const EFI_GUID pci_io_guid = EFI_PCI_IO_PROTOCOL_GUID;
-static const EFI_GUID device_path_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
 
 static bool is_ahci(void *interface)
 {
@@ -94,7 +92,8 @@ static EFI_STATUS EFIAPI ahci_supported(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_H
 
 	if (!ports_asked(remaining, &asked))
 		return EFI_UNSUPPORTED;
-	status = driver_can_open(this->DriverBindingHandle, controller, &pci_io_guid, is_ahci);
+	status = driver_can_open(this->DriverBindingHandle, controller, &efi_pci_io_protocol_guid,
+				 is_ahci);
 	if (status != EFI_ALREADY_STARTED)
 		return status;
 	inst = instance_on(this, controller);
@@ -172,8 +171,8 @@ static EFI_STATUS start_hba(struct ahci_instance *inst, UINT32 asked,
 	struct ahci_hba *hba = &inst->hba;
 	EFI_STATUS status;
 
-	status = protocol_open(hba->controller, &device_path_guid, (void **)&hba->path, hba->driver,
-			       hba->controller, EFI_OPEN_PROTOCOL_GET_PROTOCOL);
+	status = protocol_open(hba->controller, &efi_device_path_protocol_guid, (void **)&hba->path,
+			       hba->driver, hba->controller, EFI_OPEN_PROTOCOL_GET_PROTOCOL);
 	if (EFI_ERROR(status)) {
 		log_debug("no device path: %r\n", status);
 		return status;

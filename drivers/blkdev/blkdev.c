@@ -4,10 +4,7 @@
 #include <ember/drivers/blkdev.h>
 #include <ember/core/core.h>
 #include <ember/lib/str.h>
-
-static const EFI_GUID block_io_guid = EFI_BLOCK_IO_PROTOCOL_GUID;
-static const EFI_GUID block_io2_guid = EFI_BLOCK_IO2_PROTOCOL_GUID;
-static const EFI_GUID device_path_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
+#include <ember/lib/guids.h>
 
 /* *accepted tells whether the request passed the checks (and so was attempted). */
 static EFI_STATUS transfer(struct blkdev *dev, UINT32 media_id, EFI_LBA lba, UINTN size,
@@ -169,12 +166,13 @@ EFI_STATUS blkdev_install(struct blkdev *dev, EFI_HANDLE *handle, EFI_DEVICE_PAT
 	EFI_STATUS status;
 
 	if (path)
-		status = protocol_install_multiple(handle, &device_path_guid, path, &block_io_guid,
-						   &dev->block_io, &block_io2_guid, &dev->block_io2,
-						   NULL);
+		status = protocol_install_multiple(
+		    handle, &efi_device_path_protocol_guid, path, &efi_block_io_protocol_guid,
+		    &dev->block_io, &efi_block_io2_protocol_guid, &dev->block_io2, NULL);
 	else
-		status = protocol_install_multiple(handle, &block_io_guid, &dev->block_io,
-						   &block_io2_guid, &dev->block_io2, NULL);
+		status =
+		    protocol_install_multiple(handle, &efi_block_io_protocol_guid, &dev->block_io,
+					      &efi_block_io2_protocol_guid, &dev->block_io2, NULL);
 	if (!EFI_ERROR(status))
 		dev->handle = *handle;
 	return status;
@@ -183,11 +181,11 @@ EFI_STATUS blkdev_install(struct blkdev *dev, EFI_HANDLE *handle, EFI_DEVICE_PAT
 EFI_STATUS blkdev_uninstall(struct blkdev *dev, EFI_DEVICE_PATH_PROTOCOL *path)
 {
 	if (path)
-		return protocol_uninstall_multiple(dev->handle, &device_path_guid, path,
-						   &block_io_guid, &dev->block_io, &block_io2_guid,
-						   &dev->block_io2, NULL);
-	return protocol_uninstall_multiple(dev->handle, &block_io_guid, &dev->block_io,
-					   &block_io2_guid, &dev->block_io2, NULL);
+		return protocol_uninstall_multiple(
+		    dev->handle, &efi_device_path_protocol_guid, path, &efi_block_io_protocol_guid,
+		    &dev->block_io, &efi_block_io2_protocol_guid, &dev->block_io2, NULL);
+	return protocol_uninstall_multiple(dev->handle, &efi_block_io_protocol_guid, &dev->block_io,
+					   &efi_block_io2_protocol_guid, &dev->block_io2, NULL);
 }
 
 void blkdev_media_changed(struct blkdev *dev)
@@ -195,8 +193,10 @@ void blkdev_media_changed(struct blkdev *dev)
 	dev->media.MediaId++;
 	if (!dev->handle)
 		return;
-	protocol_reinstall(dev->handle, &block_io_guid, &dev->block_io, &dev->block_io);
-	protocol_reinstall(dev->handle, &block_io2_guid, &dev->block_io2, &dev->block_io2);
+	protocol_reinstall(dev->handle, &efi_block_io_protocol_guid, &dev->block_io,
+			   &dev->block_io);
+	protocol_reinstall(dev->handle, &efi_block_io2_protocol_guid, &dev->block_io2,
+			   &dev->block_io2);
 }
 
 struct blkdev *blkdev_from_block_io(EFI_BLOCK_IO_PROTOCOL *block_io)

@@ -11,10 +11,6 @@
 #include <ember/lib/guids.h>
 #include "splitter.h"
 
-static const EFI_GUID text_out_guid = EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL_GUID;
-static const EFI_GUID text_in_guid = EFI_SIMPLE_TEXT_INPUT_PROTOCOL_GUID;
-static const EFI_GUID text_in_ex_guid = EFI_SIMPLE_TEXT_INPUT_EX_PROTOCOL_GUID;
-
 static EFI_DRIVER_BINDING_PROTOCOL splitter_binding;
 
 static struct {
@@ -47,7 +43,7 @@ static bool wants_output(EFI_HANDLE h)
 {
 	void *out;
 
-	if (EFI_ERROR(protocol_get(h, &text_out_guid, &out)))
+	if (EFI_ERROR(protocol_get(h, &efi_simple_text_output_protocol_guid, &out)))
 		return false;
 	return belongs_to_con_out(h) ||
 	       (splitter.std_err && !splitter_out_has(splitter.std_err, h));
@@ -59,15 +55,15 @@ static bool wants_input(EFI_HANDLE h)
 
 	if (!splitter.con_in || splitter_in_has(splitter.con_in, h))
 		return false;
-	return !EFI_ERROR(protocol_get(h, &text_in_guid, &in)) ||
-	       !EFI_ERROR(protocol_get(h, &text_in_ex_guid, &in));
+	return !EFI_ERROR(protocol_get(h, &efi_simple_text_input_protocol_guid, &in)) ||
+	       !EFI_ERROR(protocol_get(h, &efi_simple_text_input_ex_protocol_guid, &in));
 }
 
 static bool add_output(EFI_HANDLE h)
 {
 	EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *out;
-	EFI_STATUS status = protocol_open(h, &text_out_guid, (void **)&out, agent(), h,
-					  EFI_OPEN_PROTOCOL_BY_DRIVER);
+	EFI_STATUS status = protocol_open(h, &efi_simple_text_output_protocol_guid, (void **)&out,
+					  agent(), h, EFI_OPEN_PROTOCOL_BY_DRIVER);
 	bool added = false, in_con_out = false;
 
 	if (status != EFI_SUCCESS && status != EFI_ALREADY_STARTED) {
@@ -80,7 +76,7 @@ static bool add_output(EFI_HANDLE h)
 	if (splitter.std_err && !splitter_out_has(splitter.std_err, h))
 		added |= splitter_out_add(splitter.std_err, h, out, !in_con_out);
 	if (status == EFI_SUCCESS && !added)
-		protocol_close(h, &text_out_guid, agent(), h);
+		protocol_close(h, &efi_simple_text_output_protocol_guid, agent(), h);
 	return added;
 }
 
@@ -97,8 +93,9 @@ static void *open_input(EFI_HANDLE h, const EFI_GUID *guid)
 
 static bool add_input(EFI_HANDLE h)
 {
-	EFI_SIMPLE_TEXT_INPUT_PROTOCOL *in = open_input(h, &text_in_guid);
-	EFI_SIMPLE_TEXT_INPUT_EX_PROTOCOL *in_ex = open_input(h, &text_in_ex_guid);
+	EFI_SIMPLE_TEXT_INPUT_PROTOCOL *in = open_input(h, &efi_simple_text_input_protocol_guid);
+	EFI_SIMPLE_TEXT_INPUT_EX_PROTOCOL *in_ex =
+	    open_input(h, &efi_simple_text_input_ex_protocol_guid);
 
 	if (!in && !in_ex) {
 		log_debug("%p: cannot open its text input\n", h);
@@ -108,9 +105,9 @@ static bool add_input(EFI_HANDLE h)
 		return true;
 	/* splitter_in_add said why not */
 	if (in)
-		protocol_close(h, &text_in_guid, agent(), h);
+		protocol_close(h, &efi_simple_text_input_protocol_guid, agent(), h);
 	if (in_ex)
-		protocol_close(h, &text_in_ex_guid, agent(), h);
+		protocol_close(h, &efi_simple_text_input_ex_protocol_guid, agent(), h);
 	return false;
 }
 
@@ -140,9 +137,9 @@ static void remove_device(EFI_HANDLE h)
 		splitter_out_remove(splitter.std_err, h);
 	if (splitter.con_in)
 		splitter_in_remove(splitter.con_in, h);
-	protocol_close(h, &text_out_guid, agent(), h);
-	protocol_close(h, &text_in_guid, agent(), h);
-	protocol_close(h, &text_in_ex_guid, agent(), h);
+	protocol_close(h, &efi_simple_text_output_protocol_guid, agent(), h);
+	protocol_close(h, &efi_simple_text_input_protocol_guid, agent(), h);
+	protocol_close(h, &efi_simple_text_input_ex_protocol_guid, agent(), h);
 }
 
 /* A text protocol was installed somewhere: take every new handle the registration has. */
@@ -182,14 +179,14 @@ static EFI_STATUS watch(const EFI_GUID *protocol, void **registration)
  * first that fails (watch said why). */
 static EFI_STATUS watch_devices(void)
 {
-	EFI_STATUS status = watch(&text_out_guid, &splitter.registration[0]);
+	EFI_STATUS status = watch(&efi_simple_text_output_protocol_guid, &splitter.registration[0]);
 
 	if (EFI_ERROR(status))
 		return status;
-	status = watch(&text_in_guid, &splitter.registration[1]);
+	status = watch(&efi_simple_text_input_protocol_guid, &splitter.registration[1]);
 	if (EFI_ERROR(status))
 		return status;
-	return watch(&text_in_ex_guid, &splitter.registration[2]);
+	return watch(&efi_simple_text_input_ex_protocol_guid, &splitter.registration[2]);
 }
 
 /* Takes the text devices that exist already (once the driver binding is installed). */

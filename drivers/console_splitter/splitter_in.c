@@ -6,6 +6,7 @@
 #include <ember/core/log.h>
 #include <ember/lib/str.h>
 #include "splitter.h"
+#include <ember/lib/guids.h>
 
 static struct splitter_in *splitter_from_input(struct text_input *ti)
 {
@@ -111,8 +112,6 @@ void splitter_in_remove(struct splitter_in *s, EFI_HANDLE handle)
 
 EFI_STATUS splitter_in_create(struct splitter_in **in)
 {
-	static const EFI_GUID text_in_guid = EFI_SIMPLE_TEXT_INPUT_PROTOCOL_GUID;
-	static const EFI_GUID text_in_ex_guid = EFI_SIMPLE_TEXT_INPUT_EX_PROTOCOL_GUID;
 	struct splitter_in *s = pool_alloc(sizeof(*s));
 	EFI_STATUS status;
 
@@ -123,8 +122,9 @@ EFI_STATUS splitter_in_create(struct splitter_in **in)
 	status = text_input_init(&s->input, &splitter_input_ops, false);
 	if (EFI_ERROR(status))
 		goto err_free; /* text_input_init said which step */
-	status = protocol_install_multiple(&s->handle, &text_in_guid, &s->input.in,
-					   &text_in_ex_guid, &s->input.in_ex, NULL);
+	status = protocol_install_multiple(&s->handle, &efi_simple_text_input_protocol_guid,
+					   &s->input.in, &efi_simple_text_input_ex_protocol_guid,
+					   &s->input.in_ex, NULL);
 	if (EFI_ERROR(status)) {
 		log_debug("installing SimpleTextIn and SimpleTextInEx: %r\n", status);
 		goto err_input;

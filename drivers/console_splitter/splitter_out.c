@@ -8,6 +8,7 @@
 #include <ember/lib/str.h>
 #include <ember/lib/text_out.h>
 #include "splitter.h"
+#include <ember/lib/guids.h>
 
 static struct splitter_out *splitter_of(struct text_output *text)
 {
@@ -282,7 +283,6 @@ void splitter_out_remove(struct splitter_out *s, EFI_HANDLE handle)
 
 EFI_STATUS splitter_out_create(struct splitter_out **out)
 {
-	static const EFI_GUID text_out_guid = EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL_GUID;
 	struct splitter_out *s = pool_alloc(sizeof(*s));
 	EFI_STATUS status;
 
@@ -292,7 +292,7 @@ EFI_STATUS splitter_out_create(struct splitter_out **out)
 	}
 	splitter_modes_build(&s->table, NULL, 0);
 	text_output_init(&s->text, &splitter_ops, s->table.count, 0);
-	status = protocol_install(&s->handle, &text_out_guid, &s->text.out);
+	status = protocol_install(&s->handle, &efi_simple_text_output_protocol_guid, &s->text.out);
 	if (EFI_ERROR(status)) {
 		log_debug("installing SimpleTextOut: %r\n", status);
 		pool_free(s);

@@ -5,15 +5,13 @@
 #include <ember/core/core.h>
 #include <ember/core/driver.h>
 #include <ember/core/log.h>
-
-static const EFI_GUID block_io_guid = EFI_BLOCK_IO_PROTOCOL_GUID;
-static const EFI_GUID disk_io_guid = EFI_DISK_IO_PROTOCOL_GUID;
-static const EFI_GUID disk_io2_guid = EFI_DISK_IO2_PROTOCOL_GUID;
+#include <ember/lib/guids.h>
 
 static EFI_STATUS EFIAPI disk_io_supported(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE controller,
 					   EFI_DEVICE_PATH_PROTOCOL *remaining)
 {
-	return driver_can_open(this->DriverBindingHandle, controller, &block_io_guid, NULL);
+	return driver_can_open(this->DriverBindingHandle, controller, &efi_block_io_protocol_guid,
+			       NULL);
 }
 
 static EFI_STATUS EFIAPI disk_io_start(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE controller,
@@ -27,15 +25,15 @@ static EFI_STATUS EFIAPI disk_io_start(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HA
 		log_debug("no memory for the device\n");
 		return EFI_OUT_OF_RESOURCES;
 	}
-	status = protocol_open(controller, &block_io_guid, (void **)&bio, this->DriverBindingHandle,
-			       controller, EFI_OPEN_PROTOCOL_BY_DRIVER);
+	status = protocol_open(controller, &efi_block_io_protocol_guid, (void **)&bio,
+			       this->DriverBindingHandle, controller, EFI_OPEN_PROTOCOL_BY_DRIVER);
 	if (EFI_ERROR(status)) {
 		log_debug("opening BlockIo: %r\n", status);
 		goto err_free;
 	}
 	disk_io_init(d, bio);
-	status = protocol_install_multiple(&controller, &disk_io_guid, &d->disk_io, &disk_io2_guid,
-					   &d->disk_io2, NULL);
+	status = protocol_install_multiple(&controller, &efi_disk_io_protocol_guid, &d->disk_io,
+					   &efi_disk_io2_protocol_guid, &d->disk_io2, NULL);
 	if (EFI_ERROR(status)) {
 		log_debug("installing DiskIo and DiskIo2: %r\n", status);
 		goto err_close;
@@ -43,7 +41,8 @@ static EFI_STATUS EFIAPI disk_io_start(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HA
 	return EFI_SUCCESS;
 
 err_close:
-	protocol_close(controller, &block_io_guid, this->DriverBindingHandle, controller);
+	protocol_close(controller, &efi_block_io_protocol_guid, this->DriverBindingHandle,
+		       controller);
 err_free:
 	pool_free(d);
 	return status;
@@ -55,19 +54,20 @@ static EFI_STATUS EFIAPI disk_io_stop(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HAN
 	EFI_DISK_IO_PROTOCOL *dio;
 	struct disk_io *d;
 	EFI_STATUS status =
-	    protocol_open(controller, &disk_io_guid, (void **)&dio, this->DriverBindingHandle,
-			  controller, EFI_OPEN_PROTOCOL_GET_PROTOCOL);
+	    protocol_open(controller, &efi_disk_io_protocol_guid, (void **)&dio,
+			  this->DriverBindingHandle, controller, EFI_OPEN_PROTOCOL_GET_PROTOCOL);
 
 	if (EFI_ERROR(status))
 		return EFI_UNSUPPORTED;
 	d = container_of(dio, struct disk_io, disk_io);
 	if (d->signature != DISK_IO_SIGNATURE)
 		return EFI_UNSUPPORTED;
-	status = protocol_uninstall_multiple(controller, &disk_io_guid, &d->disk_io, &disk_io2_guid,
-					     &d->disk_io2, NULL);
+	status = protocol_uninstall_multiple(controller, &efi_disk_io_protocol_guid, &d->disk_io,
+					     &efi_disk_io2_protocol_guid, &d->disk_io2, NULL);
 	if (EFI_ERROR(status))
 		return status;
-	protocol_close(controller, &block_io_guid, this->DriverBindingHandle, controller);
+	protocol_close(controller, &efi_block_io_protocol_guid, this->DriverBindingHandle,
+		       controller);
 	d->signature = 0;
 	pool_free(d);
 	return EFI_SUCCESS;

@@ -9,11 +9,7 @@
 #include <ember/core/core.h>
 #include <ember/core/driver.h>
 #include <ember/core/log.h>
-
-static const EFI_GUID disk_io_guid = EFI_DISK_IO_PROTOCOL_GUID;
-static const EFI_GUID block_io_guid = EFI_BLOCK_IO_PROTOCOL_GUID;
-static const EFI_GUID sfs_guid = EFI_SIMPLE_FILE_SYSTEM_PROTOCOL_GUID;
-static const EFI_GUID collation2_guid = EFI_UNICODE_COLLATION_PROTOCOL2_GUID;
+#include <ember/lib/guids.h>
 
 /* A DiskIo device as the engine's disk. */
 struct fat_device {
@@ -78,7 +74,7 @@ static EFI_UNICODE_COLLATION_PROTOCOL *collation(void)
 {
 	void *uc;
 
-	if (EFI_ERROR(protocol_locate(&collation2_guid, &uc)))
+	if (EFI_ERROR(protocol_locate(&efi_unicode_collation_protocol2_guid, &uc)))
 		return NULL;
 	return uc;
 }
@@ -88,9 +84,10 @@ static EFI_STATUS EFIAPI fat_supported(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HA
 {
 	void *interface;
 
-	if (EFI_ERROR(protocol_get(controller, &block_io_guid, &interface)))
+	if (EFI_ERROR(protocol_get(controller, &efi_block_io_protocol_guid, &interface)))
 		return EFI_UNSUPPORTED;
-	return driver_can_open(this->DriverBindingHandle, controller, &disk_io_guid, NULL);
+	return driver_can_open(this->DriverBindingHandle, controller, &efi_disk_io_protocol_guid,
+			       NULL);
 }
 
 static EFI_STATUS EFIAPI fat_start(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE controller,
@@ -105,14 +102,14 @@ static EFI_STATUS EFIAPI fat_start(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE
 		log_debug("start: no memory\n");
 		return EFI_OUT_OF_RESOURCES;
 	}
-	status = protocol_open(controller, &disk_io_guid, (void **)&d->disk_io, driver, controller,
-			       EFI_OPEN_PROTOCOL_BY_DRIVER);
+	status = protocol_open(controller, &efi_disk_io_protocol_guid, (void **)&d->disk_io, driver,
+			       controller, EFI_OPEN_PROTOCOL_BY_DRIVER);
 	if (EFI_ERROR(status)) {
 		log_debug("start: DiskIo: %r\n", status);
 		goto err_free;
 	}
-	status = protocol_open(controller, &block_io_guid, (void **)&d->block_io, driver,
-			       controller, EFI_OPEN_PROTOCOL_GET_PROTOCOL);
+	status = protocol_open(controller, &efi_block_io_protocol_guid, (void **)&d->block_io,
+			       driver, controller, EFI_OPEN_PROTOCOL_GET_PROTOCOL);
 	if (EFI_ERROR(status)) {
 		log_debug("start: BlockIo: %r\n", status);
 		goto err_close;
@@ -131,7 +128,7 @@ static EFI_STATUS EFIAPI fat_start(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE
 		log_debug("start: mount: %r\n", status);
 		goto err_close;
 	}
-	status = protocol_install(&controller, &sfs_guid, &d->sfs->sfs);
+	status = protocol_install(&controller, &efi_simple_file_system_protocol_guid, &d->sfs->sfs);
 	if (EFI_ERROR(status)) {
 		log_debug("start: installing SimpleFileSystem: %r\n", status);
 		goto err_destroy;
@@ -141,7 +138,7 @@ static EFI_STATUS EFIAPI fat_start(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE
 err_destroy:
 	fat_sfs_destroy(d->sfs);
 err_close:
-	protocol_close(controller, &disk_io_guid, driver, controller);
+	protocol_close(controller, &efi_disk_io_protocol_guid, driver, controller);
 err_free:
 	pool_free(d);
 	if (status == EFI_VOLUME_CORRUPTED)
@@ -156,18 +153,19 @@ static EFI_STATUS EFIAPI fat_stop(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE 
 	struct fat_sfs *sfs;
 	struct fat_device *d;
 	EFI_STATUS status =
-	    protocol_open(controller, &sfs_guid, (void **)&protocol, this->DriverBindingHandle,
-			  controller, EFI_OPEN_PROTOCOL_GET_PROTOCOL);
+	    protocol_open(controller, &efi_simple_file_system_protocol_guid, (void **)&protocol,
+			  this->DriverBindingHandle, controller, EFI_OPEN_PROTOCOL_GET_PROTOCOL);
 
 	if (EFI_ERROR(status))
 		return EFI_UNSUPPORTED;
 	sfs = container_of(protocol, struct fat_sfs, sfs);
 	d = device_of(sfs->disk);
-	status = protocol_uninstall(controller, &sfs_guid, protocol);
+	status = protocol_uninstall(controller, &efi_simple_file_system_protocol_guid, protocol);
 	if (EFI_ERROR(status))
 		return status;
 	fat_sfs_destroy(sfs);
-	protocol_close(controller, &disk_io_guid, this->DriverBindingHandle, controller);
+	protocol_close(controller, &efi_disk_io_protocol_guid, this->DriverBindingHandle,
+		       controller);
 	pool_free(d);
 	return EFI_SUCCESS;
 }

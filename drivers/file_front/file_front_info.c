@@ -4,10 +4,7 @@
 #include <ember/core/core.h>
 #include <ember/lib/str.h>
 #include "file_front_internal.h"
-
-static const EFI_GUID file_info_guid = EFI_FILE_INFO_ID;
-static const EFI_GUID fs_info_guid = EFI_FILE_SYSTEM_INFO_ID;
-static const EFI_GUID label_guid = EFI_FILE_SYSTEM_VOLUME_LABEL_ID;
+#include <ember/lib/guids.h>
 
 bool file_front_time_valid(const EFI_TIME *t)
 {
@@ -22,11 +19,11 @@ bool file_front_time_valid(const EFI_TIME *t)
 
 static EFI_STATUS get_info(struct file_front *f, const EFI_GUID *type, UINTN *size, VOID *buffer)
 {
-	if (guid_eq(type, &file_info_guid))
+	if (guid_eq(type, &efi_file_info_guid))
 		return f->ops->file_info(f, size, buffer);
-	if (guid_eq(type, &fs_info_guid))
+	if (guid_eq(type, &efi_file_system_info_guid))
 		return f->ops->fs_info(f, size, buffer);
-	if (guid_eq(type, &label_guid))
+	if (guid_eq(type, &efi_file_system_volume_label_guid))
 		return f->ops->volume_label(f, size, buffer);
 	return EFI_UNSUPPORTED;
 }
@@ -96,14 +93,14 @@ static EFI_STATUS set_info(struct file_front *f, const EFI_GUID *type, UINTN siz
 {
 	const UINTN fs_min = SIZE_OF_EFI_FILE_SYSTEM_INFO + sizeof(CHAR16);
 
-	if (guid_eq(type, &file_info_guid))
+	if (guid_eq(type, &efi_file_info_guid))
 		return set_file_info(f, size, buffer);
-	if (guid_eq(type, &fs_info_guid))
+	if (guid_eq(type, &efi_file_system_info_guid))
 		return size < fs_min
 			   ? EFI_BAD_BUFFER_SIZE
 			   : set_label(f, (const UINT8 *)buffer + SIZE_OF_EFI_FILE_SYSTEM_INFO,
 				       (size - SIZE_OF_EFI_FILE_SYSTEM_INFO) / sizeof(CHAR16));
-	if (guid_eq(type, &label_guid))
+	if (guid_eq(type, &efi_file_system_volume_label_guid))
 		return size < sizeof(CHAR16) ? EFI_BAD_BUFFER_SIZE
 					     : set_label(f, buffer, size / sizeof(CHAR16));
 	return EFI_UNSUPPORTED;

@@ -6,11 +6,9 @@
 #include <ember/core/core.h>
 #include <ember/core/log.h>
 #include <ember/lib/str.h>
+#include <ember/lib/guids.h>
 
 #define PIXEL_SIZE sizeof(EFI_GRAPHICS_OUTPUT_BLT_PIXEL)
-
-static const EFI_GUID gop_guid = EFI_GRAPHICS_OUTPUT_PROTOCOL_GUID;
-static const EFI_GUID device_path_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
 
 /* A checked request on the current picture: into the framebuffer (then the device hears
  * what changed), or to the device itself when it has no framebuffer. */
@@ -165,10 +163,11 @@ EFI_STATUS gop_front_install(struct gop_front *g, EFI_HANDLE *handle,
 	if (g->mode.Mode >= g->mode.MaxMode)
 		return EFI_NOT_READY;
 	if (path)
-		status = protocol_install_multiple(handle, &gop_guid, &g->gop, &device_path_guid,
-						   path, NULL);
+		status =
+		    protocol_install_multiple(handle, &efi_graphics_output_protocol_guid, &g->gop,
+					      &efi_device_path_protocol_guid, path, NULL);
 	else
-		status = protocol_install(handle, &gop_guid, &g->gop);
+		status = protocol_install(handle, &efi_graphics_output_protocol_guid, &g->gop);
 	if (!EFI_ERROR(status))
 		g->handle = *handle;
 	return status;
@@ -179,10 +178,11 @@ EFI_STATUS gop_front_uninstall(struct gop_front *g, EFI_DEVICE_PATH_PROTOCOL *pa
 	EFI_STATUS status;
 
 	if (path)
-		status = protocol_uninstall_multiple(g->handle, &gop_guid, &g->gop,
-						     &device_path_guid, path, NULL);
+		status = protocol_uninstall_multiple(g->handle, &efi_graphics_output_protocol_guid,
+						     &g->gop, &efi_device_path_protocol_guid, path,
+						     NULL);
 	else
-		status = protocol_uninstall(g->handle, &gop_guid, &g->gop);
+		status = protocol_uninstall(g->handle, &efi_graphics_output_protocol_guid, &g->gop);
 	if (!EFI_ERROR(status))
 		g->handle = NULL;
 	return status;

@@ -5,20 +5,19 @@
 #include <ember/core/driver.h>
 #include <ember/core/log.h>
 #include "gc.h"
-
-static const EFI_GUID gop_guid = EFI_GRAPHICS_OUTPUT_PROTOCOL_GUID;
-static const EFI_GUID text_out_guid = EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL_GUID;
+#include <ember/lib/guids.h>
 
 static EFI_STATUS EFIAPI gc_supported(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE controller,
 				      EFI_DEVICE_PATH_PROTOCOL *remaining)
 {
-	EFI_STATUS status = driver_can_open(this->DriverBindingHandle, controller, &gop_guid, NULL);
+	EFI_STATUS status = driver_can_open(this->DriverBindingHandle, controller,
+					    &efi_graphics_output_protocol_guid, NULL);
 	void *out;
 
 	if (EFI_ERROR(status))
 		return status;
 	/* A handle that has a text output already (another console) is left alone. */
-	if (!EFI_ERROR(protocol_get(controller, &text_out_guid, &out)))
+	if (!EFI_ERROR(protocol_get(controller, &efi_simple_text_output_protocol_guid, &out)))
 		return EFI_UNSUPPORTED;
 	return EFI_SUCCESS;
 }
@@ -36,8 +35,8 @@ static EFI_STATUS EFIAPI gc_start(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE 
 	}
 	g->signature = GC_SIGNATURE;
 	g->handle = controller;
-	status = protocol_open(controller, &gop_guid, (void **)&g->gop, agent, controller,
-			       EFI_OPEN_PROTOCOL_BY_DRIVER);
+	status = protocol_open(controller, &efi_graphics_output_protocol_guid, (void **)&g->gop,
+			       agent, controller, EFI_OPEN_PROTOCOL_BY_DRIVER);
 	if (EFI_ERROR(status)) {
 		log_debug("opening the GOP: %r\n", status);
 		goto err_free;
@@ -45,7 +44,7 @@ static EFI_STATUS EFIAPI gc_start(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE 
 	status = gc_out_init(g);
 	if (EFI_ERROR(status))
 		goto err_close; /* gc_out_init said why */
-	status = protocol_install(&g->handle, &text_out_guid, &g->text.out);
+	status = protocol_install(&g->handle, &efi_simple_text_output_protocol_guid, &g->text.out);
 	if (EFI_ERROR(status)) {
 		log_debug("installing SimpleTextOut: %r\n", status);
 		goto err_out;
@@ -55,7 +54,7 @@ static EFI_STATUS EFIAPI gc_start(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE 
 err_out:
 	gc_out_fini(g);
 err_close:
-	protocol_close(controller, &gop_guid, agent, controller);
+	protocol_close(controller, &efi_graphics_output_protocol_guid, agent, controller);
 err_free:
 	pool_free(g);
 	return status;
@@ -69,7 +68,8 @@ static EFI_STATUS EFIAPI gc_stop(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE c
 	struct gc *g;
 	EFI_STATUS status;
 
-	if (EFI_ERROR(protocol_get(controller, &text_out_guid, (void **)&out)))
+	if (EFI_ERROR(
+		protocol_get(controller, &efi_simple_text_output_protocol_guid, (void **)&out)))
 		return EFI_UNSUPPORTED;
 	text = text_output_from(out);
 	if (!text)
@@ -77,10 +77,12 @@ static EFI_STATUS EFIAPI gc_stop(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE c
 	g = container_of(text, struct gc, text);
 	if (g->signature != GC_SIGNATURE)
 		return EFI_UNSUPPORTED;
-	status = protocol_uninstall(controller, &text_out_guid, &g->text.out);
+	status =
+	    protocol_uninstall(controller, &efi_simple_text_output_protocol_guid, &g->text.out);
 	if (EFI_ERROR(status))
 		return status;
-	protocol_close(controller, &gop_guid, this->DriverBindingHandle, controller);
+	protocol_close(controller, &efi_graphics_output_protocol_guid, this->DriverBindingHandle,
+		       controller);
 	gc_out_fini(g);
 	g->signature = 0;
 	pool_free(g);

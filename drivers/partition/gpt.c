@@ -8,8 +8,7 @@
 #include <ember/drivers/partition.h>
 #include <ember/lib/str.h>
 #include <ember/lib/util.h>
-
-static const EFI_GUID esp_guid = EFI_PART_TYPE_EFI_SYSTEM_PART_GUID;
+#include <ember/lib/guids.h>
 
 static EFI_STATUS read_at_block(const struct part_disk *disk, EFI_LBA lba, UINT64 skip, UINTN size,
 				void *buffer)
@@ -108,7 +107,8 @@ static void fill_entry(struct part_entry *out, const EFI_PARTITION_ENTRY *e, UIN
 	mem_set(out, 0, sizeof(*out));
 	out->start = e->StartingLBA;
 	out->blocks = e->EndingLBA - e->StartingLBA + 1;
-	out->system = !mem_cmp(&e->PartitionTypeGUID, &esp_guid, sizeof(EFI_GUID));
+	out->system =
+	    !mem_cmp(&e->PartitionTypeGUID, &efi_part_type_efi_system_part_guid, sizeof(EFI_GUID));
 	part_node_header(&hd->Header, MEDIA_HARDDRIVE_DP, sizeof(*hd));
 	hd->PartitionNumber = number;
 	hd->PartitionStart = out->start;

@@ -6,13 +6,7 @@
 #include <ember/core/devpath.h>
 #include <ember/core/log.h>
 #include <ember/lib/str.h>
-
-static const EFI_GUID block_io_guid = EFI_BLOCK_IO_PROTOCOL_GUID;
-static const EFI_GUID block_io2_guid = EFI_BLOCK_IO2_PROTOCOL_GUID;
-static const EFI_GUID disk_io_guid = EFI_DISK_IO_PROTOCOL_GUID;
-static const EFI_GUID device_path_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
-static const EFI_GUID partition_info_guid = EFI_PARTITION_INFO_PROTOCOL_GUID;
-static const EFI_GUID esp_guid = EFI_PART_TYPE_EFI_SYSTEM_PART_GUID;
+#include <ember/lib/guids.h>
 
 /* The partition's media: the parent's, as far as the parent's revision defines it, with
  * its own size. The alignment fields are zero for logical partitions (13.9). */
@@ -67,30 +61,34 @@ static void free_child(struct part_child *c)
 /* Installs the child's protocols: BlockIo2 and the ESP tag only where they apply. */
 static EFI_STATUS install_child(struct part_child *c)
 {
-	const EFI_GUID *bio2 = c->parent2 ? &block_io2_guid : NULL;
-	const EFI_GUID *esp = c->system ? &esp_guid : NULL;
+	const EFI_GUID *bio2 = c->parent2 ? &efi_block_io2_protocol_guid : NULL;
+	const EFI_GUID *esp = c->system ? &efi_part_type_efi_system_part_guid : NULL;
 
 	/* The optional pairs go last: a NULL GUID ends the list there. */
 	if (!bio2)
-		return protocol_install_multiple(&c->handle, &device_path_guid, c->device_path,
-						 &block_io_guid, &c->block_io, &partition_info_guid,
+		return protocol_install_multiple(&c->handle, &efi_device_path_protocol_guid,
+						 c->device_path, &efi_block_io_protocol_guid,
+						 &c->block_io, &efi_partition_info_protocol_guid,
 						 &c->info, esp, NULL, NULL);
-	return protocol_install_multiple(&c->handle, &device_path_guid, c->device_path,
-					 &block_io_guid, &c->block_io, &partition_info_guid,
-					 &c->info, bio2, &c->block_io2, esp, NULL, NULL);
+	return protocol_install_multiple(&c->handle, &efi_device_path_protocol_guid, c->device_path,
+					 &efi_block_io_protocol_guid, &c->block_io,
+					 &efi_partition_info_protocol_guid, &c->info, bio2,
+					 &c->block_io2, esp, NULL, NULL);
 }
 
 static EFI_STATUS uninstall_child(struct part_child *c)
 {
-	const EFI_GUID *bio2 = c->parent2 ? &block_io2_guid : NULL;
-	const EFI_GUID *esp = c->system ? &esp_guid : NULL;
+	const EFI_GUID *bio2 = c->parent2 ? &efi_block_io2_protocol_guid : NULL;
+	const EFI_GUID *esp = c->system ? &efi_part_type_efi_system_part_guid : NULL;
 
 	if (!bio2)
-		return protocol_uninstall_multiple(c->handle, &device_path_guid, c->device_path,
-						   &block_io_guid, &c->block_io,
-						   &partition_info_guid, &c->info, esp, NULL, NULL);
-	return protocol_uninstall_multiple(c->handle, &device_path_guid, c->device_path,
-					   &block_io_guid, &c->block_io, &partition_info_guid,
+		return protocol_uninstall_multiple(c->handle, &efi_device_path_protocol_guid,
+						   c->device_path, &efi_block_io_protocol_guid,
+						   &c->block_io, &efi_partition_info_protocol_guid,
+						   &c->info, esp, NULL, NULL);
+	return protocol_uninstall_multiple(c->handle, &efi_device_path_protocol_guid,
+					   c->device_path, &efi_block_io_protocol_guid,
+					   &c->block_io, &efi_partition_info_protocol_guid,
 					   &c->info, bio2, &c->block_io2, esp, NULL, NULL);
 }
 
@@ -109,8 +107,8 @@ EFI_STATUS part_child_create(EFI_HANDLE driver, EFI_HANDLE controller,
 		log_debug("cannot install a child's protocols: %r\n", status);
 		goto err_free;
 	}
-	status = protocol_open(controller, &disk_io_guid, (void **)&dio, driver, c->handle,
-			       EFI_OPEN_PROTOCOL_BY_CHILD_CONTROLLER);
+	status = protocol_open(controller, &efi_disk_io_protocol_guid, (void **)&dio, driver,
+			       c->handle, EFI_OPEN_PROTOCOL_BY_CHILD_CONTROLLER);
 	if (EFI_ERROR(status)) {
 		log_debug("cannot open DiskIo for a child: %r\n", status);
 		goto err_uninstall;
@@ -130,15 +128,15 @@ EFI_STATUS part_child_destroy(EFI_HANDLE driver, EFI_HANDLE controller, EFI_HAND
 	struct part_child *c;
 	EFI_DISK_IO_PROTOCOL *dio;
 
-	if (EFI_ERROR(protocol_open(child, &block_io_guid, (void **)&bio, driver, controller,
-				    EFI_OPEN_PROTOCOL_GET_PROTOCOL)))
+	if (EFI_ERROR(protocol_open(child, &efi_block_io_protocol_guid, (void **)&bio, driver,
+				    controller, EFI_OPEN_PROTOCOL_GET_PROTOCOL)))
 		return EFI_DEVICE_ERROR;
 	c = container_of(bio, struct part_child, block_io);
 	if (c->signature != PART_CHILD_SIGNATURE)
 		return EFI_DEVICE_ERROR;
-	protocol_close(controller, &disk_io_guid, driver, child);
+	protocol_close(controller, &efi_disk_io_protocol_guid, driver, child);
 	if (EFI_ERROR(uninstall_child(c))) {
-		protocol_open(controller, &disk_io_guid, (void **)&dio, driver, child,
+		protocol_open(controller, &efi_disk_io_protocol_guid, (void **)&dio, driver, child,
 			      EFI_OPEN_PROTOCOL_BY_CHILD_CONTROLLER);
 		return EFI_DEVICE_ERROR;
 	}

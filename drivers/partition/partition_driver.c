@@ -8,11 +8,7 @@
 #include <ember/core/devpath.h>
 #include <ember/core/driver.h>
 #include <ember/core/log.h>
-
-static const EFI_GUID block_io_guid = EFI_BLOCK_IO_PROTOCOL_GUID;
-static const EFI_GUID block_io2_guid = EFI_BLOCK_IO2_PROTOCOL_GUID;
-static const EFI_GUID disk_io_guid = EFI_DISK_IO_PROTOCOL_GUID;
-static const EFI_GUID device_path_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
+#include <ember/lib/guids.h>
 
 struct disk_reader {
 	EFI_DISK_IO_PROTOCOL *disk_io;
@@ -69,13 +65,14 @@ static EFI_STATUS EFIAPI part_supported(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_H
 	if (!remaining_is_partition(remaining))
 		return EFI_UNSUPPORTED;
 	/* Partitions are not partitioned again. */
-	if (EFI_ERROR(protocol_get(controller, &block_io_guid, (void **)&bio)) ||
+	if (EFI_ERROR(protocol_get(controller, &efi_block_io_protocol_guid, (void **)&bio)) ||
 	    bio->Media->LogicalPartition)
 		return EFI_UNSUPPORTED;
-	status = driver_can_open(this->DriverBindingHandle, controller, &disk_io_guid, NULL);
+	status = driver_can_open(this->DriverBindingHandle, controller, &efi_disk_io_protocol_guid,
+				 NULL);
 	if (!EFI_ERROR(status))
-		status =
-		    driver_can_open(this->DriverBindingHandle, controller, &device_path_guid, NULL);
+		status = driver_can_open(this->DriverBindingHandle, controller,
+					 &efi_device_path_protocol_guid, NULL);
 	return status;
 }
 
@@ -148,26 +145,26 @@ static EFI_STATUS EFIAPI part_start(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDL
 	EFI_BLOCK_IO2_PROTOCOL *bio2 = NULL;
 	EFI_STATUS status;
 
-	status = protocol_open(controller, &disk_io_guid, (void **)&dio, driver, controller,
-			       EFI_OPEN_PROTOCOL_BY_DRIVER);
+	status = protocol_open(controller, &efi_disk_io_protocol_guid, (void **)&dio, driver,
+			       controller, EFI_OPEN_PROTOCOL_BY_DRIVER);
 	if (EFI_ERROR(status)) {
 		log_debug("cannot open the disk's DiskIo: %r\n", status);
 		return status;
 	}
-	status = protocol_open(controller, &device_path_guid, (void **)&path, driver, controller,
-			       EFI_OPEN_PROTOCOL_BY_DRIVER);
+	status = protocol_open(controller, &efi_device_path_protocol_guid, (void **)&path, driver,
+			       controller, EFI_OPEN_PROTOCOL_BY_DRIVER);
 	if (EFI_ERROR(status)) {
 		log_debug("cannot open the disk's device path: %r\n", status);
 		goto err_disk_io;
 	}
-	status = protocol_open(controller, &block_io_guid, (void **)&bio, driver, controller,
-			       EFI_OPEN_PROTOCOL_GET_PROTOCOL);
+	status = protocol_open(controller, &efi_block_io_protocol_guid, (void **)&bio, driver,
+			       controller, EFI_OPEN_PROTOCOL_GET_PROTOCOL);
 	if (EFI_ERROR(status)) {
 		log_debug("cannot open the disk's BlockIo: %r\n", status);
 		goto err_path;
 	}
-	if (EFI_ERROR(protocol_open(controller, &block_io2_guid, (void **)&bio2, driver, controller,
-				    EFI_OPEN_PROTOCOL_GET_PROTOCOL)))
+	if (EFI_ERROR(protocol_open(controller, &efi_block_io2_protocol_guid, (void **)&bio2,
+				    driver, controller, EFI_OPEN_PROTOCOL_GET_PROTOCOL)))
 		bio2 = NULL;
 	status = EFI_NO_MEDIA;
 	if (!bio->Media->MediaPresent || !bio->Media->BlockSize) {
@@ -182,9 +179,9 @@ static EFI_STATUS EFIAPI part_start(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDL
 	return EFI_SUCCESS;
 
 err_path:
-	protocol_close(controller, &device_path_guid, driver, controller);
+	protocol_close(controller, &efi_device_path_protocol_guid, driver, controller);
 err_disk_io:
-	protocol_close(controller, &disk_io_guid, driver, controller);
+	protocol_close(controller, &efi_disk_io_protocol_guid, driver, controller);
 	return status;
 }
 
@@ -195,8 +192,8 @@ static EFI_STATUS EFIAPI part_stop(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE
 	bool all_gone = true;
 
 	if (!child_count) {
-		protocol_close(controller, &device_path_guid, driver, controller);
-		protocol_close(controller, &disk_io_guid, driver, controller);
+		protocol_close(controller, &efi_device_path_protocol_guid, driver, controller);
+		protocol_close(controller, &efi_disk_io_protocol_guid, driver, controller);
 		return EFI_SUCCESS;
 	}
 	for (UINTN i = 0; i < child_count; i++)

@@ -6,10 +6,7 @@
 #include <ember/core/devpath.h>
 #include <ember/core/log.h>
 #include "pci_bus.h"
-
-static const EFI_GUID pci_io_guid = EFI_PCI_IO_PROTOCOL_GUID;
-static const EFI_GUID root_bridge_guid = EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_GUID;
-static const EFI_GUID device_path_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
+#include <ember/lib/guids.h>
 
 EFI_STATUS pci_child_create(EFI_HANDLE driver, EFI_HANDLE controller,
 			    EFI_DEVICE_PATH_PROTOCOL *parent_path, struct pci_function *f)
@@ -31,14 +28,14 @@ EFI_STATUS pci_child_create(EFI_HANDLE driver, EFI_HANDLE controller,
 	f->io.RomSize = 0; /* option ROMs are not exposed */
 	f->io.RomImage = NULL;
 	f->handle = NULL;
-	status = protocol_install_multiple(&f->handle, &device_path_guid, f->device_path,
-					   &pci_io_guid, &f->io, NULL);
+	status = protocol_install_multiple(&f->handle, &efi_device_path_protocol_guid,
+					   f->device_path, &efi_pci_io_protocol_guid, &f->io, NULL);
 	if (EFI_ERROR(status)) {
 		log_debug("%02x:%02x.%x: installing PciIo: %r\n", f->bus, f->dev, f->fn, status);
 		goto err_path;
 	}
-	status = protocol_open(controller, &root_bridge_guid, &root, driver, f->handle,
-			       EFI_OPEN_PROTOCOL_BY_CHILD_CONTROLLER);
+	status = protocol_open(controller, &efi_pci_root_bridge_io_protocol_guid, &root, driver,
+			       f->handle, EFI_OPEN_PROTOCOL_BY_CHILD_CONTROLLER);
 	if (EFI_ERROR(status)) {
 		log_debug("%02x:%02x.%x: opening the root bridge for the child: %r\n", f->bus,
 			  f->dev, f->fn, status);
@@ -47,8 +44,8 @@ EFI_STATUS pci_child_create(EFI_HANDLE driver, EFI_HANDLE controller,
 	return EFI_SUCCESS;
 
 err_uninstall:
-	protocol_uninstall_multiple(f->handle, &device_path_guid, f->device_path, &pci_io_guid,
-				    &f->io, NULL);
+	protocol_uninstall_multiple(f->handle, &efi_device_path_protocol_guid, f->device_path,
+				    &efi_pci_io_protocol_guid, &f->io, NULL);
 err_path:
 	pool_free(f->device_path);
 	f->device_path = NULL;
@@ -62,19 +59,19 @@ EFI_STATUS pci_child_destroy(EFI_HANDLE driver, EFI_HANDLE controller, EFI_HANDL
 	void *root;
 	EFI_STATUS status;
 
-	status = protocol_open(child, &pci_io_guid, (void **)&io, driver, controller,
+	status = protocol_open(child, &efi_pci_io_protocol_guid, (void **)&io, driver, controller,
 			       EFI_OPEN_PROTOCOL_GET_PROTOCOL);
 	if (EFI_ERROR(status))
 		return status;
 	f = pci_function_from(io);
 	if (f->signature != PCI_FUNCTION_SIGNATURE)
 		return EFI_INVALID_PARAMETER;
-	protocol_close(controller, &root_bridge_guid, driver, child);
-	status = protocol_uninstall_multiple(child, &device_path_guid, f->device_path, &pci_io_guid,
-					     &f->io, NULL);
+	protocol_close(controller, &efi_pci_root_bridge_io_protocol_guid, driver, child);
+	status = protocol_uninstall_multiple(child, &efi_device_path_protocol_guid, f->device_path,
+					     &efi_pci_io_protocol_guid, &f->io, NULL);
 	if (EFI_ERROR(status)) {
-		protocol_open(controller, &root_bridge_guid, &root, driver, child,
-			      EFI_OPEN_PROTOCOL_BY_CHILD_CONTROLLER);
+		protocol_open(controller, &efi_pci_root_bridge_io_protocol_guid, &root, driver,
+			      child, EFI_OPEN_PROTOCOL_BY_CHILD_CONTROLLER);
 		return status;
 	}
 	/* Whatever its driver left running, the device stops mastering the bus. */

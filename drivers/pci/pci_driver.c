@@ -6,9 +6,7 @@
 #include <ember/core/driver.h>
 #include <ember/core/log.h>
 #include "pci_bus.h"
-
-static const EFI_GUID root_bridge_guid = EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_GUID;
-static const EFI_GUID device_path_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
+#include <ember/lib/guids.h>
 
 /* A remaining path, if any, must name a PCI function. */
 static bool remaining_is_pci(EFI_DEVICE_PATH_PROTOCOL *remaining)
@@ -25,10 +23,11 @@ static EFI_STATUS EFIAPI pci_supported(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HA
 
 	if (!remaining_is_pci(remaining))
 		return EFI_UNSUPPORTED;
-	status = driver_can_open(this->DriverBindingHandle, controller, &root_bridge_guid, NULL);
+	status = driver_can_open(this->DriverBindingHandle, controller,
+				 &efi_pci_root_bridge_io_protocol_guid, NULL);
 	if (EFI_ERROR(status))
 		return status;
-	return protocol_get(controller, &device_path_guid, &interface);
+	return protocol_get(controller, &efi_device_path_protocol_guid, &interface);
 }
 
 /* Creates the children in discovery order (a bridge before what is behind it), taking
@@ -83,14 +82,14 @@ static EFI_STATUS EFIAPI pci_start(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE
 	struct pci_scan *scan;
 	EFI_STATUS status;
 
-	status = protocol_open(controller, &root_bridge_guid, (void **)&root, driver, controller,
-			       EFI_OPEN_PROTOCOL_BY_DRIVER);
+	status = protocol_open(controller, &efi_pci_root_bridge_io_protocol_guid, (void **)&root,
+			       driver, controller, EFI_OPEN_PROTOCOL_BY_DRIVER);
 	if (EFI_ERROR(status)) {
 		log_debug("opening the root bridge: %r\n", status);
 		return status;
 	}
-	status = protocol_open(controller, &device_path_guid, (void **)&path, driver, controller,
-			       EFI_OPEN_PROTOCOL_GET_PROTOCOL);
+	status = protocol_open(controller, &efi_device_path_protocol_guid, (void **)&path, driver,
+			       controller, EFI_OPEN_PROTOCOL_GET_PROTOCOL);
 	if (EFI_ERROR(status)) {
 		log_debug("the root bridge has no device path: %r\n", status);
 		goto err_root;
@@ -118,7 +117,7 @@ err_scan:
 	pci_scan_free(scan);
 	pool_free(scan);
 err_root:
-	protocol_close(controller, &root_bridge_guid, driver, controller);
+	protocol_close(controller, &efi_pci_root_bridge_io_protocol_guid, driver, controller);
 	return status;
 }
 
@@ -129,7 +128,8 @@ static EFI_STATUS EFIAPI pci_stop(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE 
 	bool all_gone = true;
 
 	if (!child_count)
-		return protocol_close(controller, &root_bridge_guid, driver, controller);
+		return protocol_close(controller, &efi_pci_root_bridge_io_protocol_guid, driver,
+				      controller);
 	for (UINTN i = 0; i < child_count; i++)
 		if (EFI_ERROR(pci_child_destroy(driver, controller, children[i])))
 			all_gone = false;

@@ -4,9 +4,7 @@
 #include <ember/drivers/pci_driver.h>
 #include <ember/core/core.h>
 #include <ember/core/log.h>
-
-static const EFI_GUID pci_io_guid = EFI_PCI_IO_PROTOCOL_GUID;
-static const EFI_GUID data_guid = EMBER_PCI_DRIVER_DATA_GUID;
+#include <ember/lib/guids.h>
 
 static EFI_STATUS attributes(struct pci_driver_dev *dev, EFI_PCI_IO_PROTOCOL_ATTRIBUTE_OPERATION op,
 			     UINT64 value, UINT64 *result)
@@ -49,8 +47,8 @@ EFI_STATUS pci_driver_start(struct pci_driver_dev *dev, EFI_HANDLE driver, EFI_H
 	dev->signature = 0;
 	dev->driver = driver;
 	dev->controller = controller;
-	status = protocol_open(controller, &pci_io_guid, (void **)&dev->pci_io, driver, controller,
-			       EFI_OPEN_PROTOCOL_BY_DRIVER);
+	status = protocol_open(controller, &efi_pci_io_protocol_guid, (void **)&dev->pci_io, driver,
+			       controller, EFI_OPEN_PROTOCOL_BY_DRIVER);
 	if (EFI_ERROR(status)) {
 		log_debug("opening PciIo: %r\n", status);
 		return status;
@@ -62,7 +60,7 @@ EFI_STATUS pci_driver_start(struct pci_driver_dev *dev, EFI_HANDLE driver, EFI_H
 	if (EFI_ERROR(status))
 		goto err_restore;
 	dev->signature = PCI_DRIVER_SIGNATURE;
-	status = protocol_install(&controller, &data_guid, dev);
+	status = protocol_install(&controller, &ember_pci_driver_data_guid, dev);
 	if (EFI_ERROR(status)) {
 		log_debug("attaching the driver's data: %r\n", status);
 		goto err_restore;
@@ -73,15 +71,15 @@ err_restore:
 	dev->signature = 0;
 	attributes(dev, EfiPciIoAttributeOperationSet, dev->saved_attributes, NULL);
 err_close:
-	protocol_close(controller, &pci_io_guid, driver, controller);
+	protocol_close(controller, &efi_pci_io_protocol_guid, driver, controller);
 	return status;
 }
 
 void pci_driver_stop(struct pci_driver_dev *dev)
 {
-	protocol_uninstall(dev->controller, &data_guid, dev);
+	protocol_uninstall(dev->controller, &ember_pci_driver_data_guid, dev);
 	attributes(dev, EfiPciIoAttributeOperationSet, dev->saved_attributes, NULL);
-	protocol_close(dev->controller, &pci_io_guid, dev->driver, dev->controller);
+	protocol_close(dev->controller, &efi_pci_io_protocol_guid, dev->driver, dev->controller);
 	dev->signature = 0;
 }
 
@@ -89,7 +87,7 @@ struct pci_driver_dev *pci_driver_find(EFI_HANDLE driver, EFI_HANDLE controller)
 {
 	struct pci_driver_dev *dev;
 
-	if (EFI_ERROR(protocol_get(controller, &data_guid, (void **)&dev)))
+	if (EFI_ERROR(protocol_get(controller, &ember_pci_driver_data_guid, (void **)&dev)))
 		return NULL;
 	if (dev->signature != PCI_DRIVER_SIGNATURE || dev->driver != driver ||
 	    dev->controller != controller)

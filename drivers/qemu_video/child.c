@@ -5,13 +5,11 @@
 #include <ember/core/core.h>
 #include <ember/core/devpath.h>
 #include <ember/core/log.h>
+#include <ember/lib/guids.h>
 
 /* ACPI _DOD display ID (ACPI 6.5, table B.2): bit 31 says the ID follows ACPI's scheme,
  * bit 16 that firmware can detect the display, bits 11:8 = 1 a VGA/CRT output. */
 #define QV_ACPI_ADR 0x80010100
-
-static const EFI_GUID path_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
-static const EFI_GUID pci_io_guid = EFI_PCI_IO_PROTOCOL_GUID;
 
 EFI_STATUS qv_child_create(struct qemu_video *qv, EFI_HANDLE driver)
 {
@@ -20,7 +18,7 @@ EFI_STATUS qv_child_create(struct qemu_video *qv, EFI_HANDLE driver)
 	void *pci_io;
 	EFI_STATUS status;
 
-	status = protocol_get(qv->pci.controller, &path_guid, (void **)&parent);
+	status = protocol_get(qv->pci.controller, &efi_device_path_protocol_guid, (void **)&parent);
 	if (EFI_ERROR(status)) {
 		log_debug("the controller has no device path: %r\n", status);
 		return status;
@@ -36,8 +34,8 @@ EFI_STATUS qv_child_create(struct qemu_video *qv, EFI_HANDLE driver)
 		log_debug("installing the GOP: %r\n", status);
 		goto err_free;
 	}
-	status = protocol_open(qv->pci.controller, &pci_io_guid, &pci_io, driver, qv->child,
-			       EFI_OPEN_PROTOCOL_BY_CHILD_CONTROLLER);
+	status = protocol_open(qv->pci.controller, &efi_pci_io_protocol_guid, &pci_io, driver,
+			       qv->child, EFI_OPEN_PROTOCOL_BY_CHILD_CONTROLLER);
 	if (EFI_ERROR(status)) {
 		log_debug("opening PciIo for the child: %r\n", status);
 		goto err_uninstall;
@@ -58,12 +56,12 @@ EFI_STATUS qv_child_destroy(struct qemu_video *qv, EFI_HANDLE driver)
 	void *pci_io;
 	EFI_STATUS status;
 
-	protocol_close(qv->pci.controller, &pci_io_guid, driver, qv->child);
+	protocol_close(qv->pci.controller, &efi_pci_io_protocol_guid, driver, qv->child);
 	status = gop_front_uninstall(&qv->front, qv->child_path);
 	if (EFI_ERROR(status)) {
 		/* Someone still holds the GOP: the child stays as it was. */
-		protocol_open(qv->pci.controller, &pci_io_guid, &pci_io, driver, qv->child,
-			      EFI_OPEN_PROTOCOL_BY_CHILD_CONTROLLER);
+		protocol_open(qv->pci.controller, &efi_pci_io_protocol_guid, &pci_io, driver,
+			      qv->child, EFI_OPEN_PROTOCOL_BY_CHILD_CONTROLLER);
 		return status;
 	}
 	qv->child = NULL;

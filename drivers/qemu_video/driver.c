@@ -8,8 +8,7 @@
 #include <ember/core/driver.h>
 #include <ember/core/log.h>
 #include <ember/lib/util.h>
-
-static const EFI_GUID pci_io_guid = EFI_PCI_IO_PROTOCOL_GUID;
+#include <ember/lib/guids.h>
 
 /* A remaining path may only name the display output: an AcpiAdr node, or End. */
 static bool remaining_is_output(const EFI_DEVICE_PATH_PROTOCOL *remaining)
@@ -31,7 +30,8 @@ static EFI_STATUS EFIAPI qv_supported(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HAN
 {
 	if (!remaining_is_output(remaining))
 		return EFI_UNSUPPORTED;
-	return driver_can_open(this->DriverBindingHandle, controller, &pci_io_guid, is_display);
+	return driver_can_open(this->DriverBindingHandle, controller, &efi_pci_io_protocol_guid,
+			       is_display);
 }
 
 /* Everything Start does between opening the PCI function and creating the child: I/O

@@ -7,10 +7,10 @@
 #include <ember/drivers/rng.h>
 #include <ember/lib/str.h>
 #include <ember/lib/util.h>
+#include <ember/lib/guids.h>
 
 #define SEED_BYTES 64
 
-static const EFI_GUID rng_guid = EFI_RNG_PROTOCOL_GUID;
 static const EFI_GUID raw_guid = EFI_RNG_ALGORITHM_RAW;
 static const EFI_GUID chacha_guid = EMBER_RNG_ALGORITHM_CHACHA20;
 
@@ -174,7 +174,7 @@ EFI_STATUS rng_source_add(struct rng_source *source)
 	/* The first source publishes the protocol; a source that failed is not kept (its
 	 * owner frees it). */
 	if (!rng_handle) {
-		status = protocol_install(&rng_handle, &rng_guid, &rng_protocol);
+		status = protocol_install(&rng_handle, &efi_rng_protocol_guid, &rng_protocol);
 		if (EFI_ERROR(status)) {
 			log_debug("installing the protocol: %r\n", status);
 			rng_handle = NULL;

@@ -8,12 +8,8 @@
 #include <ember/core/log.h>
 #include <ember/lib/str.h>
 #include "terminal.h"
+#include <ember/lib/guids.h>
 
-static const EFI_GUID serial_guid = EFI_SERIAL_IO_PROTOCOL_GUID;
-static const EFI_GUID path_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
-static const EFI_GUID text_out_guid = EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL_GUID;
-static const EFI_GUID text_in_guid = EFI_SIMPLE_TEXT_INPUT_PROTOCOL_GUID;
-static const EFI_GUID text_in_ex_guid = EFI_SIMPLE_TEXT_INPUT_EX_PROTOCOL_GUID;
 static const EFI_GUID vt_utf8_guid = EFI_VT_UTF8_GUID;
 
 #pragma pack(push, 1)
@@ -53,13 +49,13 @@ static EFI_STATUS EFIAPI terminal_supported(EFI_DRIVER_BINDING_PROTOCOL *this,
 					    EFI_HANDLE controller,
 					    EFI_DEVICE_PATH_PROTOCOL *remaining)
 {
-	EFI_STATUS status =
-	    driver_can_open(this->DriverBindingHandle, controller, &serial_guid, NULL);
+	EFI_STATUS status = driver_can_open(this->DriverBindingHandle, controller,
+					    &efi_serial_io_protocol_guid, NULL);
 	void *path;
 
 	if (EFI_ERROR(status))
 		return status;
-	if (EFI_ERROR(protocol_get(controller, &path_guid, &path)))
+	if (EFI_ERROR(protocol_get(controller, &efi_device_path_protocol_guid, &path)))
 		return EFI_UNSUPPORTED;
 	return EFI_SUCCESS;
 }
@@ -75,15 +71,17 @@ static EFI_STATUS create_child(struct terminal *t, EFI_HANDLE agent)
 	if (EFI_ERROR(status))
 		return status;			/* text_input_init said which step */
 	t->text.out.Reset(&t->text.out, FALSE); /* a known state: default colours, cleared */
-	status = protocol_install_multiple(&t->handle, &path_guid, t->path, &text_out_guid,
-					   &t->text.out, &text_in_guid, &t->input.in,
-					   &text_in_ex_guid, &t->input.in_ex, NULL);
+	status = protocol_install_multiple(&t->handle, &efi_device_path_protocol_guid, t->path,
+					   &efi_simple_text_output_protocol_guid, &t->text.out,
+					   &efi_simple_text_input_protocol_guid, &t->input.in,
+					   &efi_simple_text_input_ex_protocol_guid, &t->input.in_ex,
+					   NULL);
 	if (EFI_ERROR(status)) {
 		log_debug("installing the child's protocols: %r\n", status);
 		goto err_input;
 	}
-	status = protocol_open(t->controller, &serial_guid, (void **)&serial, agent, t->handle,
-			       EFI_OPEN_PROTOCOL_BY_CHILD_CONTROLLER);
+	status = protocol_open(t->controller, &efi_serial_io_protocol_guid, (void **)&serial, agent,
+			       t->handle, EFI_OPEN_PROTOCOL_BY_CHILD_CONTROLLER);
 	if (EFI_ERROR(status)) {
 		log_debug("opening SerialIo for the child: %r\n", status);
 		goto err_uninstall;
@@ -91,9 +89,10 @@ static EFI_STATUS create_child(struct terminal *t, EFI_HANDLE agent)
 	return EFI_SUCCESS;
 
 err_uninstall:
-	protocol_uninstall_multiple(t->handle, &path_guid, t->path, &text_out_guid, &t->text.out,
-				    &text_in_guid, &t->input.in, &text_in_ex_guid, &t->input.in_ex,
-				    NULL);
+	protocol_uninstall_multiple(t->handle, &efi_device_path_protocol_guid, t->path,
+				    &efi_simple_text_output_protocol_guid, &t->text.out,
+				    &efi_simple_text_input_protocol_guid, &t->input.in,
+				    &efi_simple_text_input_ex_protocol_guid, &t->input.in_ex, NULL);
 err_input:
 	text_input_fini(&t->input);
 	return status;
@@ -121,13 +120,13 @@ static EFI_STATUS EFIAPI terminal_start(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_H
 	}
 	t->signature = TERMINAL_SIGNATURE;
 	t->controller = controller;
-	status = protocol_open(controller, &serial_guid, (void **)&t->serial, agent, controller,
-			       EFI_OPEN_PROTOCOL_BY_DRIVER);
+	status = protocol_open(controller, &efi_serial_io_protocol_guid, (void **)&t->serial, agent,
+			       controller, EFI_OPEN_PROTOCOL_BY_DRIVER);
 	if (EFI_ERROR(status)) {
 		log_debug("opening SerialIo: %r\n", status);
 		goto err_free;
 	}
-	status = protocol_get(controller, &path_guid, (void **)&parent);
+	status = protocol_get(controller, &efi_device_path_protocol_guid, (void **)&parent);
 	if (EFI_ERROR(status)) {
 		log_debug("the serial device has no device path: %r\n", status);
 		goto err_close;
@@ -147,7 +146,7 @@ static EFI_STATUS EFIAPI terminal_start(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_H
 err_path:
 	pool_free(t->path);
 err_close:
-	protocol_close(controller, &serial_guid, agent, controller);
+	protocol_close(controller, &efi_serial_io_protocol_guid, agent, controller);
 err_free:
 	pool_free(t);
 	return status;
@@ -160,7 +159,7 @@ static EFI_STATUS stop_child(EFI_HANDLE agent, EFI_HANDLE controller, EFI_HANDLE
 	struct terminal *t;
 	EFI_STATUS status;
 
-	if (EFI_ERROR(protocol_get(child, &text_out_guid, (void **)&out)))
+	if (EFI_ERROR(protocol_get(child, &efi_simple_text_output_protocol_guid, (void **)&out)))
 		return EFI_INVALID_PARAMETER;
 	text = text_output_from(out);
 	if (!text)
@@ -168,14 +167,15 @@ static EFI_STATUS stop_child(EFI_HANDLE agent, EFI_HANDLE controller, EFI_HANDLE
 	t = container_of(text, struct terminal, text);
 	if (t->signature != TERMINAL_SIGNATURE || t->controller != controller)
 		return EFI_INVALID_PARAMETER;
-	protocol_close(controller, &serial_guid, agent, child);
-	status = protocol_uninstall_multiple(child, &path_guid, t->path, &text_out_guid,
-					     &t->text.out, &text_in_guid, &t->input.in,
-					     &text_in_ex_guid, &t->input.in_ex, NULL);
+	protocol_close(controller, &efi_serial_io_protocol_guid, agent, child);
+	status = protocol_uninstall_multiple(
+	    child, &efi_device_path_protocol_guid, t->path, &efi_simple_text_output_protocol_guid,
+	    &t->text.out, &efi_simple_text_input_protocol_guid, &t->input.in,
+	    &efi_simple_text_input_ex_protocol_guid, &t->input.in_ex, NULL);
 	if (EFI_ERROR(status)) {
 		EFI_SERIAL_IO_PROTOCOL *serial;
-		protocol_open(controller, &serial_guid, (void **)&serial, agent, child,
-			      EFI_OPEN_PROTOCOL_BY_CHILD_CONTROLLER);
+		protocol_open(controller, &efi_serial_io_protocol_guid, (void **)&serial, agent,
+			      child, EFI_OPEN_PROTOCOL_BY_CHILD_CONTROLLER);
 		return status;
 	}
 	text_input_fini(&t->input);
@@ -193,7 +193,7 @@ static EFI_STATUS EFIAPI terminal_stop(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HA
 	EFI_STATUS status = EFI_SUCCESS;
 
 	if (!child_count)
-		return protocol_close(controller, &serial_guid, agent, controller);
+		return protocol_close(controller, &efi_serial_io_protocol_guid, agent, controller);
 	for (UINTN i = 0; i < child_count; i++)
 		if (EFI_ERROR(stop_child(agent, controller, children[i])))
 			status = EFI_DEVICE_ERROR;
@@ -214,11 +214,12 @@ static EFI_STATUS EFIAPI terminal_controller_name(EFI_COMPONENT_NAME2_PROTOCOL *
 {
 	EFI_HANDLE agent = terminal_binding.DriverBindingHandle;
 	EFI_SERIAL_IO_PROTOCOL *serial;
-	EFI_STATUS status = protocol_open(controller, &serial_guid, (void **)&serial, agent,
-					  controller, EFI_OPEN_PROTOCOL_BY_DRIVER);
+	EFI_STATUS status =
+	    protocol_open(controller, &efi_serial_io_protocol_guid, (void **)&serial, agent,
+			  controller, EFI_OPEN_PROTOCOL_BY_DRIVER);
 
 	if (status == EFI_SUCCESS)
-		protocol_close(controller, &serial_guid, agent, controller);
+		protocol_close(controller, &efi_serial_io_protocol_guid, agent, controller);
 	if (status != EFI_ALREADY_STARTED)
 		return EFI_UNSUPPORTED;
 	*name = child ? u"Serial Terminal (VT100/UTF-8)" : u"Serial Port";

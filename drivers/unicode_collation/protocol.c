@@ -5,6 +5,7 @@
 #include <ember/core/core.h>
 #include <ember/core/init.h>
 #include <ember/core/log.h>
+#include <ember/lib/guids.h>
 
 static INTN EFIAPI stri_coll(EFI_UNICODE_COLLATION_PROTOCOL *This, CHAR16 *s1, CHAR16 *s2)
 {
@@ -52,15 +53,14 @@ EFI_UNICODE_COLLATION_PROTOCOL collation_english = {
 
 EFI_STATUS collation_publish(void)
 {
-	static const EFI_GUID guid2 = EFI_UNICODE_COLLATION_PROTOCOL2_GUID;
-	static const EFI_GUID guid = EFI_UNICODE_COLLATION_PROTOCOL_GUID;
 	static EFI_HANDLE handle;
 	EFI_STATUS status;
 
 	if (handle)
 		return EFI_SUCCESS;
-	status = protocol_install_multiple(&handle, &guid2, &collation_english2, &guid,
-					   &collation_english, NULL);
+	status = protocol_install_multiple(
+	    &handle, &efi_unicode_collation_protocol2_guid, &collation_english2,
+	    &efi_unicode_collation_protocol_guid, &collation_english, NULL);
 	if (EFI_ERROR(status))
 		log_debug("installing the protocols: %r\n", status);
 	return status;

@@ -10,6 +10,7 @@
 #include <ember/core/log.h>
 #include <ember/drivers/pci_driver.h>
 #include <ember/lib/util.h>
+#include <ember/lib/guids.h>
 
 #define WANTED_ATTRIBUTES                                                                          \
 	(EFI_PCI_IO_ATTRIBUTE_IO | EFI_PCI_IO_ATTRIBUTE_MEMORY | EFI_PCI_IO_ATTRIBUTE_BUS_MASTER | \
@@ -21,8 +22,6 @@ struct virtio_blk_pci {
 	struct virtio_blk blk;
 	EFI_EVENT exit_event;
 };
-
-static const EFI_GUID pci_io_guid = EFI_PCI_IO_PROTOCOL_GUID;
 
 static bool is_virtio_blk(void *interface)
 {
@@ -40,7 +39,8 @@ static bool is_virtio_blk(void *interface)
 static EFI_STATUS EFIAPI vblk_supported(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE controller,
 					EFI_DEVICE_PATH_PROTOCOL *remaining)
 {
-	return driver_can_open(this->DriverBindingHandle, controller, &pci_io_guid, is_virtio_blk);
+	return driver_can_open(this->DriverBindingHandle, controller, &efi_pci_io_protocol_guid,
+			       is_virtio_blk);
 }
 
 /* ExitBootServices: a reset device stops all DMA at once. No memory is touched or freed

@@ -11,6 +11,7 @@
 #include <ember/drivers/rng.h>
 #include <ember/lib/str.h>
 #include <ember/lib/util.h>
+#include <ember/lib/guids.h>
 
 #define VIRTIO_ID_ENTROPY 4
 #define VIRTIO_PCI_LEGACY_ENTROPY 0x1005
@@ -33,8 +34,6 @@ struct virtio_rng {
 	EFI_EVENT exit_event;
 	struct rng_source source;
 };
-
-static const EFI_GUID pci_io_guid = EFI_PCI_IO_PROTOCOL_GUID;
 
 static bool is_virtio_rng(void *interface)
 {
@@ -92,7 +91,8 @@ static EFI_STATUS vrng_read(struct rng_source *source, UINT8 *buffer, UINTN size
 static EFI_STATUS EFIAPI vrng_supported(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE controller,
 					EFI_DEVICE_PATH_PROTOCOL *remaining)
 {
-	return driver_can_open(this->DriverBindingHandle, controller, &pci_io_guid, is_virtio_rng);
+	return driver_can_open(this->DriverBindingHandle, controller, &efi_pci_io_protocol_guid,
+			       is_virtio_rng);
 }
 
 /* ExitBootServices: a reset device stops its DMA; nothing else is touched. */

@@ -18,6 +18,7 @@
 #include <ember/drivers/text_input.h>
 #include <ember/drivers/text_input_state.h>
 #include "console.h"
+#include <ember/lib/guids.h>
 
 struct con_in {
 	struct text_input input;
@@ -129,10 +130,6 @@ void console_in_resume(void)
 EFI_STATUS console_in_create(int fd, const EFI_GUID *device, EFI_HANDLE *handle,
 			     EFI_SIMPLE_TEXT_INPUT_PROTOCOL **in)
 {
-	static const EFI_GUID in_guid = EFI_SIMPLE_TEXT_INPUT_PROTOCOL_GUID;
-	static const EFI_GUID in_ex_guid = EFI_SIMPLE_TEXT_INPUT_EX_PROTOCOL_GUID;
-	static const EFI_GUID path_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
-	static const EFI_GUID state_guid = EMBER_TEXT_INPUT_STATE_PROTOCOL_GUID;
 	struct con_in *c = pool_alloc(sizeof(*c));
 	EFI_STATUS status;
 
@@ -148,9 +145,11 @@ EFI_STATUS console_in_create(int fd, const EFI_GUID *device, EFI_HANDLE *handle,
 	    (EMBER_TEXT_INPUT_STATE_PROTOCOL){EMBER_TEXT_INPUT_STATE_REVISION, c->tty, false};
 	term_keys_init(&c->decoder);
 	console_path_init(&c->path, device);
-	status = protocol_install_multiple(&c->handle, &in_guid, &c->input.in, &in_ex_guid,
-					   &c->input.in_ex, &path_guid, &c->path, &state_guid,
-					   &c->state, NULL);
+	status =
+	    protocol_install_multiple(&c->handle, &efi_simple_text_input_protocol_guid,
+				      &c->input.in, &efi_simple_text_input_ex_protocol_guid,
+				      &c->input.in_ex, &efi_device_path_protocol_guid, &c->path,
+				      &ember_text_input_state_protocol_guid, &c->state, NULL);
 	if (EFI_ERROR(status))
 		goto err_input;
 	if (c->tty)

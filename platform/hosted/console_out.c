@@ -12,6 +12,7 @@
 #include <ember/lib/text_out.h>
 #include <ember/lib/vt_out.h>
 #include "console.h"
+#include <ember/lib/guids.h>
 
 #define MAX_TEXT_MODES 3
 
@@ -272,8 +273,6 @@ static void probe_modes(struct con_out *c, UINT32 *count, UINT32 *mode)
 EFI_STATUS console_out_create(int fd, const EFI_GUID *device, EFI_HANDLE *handle,
 			      EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL **out)
 {
-	static const EFI_GUID text_out_guid = EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL_GUID;
-	static const EFI_GUID path_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
 	struct con_out *c;
 	UINT32 count, mode;
 	EFI_STATUS status;
@@ -292,8 +291,9 @@ EFI_STATUS console_out_create(int fd, const EFI_GUID *device, EFI_HANDLE *handle
 	probe_modes(c, &count, &mode);
 	text_output_init(&c->text, &con_out_ops, count, mode);
 	console_path_init(&c->path, device);
-	status = protocol_install_multiple(&c->handle, &text_out_guid, &c->text.out, &path_guid,
-					   &c->path, NULL);
+	status =
+	    protocol_install_multiple(&c->handle, &efi_simple_text_output_protocol_guid,
+				      &c->text.out, &efi_device_path_protocol_guid, &c->path, NULL);
 	if (EFI_ERROR(status)) {
 		pool_free(c);
 		return status;

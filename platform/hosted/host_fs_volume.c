@@ -12,6 +12,7 @@
 #include "hosted.h"
 #include <ember/core/core.h>
 #include <ember/lib/str.h>
+#include <ember/lib/guids.h>
 
 static UINT32 volume_count;
 
@@ -71,8 +72,6 @@ static void default_label(struct host_volume *vol, const char *directory)
 EFI_STATUS hosted_fs_mount(const char *directory, EFI_HANDLE *handle,
 			   EFI_DEVICE_PATH_PROTOCOL **device_path)
 {
-	static const EFI_GUID sfs_guid = EFI_SIMPLE_FILE_SYSTEM_PROTOCOL_GUID;
-	static const EFI_GUID dp_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
 	static const EFI_GUID vendor = EMBER_HOSTED_VOLUME_GUID;
 	struct host_volume *vol = pool_alloc(sizeof(*vol));
 	EFI_STATUS status;
@@ -95,7 +94,8 @@ EFI_STATUS hosted_fs_mount(const char *directory, EFI_HANDLE *handle,
 	vol->read_only = detect_read_only(vol->root_fd);
 	default_label(vol, directory);
 	hosted_index_path_init(&vol->device_path, &vendor, volume_count);
-	status = protocol_install_multiple(&vol->handle, &sfs_guid, &vol->sfs, &dp_guid,
+	status = protocol_install_multiple(&vol->handle, &efi_simple_file_system_protocol_guid,
+					   &vol->sfs, &efi_device_path_protocol_guid,
 					   &vol->device_path, NULL);
 	if (EFI_ERROR(status))
 		goto err_real;

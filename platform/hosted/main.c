@@ -22,6 +22,7 @@
 #include <ember/core/log.h>
 #include <ember/core/trace.h>
 #include <ember/lib/str.h>
+#include <ember/lib/guids.h>
 
 #define RAM_BASE 0x100000ULL /* 1 MiB up: page 0 stays unmapped to catch NULL */
 #define DEFAULT_RAM_MIB 1024
@@ -291,11 +292,10 @@ static EFI_HANDLE load_app(EFI_DEVICE_PATH_PROTOCOL *esp_path)
 
 static void set_load_options(EFI_HANDLE image)
 {
-	static const EFI_GUID loaded_image_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
 	EFI_LOADED_IMAGE_PROTOCOL *li;
 	const char *base = strrchr(hosted_options.app, '/');
 
-	if (EFI_ERROR(protocol_get(image, &loaded_image_guid, (void **)&li)))
+	if (EFI_ERROR(protocol_get(image, &efi_loaded_image_protocol_guid, (void **)&li)))
 		return;
 	li->LoadOptions = command_line(&li->LoadOptionsSize);
 	image_set_name(image, base ? base + 1 : hosted_options.app);
@@ -379,10 +379,9 @@ static void start_on_firmware_stack(struct run *r)
 /* Where an image's code was loaded (crash.c names the program a fault ended by it). */
 static UINT64 image_base(EFI_HANDLE image)
 {
-	static const EFI_GUID loaded_image_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
 	EFI_LOADED_IMAGE_PROTOCOL *li;
 
-	if (EFI_ERROR(protocol_get(image, &loaded_image_guid, (void **)&li)))
+	if (EFI_ERROR(protocol_get(image, &efi_loaded_image_protocol_guid, (void **)&li)))
 		return 0;
 	return (UINT64)(uintptr_t)li->ImageBase;
 }

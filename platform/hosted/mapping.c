@@ -13,6 +13,7 @@
 #include <ember/core/log.h>
 #include <ember/lib/str.h>
 #include <efi/protocol/simple_file_system.h>
+#include <ember/lib/guids.h>
 
 #define MAX_VOLUMES 256
 #define NOT_A_PARTITION 0xffffffffu
@@ -48,12 +49,13 @@ static EFI_DEVICE_PATH_PROTOCOL *skip_prefix(EFI_DEVICE_PATH_PROTOCOL *path,
 static void add_device_volumes(const EFI_DEVICE_PATH_PROTOCOL *device, EFI_HANDLE *handles,
 			       UINTN count)
 {
-	static const EFI_GUID dp_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
 	UINT32 first = volume_count;
 
 	for (UINTN i = 0; i < count && volume_count < MAX_VOLUMES; i++) {
 		EFI_DEVICE_PATH_PROTOCOL *path;
-		if (!handles[i] || EFI_ERROR(protocol_get(handles[i], &dp_guid, (void **)&path)) ||
+		if (!handles[i] ||
+		    EFI_ERROR(
+			protocol_get(handles[i], &efi_device_path_protocol_guid, (void **)&path)) ||
 		    !dp_starts_with(path, device))
 			continue;
 		volumes[volume_count++] =
@@ -80,12 +82,12 @@ static void log_volumes(void)
 
 void hosted_map_build(EFI_DEVICE_PATH_PROTOCOL *esp_path, UINT32 esp_position)
 {
-	static const EFI_GUID sfs_guid = EFI_SIMPLE_FILE_SYSTEM_PROTOCOL_GUID;
 	EFI_HANDLE *handles = NULL;
 	UINTN count = 0;
 
 	volume_count = 0;
-	if (EFI_ERROR(handle_locate_buffer(ByProtocol, &sfs_guid, NULL, &count, &handles)))
+	if (EFI_ERROR(handle_locate_buffer(ByProtocol, &efi_simple_file_system_protocol_guid, NULL,
+					   &count, &handles)))
 		return;
 	for (UINT32 i = 0; i <= hosted_disk_count(); i++) {
 		if (esp_path && i == esp_position)

@@ -3,9 +3,7 @@
  * checksums; -s dumps one table in hex. */
 #include "sys.h"
 #include <efi/acpi.h>
-
-static const EFI_GUID acpi20_guid = EFI_ACPI_TABLE_GUID;
-static const EFI_GUID acpi10_guid = ACPI_TABLE_GUID;
+#include <ember/lib/guids.h>
 
 static void *config_table(const EFI_GUID *guid)
 {
@@ -142,9 +140,9 @@ static EFI_STATUS cmd_acpiview(struct shell *sh, UINTN argc, CHAR16 **argv)
 
 	if (EFI_ERROR(status))
 		return status;
-	rsdp = config_table(&acpi20_guid);
+	rsdp = config_table(&efi_acpi_20_table_guid);
 	if (!rsdp)
-		rsdp = config_table(&acpi10_guid);
+		rsdp = config_table(&efi_acpi_table_guid);
 	if (!rsdp || mem_cmp(rsdp->Signature, EFI_ACPI_RSDP_SIGNATURE, 8) != 0) {
 		sh_error(sh, "acpiview: the firmware publishes no ACPI tables\n");
 		return EFI_NOT_FOUND;

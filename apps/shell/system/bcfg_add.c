@@ -1,8 +1,7 @@
 /* bcfg add, addp, addh, mod, modf, modp, modh and -opt: making and changing options. */
 #include "bcfg_cmd.h"
 #include "../../lib/devpath.h"
-
-static const EFI_GUID dp_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
+#include <ember/lib/guids.h>
 
 /* The first node of a path that is a hard-disk partition, or NULL. */
 static const EFI_DEVICE_PATH_PROTOCOL *partition_node(const EFI_DEVICE_PATH_PROTOCOL *p)
@@ -66,7 +65,7 @@ static EFI_DEVICE_PATH_PROTOCOL *path_for(struct shell *sh, const CHAR16 *op, co
 	if (op[n - 1] == 'h' || op[n - 1] == 'H') {
 		if (!(h = sys_handle_arg(sh, "bcfg", what)))
 			return NULL;
-		if (!(p = sys_protocol(h, &dp_guid))) {
+		if (!(p = sys_protocol(h, &efi_device_path_protocol_guid))) {
 			sh_error(sh, "bcfg: handle %ls has no device path\n", what);
 			return NULL;
 		}

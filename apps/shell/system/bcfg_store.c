@@ -1,8 +1,7 @@
 /* Load option variables for bcfg (UEFI 2.10, 3.1.3 and 3.3): Boot####/Driver#### hold an
  * EFI_LOAD_OPTION, BootOrder/DriverOrder an array of UINT16 option numbers. */
 #include "bcfg.h"
-
-static const EFI_GUID global_guid = EFI_GLOBAL_VARIABLE;
+#include <ember/lib/guids.h>
 
 #define OPTION_ATTRIBUTES                                                                          \
 	(EFI_VARIABLE_NON_VOLATILE | EFI_VARIABLE_BOOTSERVICE_ACCESS | EFI_VARIABLE_RUNTIME_ACCESS)
@@ -23,7 +22,8 @@ EFI_STATUS bcfg_order_read(const struct bcfg_kind *k, UINT16 **order, UINTN *cou
 	void *data;
 	UINTN size;
 	UINT32 attributes;
-	EFI_STATUS status = sys_var_read(k->order, &global_guid, &attributes, &data, &size);
+	EFI_STATUS status =
+	    sys_var_read(k->order, &efi_global_variable_guid, &attributes, &data, &size);
 
 	*order = NULL;
 	*count = 0;
@@ -38,8 +38,8 @@ EFI_STATUS bcfg_order_read(const struct bcfg_kind *k, UINT16 **order, UINTN *cou
 
 EFI_STATUS bcfg_order_write(const struct bcfg_kind *k, const UINT16 *order, UINTN count)
 {
-	return app_rt->SetVariable((CHAR16 *)k->order, (EFI_GUID *)&global_guid, OPTION_ATTRIBUTES,
-				   count * sizeof(UINT16), (void *)order);
+	return app_rt->SetVariable((CHAR16 *)k->order, (EFI_GUID *)&efi_global_variable_guid,
+				   OPTION_ATTRIBUTES, count * sizeof(UINT16), (void *)order);
 }
 
 EFI_STATUS bcfg_option_read(const struct bcfg_kind *k, UINT16 number, struct bcfg_option *o)
@@ -50,7 +50,7 @@ EFI_STATUS bcfg_option_read(const struct bcfg_kind *k, UINT16 number, struct bcf
 
 	*o = (struct bcfg_option){.number = number};
 	bcfg_var_name(name, k, number);
-	status = sys_var_read(name, &global_guid, &attributes, &o->data, &o->size);
+	status = sys_var_read(name, &efi_global_variable_guid, &attributes, &o->data, &o->size);
 	if (EFI_ERROR(status))
 		return status;
 	if (!load_option_parse(o->data, o->size, &o->lo)) {
@@ -84,7 +84,8 @@ EFI_STATUS bcfg_option_write(const struct bcfg_kind *k, UINT16 number, const str
 		return EFI_OUT_OF_RESOURCES;
 	load_option_write(lo, data);
 	bcfg_var_name(name, k, number);
-	status = app_rt->SetVariable(name, (EFI_GUID *)&global_guid, OPTION_ATTRIBUTES, size, data);
+	status = app_rt->SetVariable(name, (EFI_GUID *)&efi_global_variable_guid, OPTION_ATTRIBUTES,
+				     size, data);
 	app_free(data);
 	return status;
 }
@@ -94,7 +95,7 @@ EFI_STATUS bcfg_option_delete(const struct bcfg_kind *k, UINT16 number)
 	CHAR16 name[16];
 
 	bcfg_var_name(name, k, number);
-	return app_rt->SetVariable(name, (EFI_GUID *)&global_guid, 0, 0, NULL);
+	return app_rt->SetVariable(name, (EFI_GUID *)&efi_global_variable_guid, 0, 0, NULL);
 }
 
 EFI_STATUS bcfg_free_number(const struct bcfg_kind *k, UINT16 *number)
@@ -105,8 +106,8 @@ EFI_STATUS bcfg_free_number(const struct bcfg_kind *k, UINT16 *number)
 		UINT32 attributes;
 		EFI_STATUS status;
 		bcfg_var_name(name, k, (UINT16)n);
-		status =
-		    app_rt->GetVariable(name, (EFI_GUID *)&global_guid, &attributes, &size, NULL);
+		status = app_rt->GetVariable(name, (EFI_GUID *)&efi_global_variable_guid,
+					     &attributes, &size, NULL);
 		if (status == EFI_NOT_FOUND) {
 			*number = (UINT16)n;
 			return EFI_SUCCESS;

@@ -2,9 +2,7 @@
  * (ConnectController/DisconnectController, UEFI 2.10, 7.3.12 and 7.3.13). */
 #include "sys.h"
 #include "../../lib/devpath.h"
-
-static const EFI_GUID dp_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
-static const EFI_GUID global_guid = EFI_GLOBAL_VARIABLE;
+#include <ember/lib/guids.h>
 
 static void report(struct shell *sh, const char *what, EFI_HANDLE h, EFI_STATUS status)
 {
@@ -99,7 +97,8 @@ static void connect_path(const EFI_DEVICE_PATH_PROTOCOL *path)
 	for (int round = 0; round < 64; round++) {
 		EFI_DEVICE_PATH_PROTOCOL *rest = (EFI_DEVICE_PATH_PROTOCOL *)path;
 		EFI_HANDLE h;
-		if (EFI_ERROR(app_bs->LocateDevicePath((EFI_GUID *)&dp_guid, &rest, &h)) ||
+		if (EFI_ERROR(app_bs->LocateDevicePath((EFI_GUID *)&efi_device_path_protocol_guid,
+						       &rest, &h)) ||
 		    h == previous)
 			return;
 		previous = h;
@@ -118,8 +117,8 @@ static void connect_consoles(void)
 		EFI_DEVICE_PATH_PROTOCOL *paths, *walk;
 		UINTN size;
 		UINT32 attributes;
-		if (EFI_ERROR(
-			sys_var_read(names[i], &global_guid, &attributes, (void **)&paths, &size)))
+		if (EFI_ERROR(sys_var_read(names[i], &efi_global_variable_guid, &attributes,
+					   (void **)&paths, &size)))
 			continue;
 		walk = paths;
 		if (dp_is_valid(paths, size))

@@ -2,9 +2,7 @@
  * handle, type (Root, Bus, Device), configuration and diagnostics support, the numbers of
  * parents, managing drivers and children, and the name. */
 #include "sys.h"
-
-static const EFI_GUID dp_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
-static const EFI_GUID db_guid = EFI_DRIVER_BINDING_PROTOCOL_GUID;
+#include <ember/lib/guids.h>
 
 struct device_info {
 	struct sys_handles drivers, parents, children;
@@ -21,12 +19,13 @@ static void info_free(struct device_info *d)
 /* Fills d; false when h is not a controller (a driver, an image, a service handle). */
 static bool device_info(const struct sys_db *db, EFI_HANDLE h, struct device_info *d)
 {
-	bool has_path = sys_protocol(h, &dp_guid) != NULL;
+	bool has_path = sys_protocol(h, &efi_device_path_protocol_guid) != NULL;
 
 	*d = (struct device_info){0};
 	sys_managing_drivers(db, h, &d->drivers);
 	sys_children(db, h, NULL, &d->children);
-	if (!has_path && (sys_protocol(h, &db_guid) || (!d->drivers.count && !d->children.count))) {
+	if (!has_path && (sys_protocol(h, &efi_driver_binding_protocol_guid) ||
+			  (!d->drivers.count && !d->children.count))) {
 		info_free(d);
 		return false;
 	}

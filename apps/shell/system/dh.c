@@ -1,9 +1,7 @@
 /* dh: the handle database (UEFI Shell 2.2, dh): every handle and its protocols, handles
  * with one protocol, or one handle in detail. */
 #include "dh.h"
-
-static const EFI_GUID dp_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
-static const EFI_GUID li_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
+#include <ember/lib/guids.h>
 
 /* The handle's protocols, in the order the firmware gives them. */
 static EFI_STATUS protocols_of(EFI_HANDLE h, EFI_GUID ***guids, UINTN *n)
@@ -25,9 +23,9 @@ static void print_line(struct shell *sh, EFI_HANDLE h)
 		for (UINTN i = 0; i < n; i++) {
 			CHAR16 *extra = NULL;
 			void *iface = sys_protocol(h, guids[i]);
-			if (guid_eq(guids[i], &dp_guid) && iface)
+			if (guid_eq(guids[i], &efi_device_path_protocol_guid) && iface)
 				extra = sh_devpath_text(sh, iface);
-			else if (guid_eq(guids[i], &li_guid) && iface)
+			else if (guid_eq(guids[i], &efi_loaded_image_protocol_guid) && iface)
 				extra = sys_image_name(sh, h);
 			sh_print(sh, " %ls", dh_protocol_name(sh, guids[i], buf));
 			if (extra)

@@ -1,8 +1,6 @@
 /* dh -d: a handle as the driver model sees it, as a controller and as a driver. */
 #include "dh.h"
-
-static const EFI_GUID dp_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
-static const EFI_GUID db_guid = EFI_DRIVER_BINDING_PROTOCOL_GUID;
+#include <ember/lib/guids.h>
 
 /* "     Drv[1F] : name" for each handle of a list, named by name_of. */
 static void print_list(struct shell *sh, const struct sys_db *db, const char *label,
@@ -39,7 +37,7 @@ static bool any_flag(const struct sys_handles *drivers, bool (*has)(EFI_HANDLE))
 static void as_controller(struct shell *sh, const struct sys_db *db, EFI_HANDLE h)
 {
 	struct sys_handles drivers = {0}, parents = {0}, children = {0};
-	EFI_DEVICE_PATH_PROTOCOL *path = sys_protocol(h, &dp_guid);
+	EFI_DEVICE_PATH_PROTOCOL *path = sys_protocol(h, &efi_device_path_protocol_guid);
 	CHAR16 *name = sys_device_name(sh, db, h), *text = path ? sh_devpath_text(sh, path) : NULL;
 
 	sys_managing_drivers(db, h, &drivers);
@@ -102,10 +100,10 @@ static void as_driver(struct shell *sh, const struct sys_db *db, EFI_HANDLE h,
 
 void dh_driver_model(struct shell *sh, EFI_HANDLE h)
 {
-	EFI_DRIVER_BINDING_PROTOCOL *binding = sys_protocol(h, &db_guid);
+	EFI_DRIVER_BINDING_PROTOCOL *binding = sys_protocol(h, &efi_driver_binding_protocol_guid);
 	struct sys_handles drivers = {0};
 	struct sys_db db;
-	bool controller = sys_protocol(h, &dp_guid) != NULL;
+	bool controller = sys_protocol(h, &efi_device_path_protocol_guid) != NULL;
 
 	if (EFI_ERROR(sys_db_load(sh, &db))) {
 		sh_error(sh, "dh: out of memory for the driver model\n");

@@ -2,8 +2,7 @@
  * and its configuration tables. */
 #include "sys.h"
 #include <efi/protocol/pci_root_bridge_io.h>
-
-static const EFI_GUID rb_guid = EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_GUID;
+#include <ember/lib/guids.h>
 
 static void show_system_table(struct shell *sh)
 {
@@ -37,7 +36,8 @@ static EFI_STATUS read_mmio(UINT64 address, UINTN size, UINT8 *out)
 {
 	EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *rb;
 
-	if (EFI_ERROR(app_bs->LocateProtocol((EFI_GUID *)&rb_guid, NULL, (void **)&rb)))
+	if (EFI_ERROR(app_bs->LocateProtocol((EFI_GUID *)&efi_pci_root_bridge_io_protocol_guid,
+					     NULL, (void **)&rb)))
 		return EFI_UNSUPPORTED;
 	return rb->Mem.Read(rb, EfiPciWidthUint8, address, size, out);
 }

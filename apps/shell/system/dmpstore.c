@@ -7,8 +7,7 @@
  * little-endian and unaligned. */
 #include "sys.h"
 #include <ember/lib/crc32.h>
-
-static const EFI_GUID global_guid = EFI_GLOBAL_VARIABLE;
+#include <ember/lib/guids.h>
 
 enum dmp_mode { DMP_SHOW, DMP_SFO, DMP_DELETE, DMP_SAVE };
 
@@ -205,7 +204,7 @@ static bool parse_scope(struct shell *sh, const struct sh_args *a, struct dmp *d
 		return false;
 	}
 	d->pattern = a->count ? a->pos[0] : NULL;
-	d->guid = sh_args_has(a, "-all") ? NULL : text ? g : &global_guid;
+	d->guid = sh_args_has(a, "-all") ? NULL : text ? g : &efi_global_variable_guid;
 	return true;
 }
 

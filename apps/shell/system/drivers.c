@@ -2,8 +2,7 @@
  * driver-binding handle, version, type, configuration and diagnostics support, the
  * numbers of devices it manages and of children it made, its name and its image. */
 #include "sys.h"
-
-static const EFI_GUID db_guid = EFI_DRIVER_BINDING_PROTOCOL_GUID;
+#include <ember/lib/guids.h>
 
 struct driver_info {
 	UINT32 version;
@@ -63,7 +62,7 @@ static EFI_STATUS list_drivers(struct shell *sh, bool sfo)
 {
 	struct sys_handles drivers;
 	struct sys_db db;
-	EFI_STATUS status = sys_handles_locate(sh, &db_guid, &drivers);
+	EFI_STATUS status = sys_handles_locate(sh, &efi_driver_binding_protocol_guid, &drivers);
 
 	if (EFI_ERROR(status))
 		return status;
@@ -73,7 +72,8 @@ static EFI_STATUS list_drivers(struct shell *sh, bool sfo)
 		return status;
 	}
 	for (UINTN i = 0; i < drivers.count && !sh_interrupted(sh); i++) {
-		EFI_DRIVER_BINDING_PROTOCOL *binding = sys_protocol(drivers.h[i], &db_guid);
+		EFI_DRIVER_BINDING_PROTOCOL *binding =
+		    sys_protocol(drivers.h[i], &efi_driver_binding_protocol_guid);
 		struct driver_info d = {0};
 		if (!binding)
 			continue;

@@ -1,8 +1,7 @@
 /* load: loads UEFI driver images from files and starts them (UEFI Shell 2.2, load); then
  * connects the controllers so that the new drivers bind, unless -nc. */
 #include "sys.h"
-
-static const EFI_GUID li_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
+#include <ember/lib/guids.h>
 
 /* Loads and starts one image; prints where it went. */
 static EFI_STATUS load_one(struct shell *sh, const CHAR16 *name)
@@ -19,7 +18,7 @@ static EFI_STATUS load_one(struct shell *sh, const CHAR16 *name)
 			 status == EFI_NOT_FOUND ? "no such file" : sys_status_text(status));
 		return status;
 	}
-	if ((li = sys_protocol(image, &li_guid))) {
+	if ((li = sys_protocol(image, &efi_loaded_image_protocol_guid))) {
 		base = (UINTN)li->ImageBase;
 		application = li->ImageCodeType == EfiLoaderCode;
 	}

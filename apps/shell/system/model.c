@@ -3,8 +3,8 @@
  * OpenProtocolInformation. A driver that manages a controller opened one of its protocols
  * BY_DRIVER; a bus driver's child opened the parent's protocol BY_CHILD_CONTROLLER. */
 #include "sys.h"
+#include <ember/lib/guids.h>
 
-static const EFI_GUID cn2_guid = EFI_COMPONENT_NAME2_PROTOCOL_GUID;
 /* EFI_COMPONENT_NAME_PROTOCOL (EFI 1.1): the same table, ISO 639-2 language codes. */
 static const EFI_GUID cn_guid = {
     0x107a772c, 0xd5e1, 0x11d4, {0x9a, 0x46, 0x00, 0x90, 0x27, 0x3f, 0xc1, 0x4d}};
@@ -18,8 +18,6 @@ static const EFI_GUID diag_guids[] = {
     {0x0784924f, 0xe296, 0x11d4, {0x9a, 0x49, 0x00, 0x90, 0x27, 0x3f, 0xc1, 0x4d}},
     {0x4d330321, 0x025f, 0x4aac, {0x90, 0xd8, 0x5e, 0xd9, 0x00, 0x17, 0x3b, 0x63}},
 };
-static const EFI_GUID dp_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
-static const EFI_GUID li_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
 
 /* ---- Lists ---- */
 
@@ -221,7 +219,7 @@ void sys_driver_controllers(const struct sys_db *db, EFI_HANDLE driver, struct s
 /* The protocol's name for ctrl (and child), trying ComponentName2 then ComponentName. */
 static CHAR16 *controller_name(EFI_HANDLE driver, EFI_HANDLE ctrl, EFI_HANDLE child)
 {
-	EFI_COMPONENT_NAME2_PROTOCOL *cn = sys_protocol(driver, &cn2_guid);
+	EFI_COMPONENT_NAME2_PROTOCOL *cn = sys_protocol(driver, &efi_component_name2_protocol_guid);
 	CHAR16 *name = NULL;
 
 	if (cn && !EFI_ERROR(cn->GetControllerName(cn, ctrl, child, (CHAR8 *)"en", &name)) && name)
@@ -253,14 +251,14 @@ CHAR16 *sys_device_name(struct shell *sh, const struct sys_db *db, EFI_HANDLE h)
 	}
 	sys_handles_free(&drivers);
 	sys_handles_free(&parents);
-	if (!name && (path = sys_protocol(h, &dp_guid)))
+	if (!name && (path = sys_protocol(h, &efi_device_path_protocol_guid)))
 		name = sh_devpath_text(sh, path);
 	return name;
 }
 
 CHAR16 *sys_driver_name(EFI_HANDLE driver)
 {
-	EFI_COMPONENT_NAME2_PROTOCOL *cn = sys_protocol(driver, &cn2_guid);
+	EFI_COMPONENT_NAME2_PROTOCOL *cn = sys_protocol(driver, &efi_component_name2_protocol_guid);
 	CHAR16 *name = NULL;
 
 	if (cn && !EFI_ERROR(cn->GetDriverName(cn, (CHAR8 *)"en", &name)) && name)
@@ -273,7 +271,7 @@ CHAR16 *sys_driver_name(EFI_HANDLE driver)
 
 CHAR16 *sys_image_name(struct shell *sh, EFI_HANDLE image)
 {
-	EFI_LOADED_IMAGE_PROTOCOL *li = sys_protocol(image, &li_guid);
+	EFI_LOADED_IMAGE_PROTOCOL *li = sys_protocol(image, &efi_loaded_image_protocol_guid);
 
 	if (!li || !li->FilePath)
 		return NULL;

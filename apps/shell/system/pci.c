@@ -3,9 +3,7 @@
  * offers no root bridge protocol. */
 #include "pci.h"
 #include <efi/acpi_resource.h>
-
-static const EFI_GUID rb_guid = EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_GUID;
-static const EFI_GUID io_guid = EFI_PCI_IO_PROTOCOL_GUID;
+#include <ember/lib/guids.h>
 
 EFI_STATUS pci_read_config(const struct pci_fn *f, UINT8 cfg[256])
 {
@@ -91,10 +89,11 @@ static UINTN list_pci_io(struct shell *sh)
 	struct sys_handles l;
 	UINTN found = 0;
 
-	if (EFI_ERROR(sys_handles_locate(sh, &io_guid, &l)))
+	if (EFI_ERROR(sys_handles_locate(sh, &efi_pci_io_protocol_guid, &l)))
 		return 0;
 	for (UINTN i = 0; i < l.count && !sh_interrupted(sh); i++) {
-		struct pci_fn f = {NULL, sys_protocol(l.h[i], &io_guid), 0, 0, 0, 0};
+		struct pci_fn f = {NULL, sys_protocol(l.h[i], &efi_pci_io_protocol_guid), 0, 0, 0,
+				   0};
 		UINTN seg, bus, dev, fn;
 		UINT8 cfg[256];
 		if (!f.io || EFI_ERROR(f.io->GetLocation(f.io, &seg, &bus, &dev, &fn)) ||
@@ -112,13 +111,14 @@ static EFI_STATUS list(struct shell *sh)
 {
 	struct sys_handles l;
 	UINTN found = 0;
-	EFI_STATUS status = sys_handles_locate(sh, &rb_guid, &l);
+	EFI_STATUS status = sys_handles_locate(sh, &efi_pci_root_bridge_io_protocol_guid, &l);
 
 	if (EFI_ERROR(status))
 		return status;
 	sh_print(sh, "   Seg  Bus  Dev  Func\n   ---  ---  ---  ----\n");
 	for (UINTN i = 0; i < l.count; i++)
-		found += list_bridge(sh, sys_protocol(l.h[i], &rb_guid));
+		found +=
+		    list_bridge(sh, sys_protocol(l.h[i], &efi_pci_root_bridge_io_protocol_guid));
 	if (!l.count)
 		found = list_pci_io(sh);
 	sys_handles_free(&l);
@@ -134,9 +134,10 @@ static bool find_fn(struct shell *sh, struct pci_fn *f)
 	struct sys_handles l;
 	bool found = false;
 
-	if (!EFI_ERROR(sys_handles_locate(sh, &rb_guid, &l))) {
+	if (!EFI_ERROR(sys_handles_locate(sh, &efi_pci_root_bridge_io_protocol_guid, &l))) {
 		for (UINTN i = 0; i < l.count && !found; i++) {
-			EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *rb = sys_protocol(l.h[i], &rb_guid);
+			EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *rb =
+			    sys_protocol(l.h[i], &efi_pci_root_bridge_io_protocol_guid);
 			UINT32 first, last;
 			if (!rb || rb->SegmentNumber != f->seg)
 				continue;
@@ -147,10 +148,10 @@ static bool find_fn(struct shell *sh, struct pci_fn *f)
 		}
 		sys_handles_free(&l);
 	}
-	if (found || EFI_ERROR(sys_handles_locate(sh, &io_guid, &l)))
+	if (found || EFI_ERROR(sys_handles_locate(sh, &efi_pci_io_protocol_guid, &l)))
 		return found;
 	for (UINTN i = 0; i < l.count && !found; i++) {
-		EFI_PCI_IO_PROTOCOL *io = sys_protocol(l.h[i], &io_guid);
+		EFI_PCI_IO_PROTOCOL *io = sys_protocol(l.h[i], &efi_pci_io_protocol_guid);
 		UINTN seg, bus, dev, fn;
 		found = io && !EFI_ERROR(io->GetLocation(io, &seg, &bus, &dev, &fn)) &&
 			seg == f->seg && bus == f->bus && dev == f->dev && fn == f->fn;

@@ -10,9 +10,9 @@
 #include "sys.h"
 #include "../../lib/devpath.h"
 #include <efi/protocol/device_path_from_text.h>
+#include <ember/lib/guids.h>
 
 static const EFI_GUID global_guid = EFI_GLOBAL_VARIABLE;
-static const EFI_GUID from_text_guid = EFI_DEVICE_PATH_FROM_TEXT_PROTOCOL_GUID;
 
 struct bytes {
 	UINT8 *p;
@@ -124,7 +124,8 @@ static bool put_device_path(struct shell *sh, struct bytes *b, const CHAR16 *tex
 	CHAR16 *copy;
 	UINTN n = unquote(&text);
 
-	if (EFI_ERROR(app_bs->LocateProtocol((EFI_GUID *)&from_text_guid, NULL, (void **)&from))) {
+	if (EFI_ERROR(app_bs->LocateProtocol((EFI_GUID *)&efi_device_path_from_text_protocol_guid,
+					     NULL, (void **)&from))) {
 		sh_error(sh, "setvar: the firmware cannot read device path text\n");
 		return false;
 	}

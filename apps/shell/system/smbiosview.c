@@ -2,9 +2,7 @@
  * structure, the structures of a type or handle in words, statistics. */
 #include "sys.h"
 #include <efi/smbios.h>
-
-static const EFI_GUID smbios3_guid = SMBIOS3_TABLE_GUID;
-static const EFI_GUID smbios_guid = SMBIOS_TABLE_GUID;
+#include <ember/lib/guids.h>
 
 struct smbios {
 	const UINT8 *table;
@@ -82,8 +80,8 @@ static void *config_table(const EFI_GUID *guid)
 /* Finds the table, preferring the 64-bit entry point; prints what the entry point says. */
 static bool find_table(struct shell *sh, struct smbios *s, bool quiet)
 {
-	const SMBIOS_TABLE_3_0_ENTRY_POINT *ep3 = config_table(&smbios3_guid);
-	const SMBIOS_TABLE_ENTRY_POINT *ep = config_table(&smbios_guid);
+	const SMBIOS_TABLE_3_0_ENTRY_POINT *ep3 = config_table(&efi_smbios3_table_guid);
+	const SMBIOS_TABLE_ENTRY_POINT *ep = config_table(&efi_smbios_table_guid);
 
 	if (ep3 && mem_cmp(ep3->AnchorString, "_SM3_", 5) == 0) {
 		*s = (struct smbios){(const UINT8 *)(UINTN)ep3->TableAddress, ep3->TableMaximumSize,

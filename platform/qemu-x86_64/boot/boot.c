@@ -12,11 +12,10 @@
 #include <ember/core/bds.h>
 #include "tables/fw_cfg.h"
 #include "qemu.h"
+#include <ember/lib/guids.h>
 
 #define WATCHDOG_SECONDS 300   /* the spec's five minutes for a boot option */
 #define BOOT_MENU_WAIT_MS 2500 /* -boot menu=on: time to press Esc/F2/F12 */
-
-static const EFI_GUID loaded_image_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
 
 /* Gives an image its command line (UCS-2 LoadOptions) from UTF-8 text. */
 static void set_load_options(EFI_HANDLE image, const char *text, size_t len)
@@ -24,7 +23,7 @@ static void set_load_options(EFI_HANDLE image, const char *text, size_t len)
 	EFI_LOADED_IMAGE_PROTOCOL *li;
 	CHAR16 *units;
 
-	if (EFI_ERROR(protocol_get(image, &loaded_image_guid, (void **)&li)))
+	if (EFI_ERROR(protocol_get(image, &efi_loaded_image_protocol_guid, (void **)&li)))
 		return;
 	units = pool_alloc_typed(EfiLoaderData, (len + 1) * sizeof(CHAR16));
 	if (!units) {

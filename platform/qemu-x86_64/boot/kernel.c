@@ -9,13 +9,10 @@
 #include <efi/protocol/load_file.h>
 #include "tables/fw_cfg.h"
 #include "qemu.h"
+#include <ember/lib/guids.h>
 
 #define LINUX_EFI_INITRD_MEDIA_GUID                                                                \
 	EFI_GUID_INIT(0x5568e427, 0x68fc, 0x4f3d, 0xac, 0x74, 0xca, 0x55, 0x52, 0x31, 0xcc, 0x68)
-
-static const EFI_GUID load_file2_guid = EFI_LOAD_FILE2_PROTOCOL_GUID;
-static const EFI_GUID device_path_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
-static const EFI_GUID loaded_image_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
 
 static struct {
 	VENDOR_DEVICE_PATH vendor;
@@ -58,8 +55,8 @@ static void publish_initrd(void)
 	initrd_size = fw_cfg_read32(FW_CFG_INITRD_SIZE);
 	if (!initrd_size)
 		return;
-	status = protocol_install_multiple(&handle, &device_path_guid, &initrd_path,
-					   &load_file2_guid, &initrd_load_file2, NULL);
+	status = protocol_install_multiple(&handle, &efi_device_path_protocol_guid, &initrd_path,
+					   &efi_load_file2_protocol_guid, &initrd_load_file2, NULL);
 	if (EFI_ERROR(status))
 		log_warn("cannot offer the initrd: %r\n", status);
 }
@@ -72,7 +69,7 @@ static void set_command_line(EFI_HANDLE image)
 	char *text;
 	CHAR16 *units;
 
-	if (!size || EFI_ERROR(protocol_get(image, &loaded_image_guid, (void **)&li)))
+	if (!size || EFI_ERROR(protocol_get(image, &efi_loaded_image_protocol_guid, (void **)&li)))
 		return;
 	text = pool_alloc(size + 1);
 	units = pool_alloc_typed(EfiLoaderData, (size + 1) * sizeof(CHAR16));

@@ -12,6 +12,7 @@
 #include "chipset/pci_config.h"
 #include "chipset/pci_host.h"
 #include "qemu.h"
+#include <ember/lib/guids.h>
 
 #define PIIX3_ISA PCI_BDF(0, 1, 0)
 #define ICH9_LPC PCI_BDF(0, 0x1f, 0)
@@ -20,8 +21,6 @@
 #define Q35_CHIPSET_SLOTS 25
 
 static const UINT8 pirq_irq[4] = {10, 10, 11, 11};
-static const EFI_GUID pci_io_guid = EFI_PCI_IO_PROTOCOL_GUID;
-static const EFI_GUID device_path_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
 
 static void route_pirqs(void)
 {
@@ -65,8 +64,8 @@ static void set_interrupt_line(EFI_HANDLE handle)
 	EFI_DEVICE_PATH_PROTOCOL *path;
 	UINT8 pin = 0, line;
 
-	if (EFI_ERROR(protocol_get(handle, &pci_io_guid, (void **)&io)) ||
-	    EFI_ERROR(protocol_get(handle, &device_path_guid, (void **)&path)))
+	if (EFI_ERROR(protocol_get(handle, &efi_pci_io_protocol_guid, (void **)&io)) ||
+	    EFI_ERROR(protocol_get(handle, &efi_device_path_protocol_guid, (void **)&path)))
 		return;
 	io->Pci.Read(io, EfiPciIoWidthUint8, PCI_INTERRUPT_PIN_OFFSET, 1, &pin);
 	if (pin < PCI_INTERRUPT_PIN_INTA || pin > PCI_INTERRUPT_PIN_INTD)
@@ -81,7 +80,8 @@ void pci_irq_route(void)
 	UINTN count;
 
 	route_pirqs();
-	if (EFI_ERROR(handle_locate_buffer(ByProtocol, &pci_io_guid, NULL, &count, &handles)))
+	if (EFI_ERROR(handle_locate_buffer(ByProtocol, &efi_pci_io_protocol_guid, NULL, &count,
+					   &handles)))
 		return;
 	for (UINTN i = 0; i < count; i++)
 		set_interrupt_line(handles[i]);

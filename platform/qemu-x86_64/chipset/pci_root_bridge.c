@@ -8,6 +8,7 @@
 #include <efi/pci.h>
 #include <efi/protocol/device_path.h>
 #include "chipset/pci_root_bridge.h"
+#include <ember/lib/guids.h>
 
 /* The legacy ranges a QEMU root bridge always forwards (ISA, VGA, IDE). */
 #define RB_ATTRIBUTES                                                                              \
@@ -16,9 +17,6 @@
 	 EFI_PCI_ATTRIBUTE_VGA_PALETTE_IO_16 | EFI_PCI_ATTRIBUTE_IDE_PRIMARY_IO |                  \
 	 EFI_PCI_ATTRIBUTE_IDE_SECONDARY_IO)
 #define RB_SUPPORTS (RB_ATTRIBUTES | EFI_PCI_ATTRIBUTE_DUAL_ADDRESS_CYCLE)
-
-static const EFI_GUID root_bridge_guid = EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_GUID;
-static const EFI_GUID device_path_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
 
 static const struct __attribute__((packed)) {
 	ACPI_HID_DEVICE_PATH root;
@@ -108,8 +106,9 @@ EFI_STATUS pci_root_bridge_install(EFI_HANDLE *handle)
 	rb_io_fill(&rb->io);
 	rb_dma_fill(&rb->io);
 	rb->handle = NULL;
-	status = protocol_install_multiple(&rb->handle, &device_path_guid, (void *)&root_path,
-					   &root_bridge_guid, &rb->io, NULL);
+	status = protocol_install_multiple(&rb->handle, &efi_device_path_protocol_guid,
+					   (void *)&root_path,
+					   &efi_pci_root_bridge_io_protocol_guid, &rb->io, NULL);
 	if (EFI_ERROR(status))
 		return status;
 	rb->io.ParentHandle = rb->handle; /* no separate host bridge handle */

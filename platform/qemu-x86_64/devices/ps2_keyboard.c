@@ -11,6 +11,7 @@
 #include <ember/drivers/text_input.h>
 #include "cpu/io.h"
 #include "chipset/isa.h"
+#include <ember/lib/guids.h>
 
 #define I8042_DATA 0x60
 #define I8042_STATUS 0x64  /* read */
@@ -159,9 +160,6 @@ static const struct text_input_ops ps2_input_ops = {
 /* Finds the keyboard and puts it on a handle; no controller is no error. */
 static EFI_STATUS ps2_keyboard_publish(void)
 {
-	static const EFI_GUID in_guid = EFI_SIMPLE_TEXT_INPUT_PROTOCOL_GUID;
-	static const EFI_GUID in_ex_guid = EFI_SIMPLE_TEXT_INPUT_EX_PROTOCOL_GUID;
-	static const EFI_GUID path_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
 	struct ps2_keyboard *kb = &keyboard;
 	EFI_STATUS status;
 	CHAR16 *text;
@@ -175,8 +173,10 @@ static EFI_STATUS ps2_keyboard_publish(void)
 	if (EFI_ERROR(status))
 		return status;
 	isa_device_path_init(&kb->path, PNP_KEYBOARD, 0);
-	status = protocol_install_multiple(&kb->handle, &path_guid, &kb->path, &in_guid,
-					   &kb->input.in, &in_ex_guid, &kb->input.in_ex, NULL);
+	status = protocol_install_multiple(&kb->handle, &efi_device_path_protocol_guid, &kb->path,
+					   &efi_simple_text_input_protocol_guid, &kb->input.in,
+					   &efi_simple_text_input_ex_protocol_guid,
+					   &kb->input.in_ex, NULL);
 	if (EFI_ERROR(status)) {
 		text_input_fini(&kb->input);
 		return status;

@@ -10,6 +10,7 @@
 #include "cpu/io.h"
 #include "chipset/isa.h"
 #include "qemu.h"
+#include <ember/lib/guids.h>
 
 #define COM1 0x3f8
 #define UART_CLOCK_BAUD 115200 /* the baud rate of divisor 1 */
@@ -55,7 +56,6 @@ struct uart {
 	bool flow_control;
 };
 
-static const EFI_GUID terminal_type_guid = EFI_SERIAL_TERMINAL_DEVICE_TYPE_GUID;
 static struct uart com1;
 
 static struct uart *uart_from(EFI_SERIAL_IO_PROTOCOL *this)
@@ -256,14 +256,12 @@ static const EFI_SERIAL_IO_PROTOCOL uart_template = {
     .GetControl = uart_get_control,
     .Write = uart_write,
     .Read = uart_read,
-    .DeviceTypeGuid = &terminal_type_guid,
+    .DeviceTypeGuid = &efi_serial_terminal_device_type_guid,
 };
 
 /* Puts COM1 on a handle at 115200 8N1, for the terminal driver to find. */
 static EFI_STATUS uart_publish(void)
 {
-	static const EFI_GUID serial_guid = EFI_SERIAL_IO_PROTOCOL_GUID;
-	static const EFI_GUID path_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
 	struct uart *u = &com1;
 
 	u->port = COM1;
@@ -277,7 +275,7 @@ static EFI_STATUS uart_publish(void)
 	uart_reset(&u->serial);
 	isa_device_path_init(&u->path, PNP_16550, 0);
 	log_info("uart: COM1 at 0x%x, 115200 8N1\n", u->port);
-	return protocol_install_multiple(&u->handle, &serial_guid, &u->serial, &path_guid, &u->path,
-					 NULL);
+	return protocol_install_multiple(&u->handle, &efi_serial_io_protocol_guid, &u->serial,
+					 &efi_device_path_protocol_guid, &u->path, NULL);
 }
 EMBER_INIT(INIT_CONSOLE, uart_publish);

@@ -12,6 +12,7 @@
 #include "cpu/io.h"
 #include "chipset/pci_host.h"
 #include "qemu.h"
+#include <ember/lib/guids.h>
 
 #define BELOW_4GIB 0xffffffffULL
 #define MAX_TABLES 64
@@ -19,9 +20,6 @@
 #define XSDT_OFFSET 64 /* after the RSDP in the same allocation */
 #define PM1_CNT 4
 #define PM1_SCI_EN 1
-
-static const EFI_GUID acpi20_guid = EFI_ACPI_TABLE_GUID;
-static const EFI_GUID acpi10_guid = ACPI_TABLE_GUID;
 
 static EFI_STATUS load_blob(void *ctx, const char *name, UINT32 align, UINT8 zone,
 			    struct qemu_loader_blob *blob)
@@ -133,12 +131,12 @@ static EFI_STATUS publish(struct qemu_loader *loader, const UINT64 *tables, UINT
 	acpi_build_rsdp(rsdp,
 			qemu_rsdp->data + offsetof(EFI_ACPI_ROOT_SYSTEM_DESCRIPTION_POINTER, OemId),
 			(UINT32)rsdt_address, address + XSDT_OFFSET);
-	status = config_table_install(&acpi20_guid, rsdp);
+	status = config_table_install(&efi_acpi_20_table_guid, rsdp);
 	if (EFI_ERROR(status)) {
 		log_debug("installing the ACPI 2.0 table: %r\n", status);
 		return status;
 	}
-	status = config_table_install(&acpi10_guid, rsdp);
+	status = config_table_install(&efi_acpi_table_guid, rsdp);
 	if (EFI_ERROR(status))
 		log_debug("installing the ACPI 1.0 table: %r\n", status);
 	return status;

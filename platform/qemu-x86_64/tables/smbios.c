@@ -11,13 +11,11 @@
 #include <efi/smbios.h>
 #include "tables/fw_cfg.h"
 #include "chipset/pci_host.h"
+#include <ember/lib/guids.h>
 
 #define BELOW_4GIB 0xffffffffULL
 #define SMBIOS3_OFFSET 32 /* the 3.0 entry point after the 2.x one, 16-byte aligned */
 #define SMBIOS2_MAX_TABLE 0xffff
-
-static const EFI_GUID smbios_guid = SMBIOS_TABLE_GUID;
-static const EFI_GUID smbios3_guid = SMBIOS3_TABLE_GUID;
 
 union anchor {
 	SMBIOS_TABLE_ENTRY_POINT v2;
@@ -89,7 +87,7 @@ static EFI_STATUS publish(UINT8 *base, const union anchor *qemu, bool is_v3, UIN
 	EFI_STATUS status;
 
 	fill_v3((void *)(base + SMBIOS3_OFFSET), qemu, is_v3, table, size);
-	status = config_table_install(&smbios3_guid, base + SMBIOS3_OFFSET);
+	status = config_table_install(&efi_smbios3_table_guid, base + SMBIOS3_OFFSET);
 	if (EFI_ERROR(status)) {
 		log_debug("installing the SMBIOS3 table: %r\n", status);
 		return status;
@@ -97,10 +95,10 @@ static EFI_STATUS publish(UINT8 *base, const union anchor *qemu, bool is_v3, UIN
 	if (is_v3)
 		return EFI_SUCCESS;
 	fill_v2((void *)base, &qemu->v2, (UINT32)table, size);
-	status = config_table_install(&smbios_guid, base);
+	status = config_table_install(&efi_smbios_table_guid, base);
 	if (EFI_ERROR(status)) {
 		log_debug("installing the SMBIOS table: %r\n", status);
-		config_table_install(&smbios3_guid, NULL);
+		config_table_install(&efi_smbios3_table_guid, NULL);
 	}
 	return status;
 }
