@@ -11,7 +11,6 @@
 
 #define SEED_BYTES 64
 
-static const EFI_GUID raw_guid = EFI_RNG_ALGORITHM_RAW;
 static const EFI_GUID chacha_guid = EMBER_RNG_ALGORITHM_CHACHA20;
 
 static struct list sources = LIST_INIT(sources);
@@ -138,7 +137,7 @@ static EFI_STATUS EFIAPI rng_get_info(EFI_RNG_PROTOCOL *this, UINTN *list_size,
 		return EFI_INVALID_PARAMETER;
 	/* The default first. */
 	if (count == 2)
-		list[0] = raw_guid;
+		list[0] = efi_rng_algorithm_raw_guid;
 	list[count - 1] = chacha_guid;
 	*list_size = needed;
 	return EFI_SUCCESS;
@@ -153,7 +152,7 @@ static EFI_STATUS EFIAPI rng_get_rng(EFI_RNG_PROTOCOL *this, EFI_RNG_ALGORITHM *
 	if (!this || !value || !size)
 		return EFI_INVALID_PARAMETER;
 	old = tpl_raise(TPL_NOTIFY);
-	if (algorithm ? guid_eq(algorithm, &raw_guid) : have_hardware()) {
+	if (algorithm ? guid_eq(algorithm, &efi_rng_algorithm_raw_guid) : have_hardware()) {
 		status = have_hardware() ? read_raw(value, size) : EFI_UNSUPPORTED;
 	} else if (!algorithm || guid_eq(algorithm, &chacha_guid)) {
 		generate(value, size);

@@ -10,8 +10,6 @@
 #include "terminal.h"
 #include <ember/lib/guids.h>
 
-static const EFI_GUID vt_utf8_guid = EFI_VT_UTF8_GUID;
-
 #pragma pack(push, 1)
 struct terminal_path_tail {
 	UART_DEVICE_PATH uart;
@@ -40,7 +38,7 @@ static EFI_DEVICE_PATH_PROTOCOL *child_path(const EFI_DEVICE_PATH_PROTOCOL *pare
 	tail.uart.Parity = (UINT8)mode->Parity; /* same numbering as EFI_PARITY_TYPE */
 	tail.uart.StopBits = (UINT8)mode->StopBits;
 	set_node(&tail.type.Header, MESSAGING_DEVICE_PATH, MSG_VENDOR_DP, sizeof(tail.type));
-	tail.type.Guid = vt_utf8_guid;
+	tail.type.Guid = efi_vt_utf8_guid;
 	set_node(&tail.end, END_DEVICE_PATH_TYPE, END_ENTIRE_DEVICE_PATH_SUBTYPE, sizeof(tail.end));
 	return dp_append(parent, &tail.uart.Header);
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <ember/lib/guids.h>
 #include <ember/core/core.h>
 #include <ember/lib/str.h>
 #include "console.h"
@@ -18,7 +19,6 @@ static const EFI_GUID stdout_guid = {
     0x90a73d64, 0xf535, 0x4bb3, {0x9a, 0x3c, 0xd3, 0x6c, 0x2c, 0x5d, 0x45, 0xca}};
 static const EFI_GUID stderr_guid = {
     0xfd7bf17a, 0x8202, 0x409e, {0x8e, 0x0d, 0x4d, 0x14, 0x2b, 0x60, 0xde, 0xb1}};
-static const EFI_GUID vt_utf8_guid = EFI_VT_UTF8_GUID;
 
 static void set_length(EFI_DEVICE_PATH_PROTOCOL *node, UINT16 length)
 {
@@ -35,7 +35,7 @@ void console_path_init(struct console_path *path, const EFI_GUID *device)
 	path->terminal.Header.Type = MESSAGING_DEVICE_PATH;
 	path->terminal.Header.SubType = MSG_VENDOR_DP;
 	set_length(&path->terminal.Header, sizeof(path->terminal));
-	path->terminal.Guid = vt_utf8_guid;
+	path->terminal.Guid = efi_vt_utf8_guid;
 	path->end.Type = END_DEVICE_PATH_TYPE;
 	path->end.SubType = END_ENTIRE_DEVICE_PATH_SUBTYPE;
 	set_length(&path->end, sizeof(path->end));

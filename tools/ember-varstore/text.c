@@ -5,14 +5,13 @@
 #include <string.h>
 
 #include "tool.h"
+#include <ember/lib/guids.h>
 #include <ember/lib/str.h>
 
 bool parse_guid(const char *text, EFI_GUID *guid)
 {
-	static const EFI_GUID global = EFI_GLOBAL_VARIABLE;
-
 	if (!strcmp(text, "global")) {
-		*guid = global;
+		*guid = efi_global_variable_guid;
 		return true;
 	}
 	return strlen(text) == 36 && guid_from_str(guid, text, 36);
