@@ -68,7 +68,6 @@ static void publish(const EFI_GUID *protocol, const CHAR16 *in_use, const CHAR16
 
 void bds_console_variables(void)
 {
-
 	publish(&efi_simple_text_input_protocol_guid, u"ConIn", u"ConInDev");
 	publish(&efi_simple_text_output_protocol_guid, u"ConOut", u"ConOutDev");
 	publish(&efi_simple_text_output_protocol_guid, u"ErrOut", u"ErrOutDev");

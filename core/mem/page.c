@@ -96,8 +96,8 @@ EFI_STATUS mem_allocate_aligned(EFI_ALLOCATE_TYPE type, EFI_MEMORY_TYPE memory_t
 	} else {
 		UINT64 limit = type == AllocateMaxAddress ? start : UINT64_MAX;
 		bool found = false;
-		if (type ==
-		    AllocateAnyPages) /* prefer 32-bit addressable memory, like devices do */
+		/* Prefer 32-bit addressable memory, as devices do. */
+		if (type == AllocateAnyPages)
 			found = find_free_top_down(BELOW_4G, pages, align, &start);
 		if (!found)
 			found = find_free_top_down(limit, pages, align, &start);
