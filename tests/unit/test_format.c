@@ -142,3 +142,31 @@ TEST(format_edge_cases)
 	EXPECT(strcmp(buf, "       ") == 0);
 	SAME_AS_LIBC("[%40d] [%-40s] [%040x]", 1, "left", 0xabu);
 }
+
+TEST(format_matches_libc)
+{
+	SAME_AS_LIBC("%d %i %u", -42, 17, 3000000000u);
+	SAME_AS_LIBC("[%5d] [%-5d] [%05d] [%+d] [% d]", 42, 42, 42, 42, 42);
+	SAME_AS_LIBC("%x %X %#x %08llx %lld", 0xbeefu, 0xbeefu, 255u, 0x1234ULL, -5LL);
+	SAME_AS_LIBC("%s|%10s|%-10s|%.3s", "abc", "right", "left", "truncate");
+	SAME_AS_LIBC("%c%c %% %zu %o", 'o', 'k', (size_t)99, 8u);
+	SAME_AS_LIBC("%.5d %*d %-*d|", 42, 6, 7, 4, 3);
+	SAME_AS_LIBC("%hhu %hd %lu", (unsigned char)44, (short)-2, 123456789012UL);
+	SAME_AS_LIBC("%llu %lld", 18446744073709551615ULL, (-9223372036854775807LL - 1));
+}
+
+TEST(format_extensions)
+{
+	char buf[128];
+	EFI_GUID g = {0x12345678, 0x9abc, 0xdef0, {0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef}};
+
+	format_sn(buf, sizeof(buf), "%ls!", u"héllo ☃");
+	EXPECT(strcmp(buf, "héllo ☃!") == 0);
+	format_sn(buf, sizeof(buf), "%pG", &g);
+	EXPECT(strcmp(buf, "12345678-9ABC-DEF0-0123-456789ABCDEF") == 0);
+	format_sn(buf, sizeof(buf), "%r %r", EFI_NOT_FOUND, EFI_SUCCESS);
+	EXPECT(strcmp(buf, "EFI_NOT_FOUND EFI_SUCCESS") == 0);
+	/* Truncation keeps the terminator and reports the full length. */
+	EXPECT_EQ(format_sn(buf, 4, "%s", "abcdef"), 6);
+	EXPECT(strcmp(buf, "abc") == 0);
+}
