@@ -1,5 +1,29 @@
-"""Small PE/COFF surgery for tests: read a few header fields and rewrite them."""
+"""PE/COFF images for tests: small EFI applications built with clang and lld, and surgery
+on a few header fields (read them, rewrite them)."""
 import struct
+import subprocess
+
+RELOCATED_SOURCE = ("static const char *table[] = {\"a\", \"b\"};\n"
+                    "const char **volatile keep = table;\n"
+                    "unsigned long long efi_main(void *image, void *st)"
+                    " { return keep[1][0] == 'b' ? 0 : 1; }\n")
+
+
+def clang_efi(tmp_path, name, source, target="x86_64-unknown-windows"):
+    """Builds the C source (efi_main is its entry) into tmp_path/name.efi for target."""
+    src = tmp_path / f"{name}.c"
+    src.write_text(source)
+    out = tmp_path / f"{name}.efi"
+    subprocess.run(["clang", f"--target={target}", "-ffreestanding", "-nostdlib",
+                    "-fuse-ld=lld", "-Wl,-entry:efi_main", "-Wl,-subsystem:efi_application",
+                    "-o", str(out), str(src)], check=True)
+    return out
+
+
+def relocated_app(tmp_path):
+    """An x64 EFI application whose pointer table needs DIR64 base relocations: linked for
+    0x140000000 and loaded elsewhere, it returns 0 only if they were applied."""
+    return clang_efi(tmp_path, "reloc", RELOCATED_SOURCE)
 
 
 class PeFile:
@@ -35,3 +59,9 @@ class PeFile:
         rva, size = self.data_directory(5)
         assert size >= 8, "image has no relocations"
         return self.rva_to_offset(rva)
+
+    def move_relocations_outside(self):
+        """Moves the first relocation block's page beyond SizeOfImage: its DIR64 targets
+        now lie outside the image."""
+        struct.pack_into("<I", self.data, self.first_relocation_block(),
+                         (self.size_of_image + 0x100000) & ~0xFFF)

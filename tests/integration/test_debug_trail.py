@@ -13,7 +13,7 @@ import subprocess
 import pytest
 
 from conftest import program
-from pe_patch import PeFile
+from pe_patch import PeFile, relocated_app
 
 SECTOR = 512
 
@@ -59,24 +59,9 @@ def test_pe_that_is_no_pe(ember, tmp_path):
                  [r"pe: 192-byte file refused: not a PE32\+ image: EFI_LOAD_ERROR"])
 
 
-def build_relocated_app(tmp_path):
-    """An x64 EFI application with DIR64 base relocations (clang and lld)."""
-    src = tmp_path / "reloc.c"
-    src.write_text("static const char *table[] = {\"a\", \"b\"};\n"
-                   "const char **volatile keep = table;\n"
-                   "unsigned long long efi_main(void *image, void *st)"
-                   " { return keep[1][0] == 'b' ? 0 : 1; }\n")
-    out = tmp_path / "reloc.efi"
-    subprocess.run(["clang", "--target=x86_64-unknown-windows", "-ffreestanding", "-nostdlib",
-                    "-fuse-ld=lld", "-Wl,-entry:efi_main", "-Wl,-subsystem:efi_application",
-                    "-o", str(out), str(src)], check=True)
-    return out
-
-
 def test_pe_whose_relocations_fail(ember, tmp_path):
-    pe = PeFile(build_relocated_app(tmp_path).read_bytes())
-    block = pe.first_relocation_block()
-    struct.pack_into("<I", pe.data, block, (pe.size_of_image + 0x100000) & ~0xFFF)
+    pe = PeFile(relocated_app(tmp_path).read_bytes())
+    pe.move_relocations_outside()
     r, lines, without = both(ember, write(tmp_path, "bad-reloc.efi", pe.data))
     assert r.returncode == 2
     assert_trail(lines, without, [

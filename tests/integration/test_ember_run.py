@@ -2,11 +2,9 @@
 import os
 import re
 import shutil
-import struct
-import subprocess
 
 from conftest import ROOT, BUILD, app, program
-from pe_patch import PeFile
+from pe_patch import PeFile, clang_efi, relocated_app
 
 
 def test_hello_world(ember):
@@ -93,13 +91,8 @@ def test_foreign_machines(ember, tmp_path):
 
 def build_foreign(tmp_path, target):
     """A real EFI application for another architecture, built with clang and lld."""
-    src = tmp_path / "tiny.c"
-    src.write_text("int efi_main(void *image, void *st) { return 0; }\n")
-    out = tmp_path / f"tiny-{target}.efi"
-    subprocess.run(["clang", f"--target={target}", "-ffreestanding", "-nostdlib",
-                    "-fuse-ld=lld", "-Wl,-entry:efi_main", "-Wl,-subsystem:efi_application",
-                    "-o", str(out), str(src)], check=True)
-    return out
+    return clang_efi(tmp_path, f"tiny-{target}",
+                     "int efi_main(void *image, void *st) { return 0; }\n", target)
 
 
 def test_real_ia32_and_aarch64_images(ember, tmp_path):
@@ -109,29 +102,12 @@ def test_real_ia32_and_aarch64_images(ember, tmp_path):
     assert r.returncode == 2 and b"unsupported machine type 0xaa64" in r.stderr
 
 
-def build_relocated_app(tmp_path):
-    """An x64 EFI application whose pointer table needs DIR64 base relocations."""
-    src = tmp_path / "reloc.c"
-    src.write_text("static const char *table[] = {\"a\", \"b\"};\n"
-                   "const char **volatile keep = table;\n"
-                   "unsigned long long efi_main(void *image, void *st)"
-                   " { return keep[1][0] == 'b' ? 0 : 1; }\n")
-    out = tmp_path / "reloc.efi"
-    subprocess.run(["clang", "--target=x86_64-unknown-windows", "-ffreestanding", "-nostdlib",
-                    "-fuse-ld=lld", "-Wl,-entry:efi_main", "-Wl,-subsystem:efi_application",
-                    "-o", str(out), str(src)], check=True)
-    return out
-
-
 def test_relocations_applied_and_checked(ember, tmp_path):
-    good = build_relocated_app(tmp_path)
-    # Linked for 0x140000000, loaded elsewhere: it only returns 0 if relocations worked.
+    good = relocated_app(tmp_path)
     r = ember(good)
     assert r.returncode == 0, r.stderr
     pe = PeFile(good.read_bytes())
-    block = pe.first_relocation_block()
-    # Move the block's page beyond SizeOfImage: its DIR64 targets now lie outside.
-    struct.pack_into("<I", pe.data, block, (pe.size_of_image + 0x100000) & ~0xFFF)
+    pe.move_relocations_outside()
     r = ember(bad_image(tmp_path, "bad-reloc.efi", pe.data))
     assert r.returncode == 2
     assert b"relocation outside the image" in r.stderr

@@ -2,7 +2,6 @@
  * and the walk of the command list. The register layout is written here again from the
  * AHCI 1.3.1 specification, not taken from the driver, so that a mistake in the driver's
  * header shows. */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,10 +74,7 @@
 
 static void violation(struct fake_ahci_port *p, const char *what)
 {
-	char msg[128];
-
-	snprintf(msg, sizeof(msg), "AHCI port %u: %s", p->index, what);
-	fake_pci_io_fault(p->hba->pci, msg);
+	fake_pci_io_error(p->hba->pci, "AHCI port %u: %s", p->index, what);
 }
 
 static UINT64 after(UINT64 start, UINT64 ns)
@@ -597,7 +593,7 @@ static bool dword_access(struct fake_ahci *a, UINT64 offset, UINT32 width)
 {
 	if (width == 4 && !(offset & 3))
 		return true;
-	fake_pci_io_fault(a->pci, "AHCI register access that is not one aligned dword");
+	fake_pci_io_error(a->pci, "AHCI register access that is not one aligned dword");
 	return false;
 }
 
@@ -611,7 +607,7 @@ static UINT64 abar_read(void *device, UINT64 offset, UINT32 width)
 	if (offset >= PORT_BASE) {
 		p = port_at(a, offset);
 		if (!p) {
-			fake_pci_io_fault(a->pci, "AHCI read of a port PI does not list");
+			fake_pci_io_error(a->pci, "AHCI read of a port PI does not list");
 			return 0;
 		}
 		return port_read(p, (UINT32)((offset - PORT_BASE) % PORT_SIZE));
@@ -644,7 +640,7 @@ static void abar_write(void *device, UINT64 offset, UINT32 width, UINT64 value)
 		if (p)
 			port_write(p, (UINT32)((offset - PORT_BASE) % PORT_SIZE), (UINT32)value);
 		else
-			fake_pci_io_fault(a->pci, "AHCI write to a port PI does not list");
+			fake_pci_io_error(a->pci, "AHCI write to a port PI does not list");
 		return;
 	}
 	if (offset == GHC && (value & GHC_HR))
@@ -652,7 +648,7 @@ static void abar_write(void *device, UINT64 offset, UINT32 width, UINT64 value)
 	else if (offset == GHC)
 		a->ghc = (a->ghc & GHC_HR) | ((UINT32)value & (GHC_AE | GHC_IE));
 	else if (offset != IS)
-		fake_pci_io_fault(a->pci, "AHCI write to a read-only global register");
+		fake_pci_io_error(a->pci, "AHCI write to a read-only global register");
 }
 
 struct fake_ahci *fake_ahci_create(UINT8 pci_dev, UINT32 ports_implemented)

@@ -11,7 +11,8 @@
  * that comes and goes. Time is the unit-test clock: the link, the device's first FIS, the
  * reset and each command can take a while, or forever. Anything a driver does that the
  * spec forbids (touching CLB while the engine runs, ST without FRE, a PACKET without the A
- * bit, a PRDT shorter than the transfer ...) is a fault of the PCI function. */
+ * bit, a PRDT shorter than the transfer ...) is an error of the PCI function
+ * (fake_pci_io_error). */
 #ifndef EMBER_TEST_FAKE_AHCI_H
 #define EMBER_TEST_FAKE_AHCI_H
 

@@ -39,7 +39,7 @@ static const struct fake_ahci_status aborted = {FAKE_ATA_DRDY | FAKE_ATA_ERR, FA
 
 static void violation(struct fake_ahci_port *p, const char *what)
 {
-	fake_pci_io_fault(p->hba->pci, what);
+	fake_pci_io_error(p->hba->pci, "%s", what);
 }
 
 static struct fake_ahci_status failed(UINT8 error)

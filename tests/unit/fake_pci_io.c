@@ -1,5 +1,6 @@
 /* A PCI function in memory (see fake_pci_io.h): configuration space, BARs served by a
- * device model, attributes, and DMA through a root bridge that bounces high buffers. */
+ * device model, attributes, and the function's life. Its DMA is in fake_pci_io_dma.c. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,22 +19,19 @@
 static const EFI_GUID pci_io_guid = EFI_PCI_IO_PROTOCOL_GUID;
 static const EFI_GUID path_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
 
-/* A buffer AllocateBuffer handed out. */
-struct fake_pci_buffer {
-	struct list link;
-	UINT8 *host;
-	UINTN pages;
-};
-
 static struct fake_pci_io *fake_pci_io_from(EFI_PCI_IO_PROTOCOL *this)
 {
 	return container_of(this, struct fake_pci_io, pci_io);
 }
 
-void fake_pci_io_fault(struct fake_pci_io *f, const char *what)
+void fake_pci_io_error(struct fake_pci_io *f, const char *format, ...)
 {
-	f->faults_seen++;
-	snprintf(f->last_fault, sizeof(f->last_fault), "%s", what);
+	va_list args;
+
+	f->errors++;
+	va_start(args, format);
+	vsnprintf(f->last_error, sizeof(f->last_error), format, args);
+	va_end(args);
 }
 
 /* Counts a call; true when it is the one to fail. */
@@ -54,6 +52,12 @@ static bool width_steps(EFI_PCI_IO_PROTOCOL_WIDTH width, UINT32 *bytes, UINT32 *
 	    width >= EfiPciIoWidthFifoUint8 && width <= EfiPciIoWidthFifoUint64 ? 0 : *bytes;
 	*buffer_step = width >= EfiPciIoWidthFillUint8 ? 0 : *bytes;
 	return true;
+}
+
+/* The bytes an access of count elements spans on the device side. */
+static UINT64 span(UINT32 bytes, UINT32 device_step, UINTN count)
+{
+	return (UINT64)device_step * (count - 1) + bytes;
 }
 
 /* ---- Configuration space ---- */
@@ -97,11 +101,15 @@ static EFI_STATUS config_access(EFI_PCI_IO_PROTOCOL *this, bool write,
 	UINT32 bytes, dstep, bstep;
 	UINT8 *b = buffer;
 
-	if (!buffer || !width_steps(width, &bytes, &dstep, &bstep))
+	if (!buffer || !count || !width_steps(width, &bytes, &dstep, &bstep))
 		return EFI_INVALID_PARAMETER;
-	if (offset % bytes ||
-	    (UINT64)offset + (UINT64)dstep * (count ? count - 1 : 0) + bytes > sizeof(f->config))
+	if (offset % bytes || offset + span(bytes, dstep, count) > sizeof(f->config))
 		return EFI_UNSUPPORTED;
+	if (write && f->config_read_only) {
+		/* The driver has no business there: it goes through Attributes. */
+		fake_pci_io_error(f, "configuration space write at %#x", offset);
+		return EFI_SUCCESS;
+	}
 	for (UINTN i = 0; i < count; i++, offset += dstep, b += bstep)
 		for (UINT32 k = 0; k < bytes; k++) {
 			if (!write)
@@ -126,6 +134,12 @@ static EFI_STATUS EFIAPI config_write(EFI_PCI_IO_PROTOCOL *this, EFI_PCI_IO_PROT
 	return config_access(this, true, width, offset, count, buffer);
 }
 
+void fake_pci_io_config_set(struct fake_pci_io *f, UINT32 offset, UINT32 size, UINT64 value)
+{
+	if (size <= sizeof(value) && offset + size <= sizeof(f->config))
+		memcpy(f->config + offset, &value, size);
+}
+
 /* ---- BARs ---- */
 
 static UINT64 load(const UINT8 *p, UINT32 bytes)
@@ -136,27 +150,42 @@ static UINT64 load(const UINT8 *p, UINT32 bytes)
 	return v;
 }
 
+/* The BAR an access of span bytes may reach, or NULL with the mistake recorded. */
+static struct fake_pci_bar *bar_for(struct fake_pci_io *f, bool io, UINT8 index, UINT64 offset,
+				    UINT64 bytes)
+{
+	struct fake_pci_bar *bar = index < FAKE_PCI_BARS ? &f->bars[index] : NULL;
+
+	if (!bar || !bar->size || bar->io != io) {
+		fake_pci_io_error(f, "%s access to BAR %u, which is not %s", io ? "I/O" : "memory",
+				  index, io ? "I/O" : "memory");
+		return NULL;
+	}
+	if (offset > bar->size || bytes > bar->size - offset) {
+		fake_pci_io_error(f, "access to BAR %u out of range (%#llx)", index,
+				  (unsigned long long)offset);
+		return NULL;
+	}
+	return bar;
+}
+
 static EFI_STATUS bar_access(EFI_PCI_IO_PROTOCOL *this, bool io, bool write,
 			     EFI_PCI_IO_PROTOCOL_WIDTH width, UINT8 index, UINT64 offset,
 			     UINTN count, void *buffer)
 {
 	struct fake_pci_io *f = fake_pci_io_from(this);
-	struct fake_pci_bar *bar = index < FAKE_PCI_BARS ? &f->bars[index] : NULL;
 	UINT64 decode = io ? EFI_PCI_IO_ATTRIBUTE_IO : EFI_PCI_IO_ATTRIBUTE_MEMORY;
 	UINT32 bytes, dstep, bstep;
+	struct fake_pci_bar *bar;
 	UINT8 *b = buffer;
 
-	if (!buffer || !width_steps(width, &bytes, &dstep, &bstep))
+	if (!buffer || !count || !width_steps(width, &bytes, &dstep, &bstep))
 		return EFI_INVALID_PARAMETER;
-	if (!bar || !bar->size || bar->io != io)
-		return EFI_UNSUPPORTED;
-	if (offset + (UINT64)dstep * (count ? count - 1 : 0) + bytes > bar->size)
-		return EFI_UNSUPPORTED;
+	bar = bar_for(f, io, index, offset, span(bytes, dstep, count));
 	for (UINTN i = 0; i < count; i++, offset += dstep, b += bstep) {
-		/* Without decoding the device never sees the cycle: reads float high. */
-		if (!(f->attributes & decode)) {
-			fake_pci_io_fault(f, write ? "BAR write with decoding off"
-						   : "BAR read with decoding off");
+		/* No such register, or decoding off: the device never sees the cycle, reads
+		 * float high (a master abort). */
+		if (!bar || !(f->attributes & decode)) {
 			if (!write)
 				memset(b, 0xff, bytes);
 		} else if (write) {
@@ -166,6 +195,11 @@ static EFI_STATUS bar_access(EFI_PCI_IO_PROTOCOL *this, bool io, bool write,
 			memcpy(b, &v, bytes);
 		}
 	}
+	if (!bar)
+		return EFI_UNSUPPORTED;
+	if (!(f->attributes & decode))
+		fake_pci_io_error(f, "BAR %u %s with decoding off", index,
+				  write ? "write" : "read");
 	return EFI_SUCCESS;
 }
 
@@ -278,13 +312,21 @@ static EFI_STATUS EFIAPI set_bar_attributes(EFI_PCI_IO_PROTOCOL *this, UINT64 at
 
 /* ---- Attributes (UEFI 2.10, 14.4 Attributes) ---- */
 
+/* True when this call is one to fail (by its number or by its operation). */
+static bool attributes_fail(struct fake_pci_io *f, EFI_PCI_IO_PROTOCOL_ATTRIBUTE_OPERATION op)
+{
+	bool nth = faulty_call(&f->attributes_calls, f->faults.attributes_fail_at);
+
+	return nth || ((UINT32)op < 32 && (f->faults.attributes_fail_ops & (1u << op)));
+}
+
 static EFI_STATUS EFIAPI attributes(EFI_PCI_IO_PROTOCOL *this,
 				    EFI_PCI_IO_PROTOCOL_ATTRIBUTE_OPERATION op, UINT64 value,
 				    UINT64 *result)
 {
 	struct fake_pci_io *f = fake_pci_io_from(this);
 
-	if (faulty_call(&f->attributes_calls, f->faults.attributes_fail_at))
+	if (attributes_fail(f, op))
 		return EFI_DEVICE_ERROR;
 	switch (op) {
 	case EfiPciIoAttributeOperationGet:
@@ -325,230 +367,9 @@ static EFI_STATUS EFIAPI get_location(EFI_PCI_IO_PROTOCOL *this, UINTN *segment,
 	return EFI_SUCCESS;
 }
 
-/* ---- DMA (UEFI 2.10, 14.4 Map, Unmap, AllocateBuffer, FreeBuffer) ---- */
-
-static bool dual_address(struct fake_pci_io *f)
-{
-	return f->attributes & EFI_PCI_IO_ATTRIBUTE_DUAL_ADDRESS_CYCLE;
-}
-
-static bool above_4g(const void *p, UINTN bytes)
-{
-	return ((UINT64)(uintptr_t)p + (bytes ? bytes - 1 : 0)) >> 32;
-}
-
-static UINTN pages_of(UINTN bytes)
-{
-	return (bytes + 4095) / 4096;
-}
-
-/* Pages from the firmware's memory, below 4 GiB unless the device does 64-bit DMA. */
-static UINT8 *get_pages(EFI_MEMORY_TYPE type, UINTN pages, bool high)
-{
-	EFI_PHYSICAL_ADDRESS addr = high ? ~0ULL : 0xFFFFFFFFULL;
-
-	if (EFI_ERROR(mem_allocate_pages(AllocateMaxAddress, type, pages, &addr)))
-		return NULL;
-	return (UINT8 *)(uintptr_t)addr;
-}
-
-static void put_pages(UINT8 *p, UINTN pages)
-{
-	mem_free_pages((EFI_PHYSICAL_ADDRESS)(uintptr_t)p, pages);
-}
-
-static struct fake_pci_buffer *buffer_holding(struct fake_pci_io *f, const UINT8 *p, UINTN bytes)
-{
-	struct fake_pci_buffer *b;
-
-	list_for_each_entry (b, &f->buffers, link)
-		if (p >= b->host && bytes <= b->pages * 4096 &&
-		    (UINTN)(p - b->host) <= b->pages * 4096 - bytes)
-			return b;
-	return NULL;
-}
-
-static EFI_STATUS EFIAPI allocate_buffer(EFI_PCI_IO_PROTOCOL *this, EFI_ALLOCATE_TYPE type,
-					 EFI_MEMORY_TYPE memory_type, UINTN pages, VOID **host,
-					 UINT64 attrs)
-{
-	struct fake_pci_io *f = fake_pci_io_from(this);
-	struct fake_pci_buffer *b;
-
-	if (!host || (memory_type != EfiBootServicesData && memory_type != EfiRuntimeServicesData))
-		return EFI_INVALID_PARAMETER;
-	if (attrs &
-	    ~(UINT64)(EFI_PCI_IO_ATTRIBUTE_MEMORY_WRITE_COMBINE |
-		      EFI_PCI_IO_ATTRIBUTE_MEMORY_CACHED | EFI_PCI_IO_ATTRIBUTE_DUAL_ADDRESS_CYCLE))
-		return EFI_UNSUPPORTED;
-	if (faulty_call(&f->alloc_calls, f->faults.alloc_fail_at))
-		return EFI_OUT_OF_RESOURCES;
-	b = calloc(1, sizeof(*b));
-	b->host = get_pages(memory_type, pages, dual_address(f));
-	if (!b->host) {
-		free(b);
-		return EFI_OUT_OF_RESOURCES;
-	}
-	b->pages = pages;
-	list_add_tail(&b->link, &f->buffers);
-	f->live_buffers++;
-	*host = b->host;
-	return EFI_SUCCESS;
-}
-
-static bool is_mapped(struct fake_pci_io *f, const UINT8 *p, UINTN bytes)
-{
-	struct fake_pci_map *m;
-
-	list_for_each_entry (m, &f->maps, link)
-		if (p < m->host + m->bytes && m->host < p + bytes)
-			return true;
-	return false;
-}
-
-static EFI_STATUS EFIAPI free_buffer(EFI_PCI_IO_PROTOCOL *this, UINTN pages, VOID *host)
-{
-	struct fake_pci_io *f = fake_pci_io_from(this);
-	struct fake_pci_buffer *b = buffer_holding(f, host, 1);
-
-	if (!b || b->host != host || b->pages != pages) {
-		fake_pci_io_fault(f, "FreeBuffer of memory AllocateBuffer did not give");
-		return EFI_INVALID_PARAMETER;
-	}
-	if (is_mapped(f, b->host, pages * 4096))
-		fake_pci_io_fault(f, "FreeBuffer of a buffer still mapped");
-	put_pages(b->host, b->pages);
-	list_del(&b->link);
-	free(b);
-	f->live_buffers--;
-	return EFI_SUCCESS;
-}
-
-/* A buffer the device cannot reach goes through a copy below 4 GiB, as a root bridge does. */
-static EFI_STATUS bounce(struct fake_pci_io *f, struct fake_pci_map *m)
-{
-	if (m->op == EfiPciIoOperationBusMasterCommonBuffer) {
-		fake_pci_io_fault(f, "CommonBuffer map out of the device's reach");
-		return EFI_UNSUPPORTED;
-	}
-	m->bounce = get_pages(EfiBootServicesData, pages_of(m->bytes), false);
-	if (!m->bounce)
-		return EFI_OUT_OF_RESOURCES;
-	if (m->op == EfiPciIoOperationBusMasterRead)
-		memcpy(m->bounce, m->host, m->bytes);
-	return EFI_SUCCESS;
-}
-
-static EFI_STATUS EFIAPI map(EFI_PCI_IO_PROTOCOL *this, EFI_PCI_IO_PROTOCOL_OPERATION op,
-			     VOID *host, UINTN *bytes, EFI_PHYSICAL_ADDRESS *device, VOID **mapping)
-{
-	struct fake_pci_io *f = fake_pci_io_from(this);
-	bool common = op == EfiPciIoOperationBusMasterCommonBuffer;
-	UINTN limit = common ? f->faults.common_map_limit : f->faults.map_limit;
-	struct fake_pci_map *m;
-
-	if ((UINT32)op >= EfiPciIoOperationMaximum || !host || !bytes || !device || !mapping)
-		return EFI_INVALID_PARAMETER;
-	if (faulty_call(&f->map_calls, f->faults.map_fail_at))
-		return EFI_OUT_OF_RESOURCES;
-	if (common && !buffer_holding(f, host, *bytes)) {
-		fake_pci_io_fault(f, "CommonBuffer map of memory AllocateBuffer did not give");
-		return EFI_UNSUPPORTED;
-	}
-	m = calloc(1, sizeof(*m));
-	*m = (struct fake_pci_map){.op = op, .host = host, .bytes = *bytes};
-	if (limit && m->bytes > limit)
-		m->bytes = limit;
-	if (above_4g(host, m->bytes) && !dual_address(f) && !f->faults.no_bounce) {
-		EFI_STATUS status = bounce(f, m);
-		if (EFI_ERROR(status)) {
-			free(m);
-			return status;
-		}
-	}
-	m->device = (UINT64)(uintptr_t)(m->bounce ? m->bounce : m->host) + f->faults.dma_offset;
-	list_add_tail(&m->link, &f->maps);
-	f->live_maps++;
-	*bytes = m->bytes;
-	*device = m->device;
-	*mapping = m;
-	return EFI_SUCCESS;
-}
-
-static void drop_map(struct fake_pci_io *f, struct fake_pci_map *m)
-{
-	if (m->bounce && m->op == EfiPciIoOperationBusMasterWrite)
-		memcpy(m->host, m->bounce, m->bytes);
-	if (m->bounce)
-		put_pages(m->bounce, pages_of(m->bytes));
-	list_del(&m->link);
-	free(m);
-	f->live_maps--;
-}
-
-static EFI_STATUS EFIAPI unmap(EFI_PCI_IO_PROTOCOL *this, VOID *mapping)
-{
-	struct fake_pci_io *f = fake_pci_io_from(this);
-	struct fake_pci_map *m;
-
-	f->unmap_calls++;
-	list_for_each_entry (m, &f->maps, link)
-		if (m == mapping) {
-			drop_map(f, m);
-			return EFI_SUCCESS;
-		}
-	fake_pci_io_fault(f, "Unmap of a mapping that is not live");
-	return EFI_INVALID_PARAMETER;
-}
-
 static EFI_STATUS EFIAPI flush(EFI_PCI_IO_PROTOCOL *this)
 {
 	return EFI_SUCCESS;
-}
-
-void *fake_pci_io_dma(struct fake_pci_io *f, UINT64 addr, UINTN bytes, bool device_writes)
-{
-	struct fake_pci_map *m;
-	bool wrong_way = false;
-
-	if (!(f->attributes & EFI_PCI_IO_ATTRIBUTE_BUS_MASTER)) {
-		fake_pci_io_fault(f, "DMA with bus mastering off");
-		return NULL;
-	}
-	list_for_each_entry (m, &f->maps, link) {
-		if (addr < m->device || bytes > m->bytes || addr - m->device > m->bytes - bytes)
-			continue;
-		/* A read mapping's data never comes back to the host; a write mapping's bounce
-		 * holds nothing of the host's. */
-		if (device_writes ? m->op == EfiPciIoOperationBusMasterRead
-				  : m->op == EfiPciIoOperationBusMasterWrite) {
-			wrong_way = true;
-			continue;
-		}
-		return (m->bounce ? m->bounce : m->host) + (addr - m->device);
-	}
-	if (wrong_way)
-		fake_pci_io_fault(f, device_writes ? "DMA write into a BusMasterRead mapping"
-						   : "DMA read from a BusMasterWrite mapping");
-	else
-		fake_pci_io_fault(f, device_writes ? "DMA write outside every mapping"
-						   : "DMA read outside every mapping");
-	return NULL;
-}
-
-/* What the drivers left behind goes, so that one failing test does not drain the next. */
-static void release_dma(struct fake_pci_io *f)
-{
-	struct fake_pci_map *m, *mt;
-	struct fake_pci_buffer *b, *bt;
-
-	list_for_each_entry_safe (m, mt, &f->maps, link)
-		drop_map(f, m);
-	list_for_each_entry_safe (b, bt, &f->buffers, link) {
-		put_pages(b->host, b->pages);
-		list_del(&b->link);
-		free(b);
-	}
 }
 
 /* ---- The function ---- */
@@ -561,6 +382,7 @@ static void config_init(struct fake_pci_io *f, const struct fake_pci_io_config *
 	f->config[PCI_PROG_IF_OFFSET] = (UINT8)c->class_code;
 	f->config[PCI_SUB_CLASS_OFFSET] = (UINT8)(c->class_code >> 8);
 	f->config[PCI_BASE_CLASS_OFFSET] = (UINT8)(c->class_code >> 16);
+	f->config_read_only = c->config_read_only;
 	f->supports = c->supports;
 	f->attributes = c->attributes;
 	attributes_to_command(f);
@@ -586,8 +408,6 @@ struct fake_pci_io *fake_pci_io_create(const struct fake_pci_io_config *config)
 
 	if (!f)
 		return NULL;
-	list_init(&f->maps);
-	list_init(&f->buffers);
 	config_init(f, config);
 	path_init(&f->path, config->dev, config->fn);
 	f->pci_io = (EFI_PCI_IO_PROTOCOL){
@@ -601,12 +421,9 @@ struct fake_pci_io *fake_pci_io_create(const struct fake_pci_io_config *config)
 	    .GetLocation = get_location,
 	    .GetBarAttributes = get_bar_attributes,
 	    .SetBarAttributes = set_bar_attributes,
-	    .Map = map,
-	    .Unmap = unmap,
-	    .AllocateBuffer = allocate_buffer,
-	    .FreeBuffer = free_buffer,
 	    .Flush = flush,
 	};
+	fake_pci_io_dma_init(f);
 	if (EFI_ERROR(protocol_install_multiple(&f->handle, &pci_io_guid, &f->pci_io, &path_guid,
 						&f->path, NULL))) {
 		free(f);
@@ -632,7 +449,7 @@ void fake_pci_io_destroy(struct fake_pci_io *f)
 	driver_disconnect(f->handle, NULL, NULL);
 	protocol_uninstall_multiple(f->handle, &pci_io_guid, &f->pci_io, &path_guid, &f->path,
 				    NULL);
-	release_dma(f);
+	fake_pci_io_dma_release(f);
 	free(f);
 }
 
@@ -646,7 +463,8 @@ bool fake_pci_io_unclaimed(struct fake_pci_io *f)
 		f->handle, (EFI_GUID *)&pci_io_guid, &entries, &count)))
 		return false;
 	for (UINTN i = 0; i < count; i++)
-		claimed |= (entries[i].Attributes & EFI_OPEN_PROTOCOL_BY_DRIVER) != 0;
+		claimed |= (entries[i].Attributes &
+			    (EFI_OPEN_PROTOCOL_BY_DRIVER | EFI_OPEN_PROTOCOL_EXCLUSIVE)) != 0;
 	pool_free(entries);
 	return !claimed;
 }

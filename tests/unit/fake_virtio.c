@@ -15,7 +15,6 @@
 
 #define PCI_STATUS_CAP_LIST 0x10
 #define PCI_CAP_ID_MSIX 0x11
-#define LEGACY_IO_BASE 0xc000
 #define MODERN_MEM_BASE 0xfe000000u
 #define BAR_MEM_64 0x4
 #define BAR_PREFETCH 0x8
@@ -65,7 +64,7 @@ static bool features_acceptable(struct fake_virtio *d, bool legacy)
 	UINT64 offered = legacy ? (UINT32)d->offered : d->offered;
 
 	if (d->accepted & ~offered) {
-		fake_vpci_error(&d->pci, "driver accepted features not offered", d->accepted);
+		fake_virtio_error(d, "driver accepted features not offered", d->accepted);
 		return false;
 	}
 	return legacy || (d->accepted & VIRTIO_F_VERSION_1);
@@ -80,7 +79,7 @@ static void status_write(struct fake_virtio *d, UINT8 value, bool legacy)
 		return;
 	}
 	if (d->status & ~value)
-		fake_vpci_error(&d->pci, "status bits cleared without a reset", value);
+		fake_virtio_error(d, "status bits cleared without a reset", value);
 	if (added & VIRTIO_STATUS_FAILED)
 		d->stats.failed++;
 	if (!legacy && (added & VIRTIO_STATUS_FEATURES_OK) &&
@@ -88,7 +87,7 @@ static void status_write(struct fake_virtio *d, UINT8 value, bool legacy)
 		value &= (UINT8)~VIRTIO_STATUS_FEATURES_OK;
 	if (added & VIRTIO_STATUS_DRIVER_OK) {
 		if (!legacy && !(value & VIRTIO_STATUS_FEATURES_OK))
-			fake_vpci_error(&d->pci, "DRIVER_OK without FEATURES_OK", value);
+			fake_virtio_error(d, "DRIVER_OK without FEATURES_OK", value);
 		if (legacy)
 			features_acceptable(d, true);
 	}
@@ -105,11 +104,11 @@ static struct fake_virtio_queue *selected(struct fake_virtio *d)
 static void queue_enable(struct fake_virtio *d, struct fake_virtio_queue *q)
 {
 	if (!is_pow2(q->size) || q->size > q->max) {
-		fake_vpci_error(&d->pci, "queue enabled with a bad size", q->size);
+		fake_virtio_error(d, "queue enabled with a bad size", q->size);
 		return;
 	}
 	if ((q->desc & 15) || (q->avail & 1) || (q->used & 3)) {
-		fake_vpci_error(&d->pci, "queue parts misaligned", q->desc);
+		fake_virtio_error(d, "queue parts misaligned", q->desc);
 		return;
 	}
 	if (!fake_virtio_ring_mapped(d, q))
@@ -127,7 +126,7 @@ static void queue_write(struct fake_virtio *d, UINT32 offset, UINT64 value)
 	if (!q)
 		return; /* a queue that does not exist ignores writes */
 	if (q->enabled) {
-		fake_vpci_error(&d->pci, "queue register written while enabled", offset);
+		fake_virtio_error(d, "queue register written while enabled", offset);
 		return;
 	}
 	switch (offset) {
@@ -139,7 +138,7 @@ static void queue_write(struct fake_virtio *d, UINT32 offset, UINT64 value)
 		return;
 	case VIRTIO_COMMON_Q_ENABLE:
 		if (value != 1)
-			fake_vpci_error(&d->pci, "queue_enable written with other than 1", value);
+			fake_virtio_error(d, "queue_enable written with other than 1", value);
 		else
 			queue_enable(d, q);
 		return;
@@ -234,7 +233,7 @@ static void set_features_half(struct fake_virtio *d, UINT64 value)
 	UINT32 shift = 32 * d->gfselect;
 
 	if (d->status & VIRTIO_STATUS_FEATURES_OK) {
-		fake_vpci_error(&d->pci, "features written after FEATURES_OK", value);
+		fake_virtio_error(d, "features written after FEATURES_OK", value);
 		return;
 	}
 	if (d->gfselect < 2)
@@ -266,7 +265,7 @@ static void common_write(struct fake_virtio *d, UINT32 offset, UINT64 value)
 	case VIRTIO_COMMON_NUMQ:
 	case VIRTIO_COMMON_CFGGENERATION:
 	case VIRTIO_COMMON_Q_NOFF:
-		fake_vpci_error(&d->pci, "write to a read-only common register", offset);
+		fake_virtio_error(d, "write to a read-only common register", offset);
 		return;
 	default:
 		queue_write(d, offset, value);
@@ -298,7 +297,7 @@ static UINT64 modern_read(void *context, UINT64 offset, UINT32 size)
 
 	if (offset < FAKE_VIRTIO_ISR_AT) {
 		if (common_width((UINT32)offset) != size) {
-			fake_vpci_error(&d->pci, "common register read with a wrong width", offset);
+			fake_virtio_error(d, "common register read with a wrong width", offset);
 			return 0;
 		}
 		return common_read(d, (UINT32)offset);
@@ -310,11 +309,11 @@ static UINT64 modern_read(void *context, UINT64 offset, UINT32 size)
 	}
 	if (offset < FAKE_VIRTIO_NOTIFY_AT) {
 		if (size > 4)
-			fake_vpci_error(&d->pci, "device configuration read wider than 32 bits",
-					offset);
+			fake_virtio_error(d, "device configuration read wider than 32 bits",
+					  offset);
 		return config_read(d, (UINT32)(offset - FAKE_VIRTIO_DEVICE_AT), size);
 	}
-	fake_vpci_error(&d->pci, "read of the notification area", offset);
+	fake_virtio_error(d, "read of the notification area", offset);
 	return 0;
 }
 
@@ -324,7 +323,7 @@ static void modern_notify(struct fake_virtio *d, UINT32 offset, UINT32 size, UIN
 
 	if (size != 2 || index >= d->num_queues ||
 	    offset != (UINT64)d->queues[index].notify_off * d->notify_multiplier) {
-		fake_vpci_error(&d->pci, "notification at the wrong place or width", offset);
+		fake_virtio_error(d, "notification at the wrong place or width", offset);
 		return;
 	}
 	fake_virtio_notify(d, index);
@@ -336,14 +335,13 @@ static void modern_write(void *context, UINT64 offset, UINT32 size, UINT64 value
 
 	if (offset < FAKE_VIRTIO_ISR_AT) {
 		if (common_width((UINT32)offset) != size)
-			fake_vpci_error(&d->pci, "common register written with a wrong width",
-					offset);
+			fake_virtio_error(d, "common register written with a wrong width", offset);
 		else
 			common_write(d, (UINT32)offset, value);
 	} else if (offset >= FAKE_VIRTIO_NOTIFY_AT) {
 		modern_notify(d, (UINT32)(offset - FAKE_VIRTIO_NOTIFY_AT), size, value);
 	} else {
-		fake_vpci_error(&d->pci, "write to the ISR or device configuration", offset);
+		fake_virtio_error(d, "write to the ISR or device configuration", offset);
 	}
 }
 
@@ -374,7 +372,7 @@ static UINT64 legacy_read(void *context, UINT64 offset, UINT32 size)
 	if (offset >= VIRTIO_LEGACY_CONFIG)
 		return config_read(d, (UINT32)(offset - VIRTIO_LEGACY_CONFIG), size);
 	if (legacy_width((UINT32)offset) != size) {
-		fake_vpci_error(&d->pci, "legacy register read with a wrong width", offset);
+		fake_virtio_error(d, "legacy register read with a wrong width", offset);
 		return 0;
 	}
 	switch (offset) {
@@ -421,8 +419,7 @@ static void legacy_write(void *context, UINT64 offset, UINT32 size, UINT64 value
 	struct fake_virtio *d = context;
 
 	if (offset >= VIRTIO_LEGACY_CONFIG || legacy_width((UINT32)offset) != size) {
-		fake_vpci_error(&d->pci, "legacy write to configuration or with a wrong width",
-				offset);
+		fake_virtio_error(d, "legacy write to configuration or with a wrong width", offset);
 		return;
 	}
 	switch (offset) {
@@ -439,14 +436,13 @@ static void legacy_write(void *context, UINT64 offset, UINT32 size, UINT64 value
 		if (value < d->num_queues)
 			fake_virtio_notify(d, (UINT16)value);
 		else
-			fake_vpci_error(&d->pci, "notification of a queue that does not exist",
-					value);
+			fake_virtio_error(d, "notification of a queue that does not exist", value);
 		break;
 	case VIRTIO_LEGACY_STATUS:
 		status_write(d, (UINT8)value, true);
 		break;
 	default:
-		fake_vpci_error(&d->pci, "write to a read-only legacy register", offset);
+		fake_virtio_error(d, "write to a read-only legacy register", offset);
 	}
 }
 
@@ -455,30 +451,30 @@ static void legacy_write(void *context, UINT64 offset, UINT32 size, UINT64 value
 void fake_virtio_set_cap(struct fake_virtio *d, UINT8 at, UINT8 next, UINT8 cfg_type, UINT8 bar,
 			 UINT32 offset, UINT32 length)
 {
-	struct fake_vpci *p = &d->pci;
+	struct fake_pci_io *p = d->pci;
 	bool notify = cfg_type == VIRTIO_PCI_CAP_NOTIFY_CFG || cfg_type == VIRTIO_PCI_CAP_PCI_CFG;
 
-	fake_vpci_config_set(p, at, 1, PCI_CAP_ID_VNDR);
-	fake_vpci_config_set(p, at + 1, 1, next);
-	fake_vpci_config_set(p, at + 2, 1, notify ? 20 : 16);
-	fake_vpci_config_set(p, at + 3, 1, cfg_type);
-	fake_vpci_config_set(p, at + 4, 1, bar);
-	fake_vpci_config_set(p, at + 8, 4, offset);
-	fake_vpci_config_set(p, at + 12, 4, length);
+	fake_pci_io_config_set(p, at, 1, PCI_CAP_ID_VNDR);
+	fake_pci_io_config_set(p, at + 1, 1, next);
+	fake_pci_io_config_set(p, at + 2, 1, notify ? 20 : 16);
+	fake_pci_io_config_set(p, at + 3, 1, cfg_type);
+	fake_pci_io_config_set(p, at + 4, 1, bar);
+	fake_pci_io_config_set(p, at + 8, 4, offset);
+	fake_pci_io_config_set(p, at + 12, 4, length);
 	if (cfg_type == VIRTIO_PCI_CAP_NOTIFY_CFG)
-		fake_vpci_config_set(p, at + VIRTIO_PCI_NOTIFY_MULTIPLIER_AT, 4,
-				     d->notify_multiplier);
+		fake_pci_io_config_set(p, at + VIRTIO_PCI_NOTIFY_MULTIPLIER_AT, 4,
+				       d->notify_multiplier);
 }
 
 static void add_capabilities(struct fake_virtio *d)
 {
-	struct fake_vpci *p = &d->pci;
+	struct fake_pci_io *p = d->pci;
 	UINT8 bar = FAKE_VIRTIO_MODERN_BAR;
 
-	fake_vpci_config_set(p, PCI_STATUS_OFFSET, 2, PCI_STATUS_CAP_LIST);
-	fake_vpci_config_set(p, PCI_CAPABILITY_POINTER_OFFSET, 1, FAKE_VIRTIO_CAP_MSIX);
-	fake_vpci_config_set(p, FAKE_VIRTIO_CAP_MSIX, 1, PCI_CAP_ID_MSIX);
-	fake_vpci_config_set(p, FAKE_VIRTIO_CAP_MSIX + 1, 1, FAKE_VIRTIO_CAP_COMMON);
+	fake_pci_io_config_set(p, PCI_STATUS_OFFSET, 2, PCI_STATUS_CAP_LIST);
+	fake_pci_io_config_set(p, PCI_CAPABILITY_POINTER_OFFSET, 1, FAKE_VIRTIO_CAP_MSIX);
+	fake_pci_io_config_set(p, FAKE_VIRTIO_CAP_MSIX, 1, PCI_CAP_ID_MSIX);
+	fake_pci_io_config_set(p, FAKE_VIRTIO_CAP_MSIX + 1, 1, FAKE_VIRTIO_CAP_COMMON);
 	fake_virtio_set_cap(d, FAKE_VIRTIO_CAP_COMMON, FAKE_VIRTIO_CAP_NOTIFY,
 			    VIRTIO_PCI_CAP_COMMON_CFG, bar, FAKE_VIRTIO_COMMON_AT, 0x38);
 	fake_virtio_set_cap(d, FAKE_VIRTIO_CAP_NOTIFY, FAKE_VIRTIO_CAP_ISR,
@@ -488,17 +484,19 @@ static void add_capabilities(struct fake_virtio *d)
 	fake_virtio_set_cap(d, FAKE_VIRTIO_CAP_DEVICE, FAKE_VIRTIO_CAP_PCI,
 			    VIRTIO_PCI_CAP_DEVICE_CFG, bar, FAKE_VIRTIO_DEVICE_AT, d->config_len);
 	fake_virtio_set_cap(d, FAKE_VIRTIO_CAP_PCI, 0, VIRTIO_PCI_CAP_PCI_CFG, 0, 0, 0);
-	fake_vpci_config_set(p, PCI_BASE_ADDRESS_REG(bar), 4,
-			     MODERN_MEM_BASE | BAR_MEM_64 | BAR_PREFETCH);
-	p->bars[bar] = (struct fake_vpci_bar){false, FAKE_VIRTIO_MODERN_BAR_SIZE, modern_read,
-					      modern_write, d};
+	fake_pci_io_set_bar(p, bar,
+			    &(struct fake_pci_bar){FAKE_VIRTIO_MODERN_BAR_SIZE, false, modern_read,
+						   modern_write, d});
+	/* A 64-bit prefetchable BAR, as QEMU gives it. */
+	fake_pci_io_config_set(p, PCI_BASE_ADDRESS_REG(bar), 4,
+			       MODERN_MEM_BASE | BAR_MEM_64 | BAR_PREFETCH);
 }
 
 static void add_legacy_bar(struct fake_virtio *d)
 {
-	fake_vpci_config_set(&d->pci, PCI_BASE_ADDRESS_REG(0), 4, LEGACY_IO_BASE | 1);
-	d->pci.bars[0] =
-	    (struct fake_vpci_bar){true, FAKE_VIRTIO_LEGACY_BAR_SIZE, legacy_read, legacy_write, d};
+	fake_pci_io_set_bar(d->pci, 0,
+			    &(struct fake_pci_bar){FAKE_VIRTIO_LEGACY_BAR_SIZE, true, legacy_read,
+						   legacy_write, d});
 }
 
 /* The transitional device ID of a type (4.1.2.1). */
@@ -507,19 +505,35 @@ static UINT16 transitional_id(UINT16 type)
 	return type == VIRTIO_ID_BLOCK ? 0x1001 : type == FAKE_VIRTIO_ID_ENTROPY ? 0x1005 : 0x1000;
 }
 
+/* The PCI function of a device: its IDs (4.1.2), and a slot of its own, since a device
+ * path may stand on one handle only. Drivers reach it through Attributes, never by
+ * writing configuration space. */
+static struct fake_pci_io *function(enum fake_virtio_interface interface, UINT16 type)
+{
+	static UINT8 next_slot = 8;
+	bool modern = interface == FAKE_VIRTIO_MODERN;
+	const struct fake_pci_io_config config = {
+	    .vendor = VIRTIO_PCI_VENDOR,
+	    .device = modern ? VIRTIO_PCI_MODERN_BASE + type : transitional_id(type),
+	    .class_code = type == VIRTIO_ID_BLOCK ? 0x010000 : 0xff0000,
+	    .dev = next_slot,
+	    .supports = EFI_PCI_IO_ATTRIBUTE_IO | EFI_PCI_IO_ATTRIBUTE_MEMORY |
+			EFI_PCI_IO_ATTRIBUTE_BUS_MASTER | EFI_PCI_IO_ATTRIBUTE_DUAL_ADDRESS_CYCLE,
+	    .attributes = EFI_PCI_IO_ATTRIBUTE_IO,
+	    .config_read_only = true,
+	};
+
+	next_slot = next_slot == 31 ? 8 : next_slot + 1;
+	return fake_pci_io_create(&config);
+}
+
 static void identify(struct fake_virtio *d)
 {
-	struct fake_vpci *p = &d->pci;
 	bool modern = d->interface == FAKE_VIRTIO_MODERN;
 
-	fake_vpci_config_set(p, PCI_VENDOR_ID_OFFSET, 2, VIRTIO_PCI_VENDOR);
-	fake_vpci_config_set(p, PCI_DEVICE_ID_OFFSET, 2,
-			     modern ? VIRTIO_PCI_MODERN_BASE + d->type : transitional_id(d->type));
-	fake_vpci_config_set(p, PCI_REVISION_ID_OFFSET, 1, modern ? 1 : 0);
-	fake_vpci_config_set(p, PCI_SUB_CLASS_OFFSET, 1, 0x00);
-	fake_vpci_config_set(p, PCI_BASE_CLASS_OFFSET, 1, d->type == VIRTIO_ID_BLOCK ? 0x01 : 0xff);
-	fake_vpci_config_set(p, PCI_SUBSYSTEM_VENDOR_ID_OFFSET, 2, VIRTIO_PCI_VENDOR);
-	fake_vpci_config_set(p, PCI_SUBSYSTEM_ID_OFFSET, 2, modern ? 0x1100 : d->type);
+	fake_pci_io_config_set(d->pci, PCI_REVISION_ID_OFFSET, 1, modern ? 1 : 0);
+	fake_pci_io_config_set(d->pci, PCI_SUBSYSTEM_VENDOR_ID_OFFSET, 2, VIRTIO_PCI_VENDOR);
+	fake_pci_io_config_set(d->pci, PCI_SUBSYSTEM_ID_OFFSET, 2, modern ? 0x1100 : d->type);
 	if (d->interface != FAKE_VIRTIO_LEGACY)
 		add_capabilities(d);
 	if (d->interface != FAKE_VIRTIO_MODERN)
@@ -532,7 +546,14 @@ struct fake_virtio *fake_virtio_create(enum fake_virtio_interface interface, UIN
 {
 	struct fake_virtio *d = calloc(1, sizeof(*d));
 
-	fake_vpci_init(&d->pci);
+	if (!d)
+		return NULL;
+	test_install_builtin_drivers();
+	d->pci = function(interface, type);
+	if (!d->pci) {
+		free(d);
+		return NULL;
+	}
 	d->interface = interface;
 	d->type = type;
 	d->offered = VIRTIO_F_VERSION_1;
@@ -545,12 +566,12 @@ struct fake_virtio *fake_virtio_create(enum fake_virtio_interface interface, UIN
 	reset(d);
 	d->stats.resets = 0;
 	identify(d);
-	test_install_builtin_drivers();
-	if (EFI_ERROR(fake_vpci_install(&d->pci))) {
-		free(d);
-		return NULL;
-	}
 	return d;
+}
+
+void fake_virtio_error(struct fake_virtio *d, const char *what, UINT64 value)
+{
+	fake_pci_io_error(d->pci, "%s (%#llx)", what, (unsigned long long)value);
 }
 
 UINT8 fake_virtio_disk_byte(UINT64 n)
@@ -601,7 +622,7 @@ void fake_virtio_destroy(struct fake_virtio *d)
 	if (!d)
 		return;
 	fake_virtio_settle(d);
-	fake_vpci_uninstall(&d->pci);
+	fake_pci_io_destroy(d->pci);
 	free(d->disk);
 	free(d);
 }
@@ -610,6 +631,21 @@ void fake_virtio_set_config(struct fake_virtio *d, UINT32 offset, UINT32 size, U
 {
 	if (offset + size <= sizeof(d->config))
 		memcpy(d->config + offset, &value, size);
+}
+
+void fake_virtio_set_ids(struct fake_virtio *d, UINT16 vendor, UINT16 device, UINT16 subsystem)
+{
+	fake_pci_io_config_set(d->pci, PCI_VENDOR_ID_OFFSET, 2, vendor);
+	fake_pci_io_config_set(d->pci, PCI_DEVICE_ID_OFFSET, 2, device);
+	fake_pci_io_config_set(d->pci, PCI_SUBSYSTEM_ID_OFFSET, 2, subsystem);
+}
+
+void fake_virtio_clear_faults(struct fake_virtio *d)
+{
+	d->faults = (struct fake_virtio_faults){0};
+	d->pci->faults = (struct fake_pci_io_faults){0};
+	if (d->interface != FAKE_VIRTIO_LEGACY)
+		fake_pci_io_config_set(d->pci, PCI_STATUS_OFFSET, 2, PCI_STATUS_CAP_LIST);
 }
 
 void fake_virtio_lose_state(struct fake_virtio *d)

@@ -1,5 +1,5 @@
 /* A virtio-pci device in memory for the tests of Ember's virtio drivers, on a fake PCI
- * function (fake_virtio_pci_io.h) installed on a handle of its own:
+ * function (fake_pci_io.h) installed on a handle of its own:
  *  - the modern interface (virtio 1.x, 4.1.4): vendor capabilities pointing into memory
  *    BAR 4 (common configuration at 0, ISR at 0x1000, device configuration at 0x2000,
  *    notifications at 0x3000), each register checked for the width the spec gives it;
@@ -11,15 +11,15 @@
  *  - a virtio-blk backend (5.2) over a byte array and a virtio-rng backend (5.4) that fills
  *    buffers with a known sequence (fake_virtio_rng_byte);
  *  - faults to inject (fake_virtio_faults).
- * What the driver does against the spec is counted in pci.errors (pci.last_error says the
- * last one); a test ends with that count at zero. */
+ * What the driver does against the spec is counted in pci->errors (pci->last_error says
+ * the last one); a test ends with that count at zero. */
 #ifndef EMBER_TEST_FAKE_VIRTIO_H
 #define EMBER_TEST_FAKE_VIRTIO_H
 
 #include <pthread.h>
 #include <stdbool.h>
 #include <efi/protocol/driver_binding.h>
-#include "fake_virtio_pci_io.h"
+#include "fake_pci_io.h"
 
 enum fake_virtio_interface {
 	FAKE_VIRTIO_MODERN,	  /* device ID 0x1040 + type, capabilities only */
@@ -80,7 +80,7 @@ struct fake_virtio_stats {
 };
 
 struct fake_virtio {
-	struct fake_vpci pci;
+	struct fake_pci_io *pci; /* its function: IO decoding on, configuration read-only */
 	enum fake_virtio_interface interface;
 	UINT16 type;
 	UINT64 offered;	 /* device features */
@@ -116,11 +116,18 @@ struct fake_virtio *fake_virtio_rng_create(enum fake_virtio_interface interface)
 /* Disconnects the drivers, removes the handle, frees everything. */
 void fake_virtio_destroy(struct fake_virtio *d);
 
+/* Records a driver mistake the device model saw, with the value that shows it. */
+void fake_virtio_error(struct fake_virtio *d, const char *what, UINT64 value);
 /* Device-configuration writes (little-endian). */
 void fake_virtio_set_config(struct fake_virtio *d, UINT32 offset, UINT32 size, UINT64 value);
 /* Writes a virtio vendor capability at config-space offset at, linked to next. */
 void fake_virtio_set_cap(struct fake_virtio *d, UINT8 at, UINT8 next, UINT8 cfg_type, UINT8 bar,
 			 UINT32 offset, UINT32 length);
+/* Gives the function other IDs: vendor, device and subsystem. */
+void fake_virtio_set_ids(struct fake_virtio *d, UINT16 vendor, UINT16 device, UINT16 subsystem);
+/* Takes back the faults injected in the device and its function, and the capability list
+ * a test took away. */
+void fake_virtio_clear_faults(struct fake_virtio *d);
 /* Waits until a late completion (faults.late_us) has run. */
 void fake_virtio_settle(struct fake_virtio *d);
 /* The device forgets its status and queues on its own (as after a hot reset): later

@@ -36,9 +36,9 @@ static UINT64 used_bytes(UINT16 size)
 
 bool fake_virtio_ring_mapped(struct fake_virtio *d, const struct fake_virtio_queue *q)
 {
-	return fake_vpci_dma(&d->pci, q->desc, 16ULL * q->size, false) &&
-	       fake_vpci_dma(&d->pci, q->avail, avail_bytes(q->size), false) &&
-	       fake_vpci_dma(&d->pci, q->used, used_bytes(q->size), true);
+	return fake_pci_io_dma(d->pci, q->desc, 16ULL * q->size, false) &&
+	       fake_pci_io_dma(d->pci, q->avail, avail_bytes(q->size), false) &&
+	       fake_pci_io_dma(d->pci, q->used, used_bytes(q->size), true);
 }
 
 static void take_chain(struct fake_virtio *d, const struct fake_virtio_queue *q,
@@ -55,10 +55,10 @@ static void take_chain(struct fake_virtio *d, const struct fake_virtio_queue *q,
 		struct chain_buf *b = &c->bufs[c->count];
 
 		if (flags & VIRTQ_DESC_F_INDIRECT)
-			fake_vpci_error(&d->pci, "indirect descriptor not negotiated", index);
+			fake_virtio_error(d, "indirect descriptor not negotiated", index);
 		if (!writes && c->count && c->bufs[c->count - 1].writes)
-			fake_vpci_error(&d->pci, "readable descriptor after a writable one", index);
-		*b = (struct chain_buf){fake_vpci_dma(&d->pci, e->addr, e->len, writes), e->len,
+			fake_virtio_error(d, "readable descriptor after a writable one", index);
+		*b = (struct chain_buf){fake_pci_io_dma(d->pci, e->addr, e->len, writes), e->len,
 					writes};
 		c->bad |= !b->p;
 		c->count++;
@@ -66,8 +66,7 @@ static void take_chain(struct fake_virtio *d, const struct fake_virtio_queue *q,
 			return;
 		index = e->next;
 		if (index >= q->size || c->count == MIN(q->size, (UINT16)MAX_CHAIN)) {
-			fake_vpci_error(&d->pci, "descriptor chain loops or leaves the table",
-					index);
+			fake_virtio_error(d, "descriptor chain loops or leaves the table", index);
 			c->bad = true;
 			return;
 		}
@@ -89,12 +88,12 @@ static void check_segments(struct fake_virtio *d, const struct chain_buf *data, 
 {
 	d->stats.max_segments = MAX(d->stats.max_segments, (UINTN)count);
 	if ((d->accepted & VIRTIO_BLK_F_SEG_MAX) && count > config32(d, VIRTIO_BLK_CFG_SEG_MAX))
-		fake_vpci_error(&d->pci, "more segments than seg_max", count);
+		fake_virtio_error(d, "more segments than seg_max", count);
 	for (UINT16 i = 0; i < count; i++) {
 		d->stats.max_segment_bytes = MAX(d->stats.max_segment_bytes, data[i].len);
 		if ((d->accepted & VIRTIO_BLK_F_SIZE_MAX) &&
 		    data[i].len > config32(d, VIRTIO_BLK_CFG_SIZE_MAX))
-			fake_vpci_error(&d->pci, "segment longer than size_max", data[i].len);
+			fake_virtio_error(d, "segment longer than size_max", data[i].len);
 	}
 }
 
@@ -106,11 +105,11 @@ static UINT8 blk_transfer(struct fake_virtio *d, UINT64 sector, struct chain_buf
 
 	for (UINT16 i = 0; i < count; i++) {
 		if (data[i].writes != read)
-			fake_vpci_error(&d->pci, "data descriptor of the wrong direction", i);
+			fake_virtio_error(d, "data descriptor of the wrong direction", i);
 		total += data[i].len;
 	}
 	if (total % SECTOR)
-		fake_vpci_error(&d->pci, "transfer not a multiple of 512 bytes", total);
+		fake_virtio_error(d, "transfer not a multiple of 512 bytes", total);
 	if (!read && (d->accepted & VIRTIO_BLK_F_RO))
 		return VIRTIO_BLK_S_IOERR;
 	if (sector > d->disk_bytes / SECTOR || total > d->disk_bytes - offset)
@@ -128,7 +127,7 @@ static UINT8 blk_get_id(struct fake_virtio *d, struct chain_buf *data, UINT16 co
 			UINT32 *written)
 {
 	if (count != 1 || !data->writes || data->len < VIRTIO_BLK_ID_BYTES) {
-		fake_vpci_error(&d->pci, "GET_ID without one writable 20-byte buffer", count);
+		fake_virtio_error(d, "GET_ID without one writable 20-byte buffer", count);
 		return VIRTIO_BLK_S_IOERR;
 	}
 	memset(data->p, 0, VIRTIO_BLK_ID_BYTES);
@@ -152,7 +151,7 @@ static UINT8 blk_execute(struct fake_virtio *d, const struct virtio_blk_req_head
 	case VIRTIO_BLK_T_FLUSH:
 		d->stats.flushes++;
 		if (count)
-			fake_vpci_error(&d->pci, "flush with data", count);
+			fake_virtio_error(d, "flush with data", count);
 		return d->accepted & VIRTIO_BLK_F_FLUSH ? VIRTIO_BLK_S_OK : VIRTIO_BLK_S_UNSUPP;
 	case VIRTIO_BLK_T_GET_ID:
 		d->stats.get_ids++;
@@ -173,7 +172,7 @@ static UINT32 blk_serve(struct fake_virtio *d, struct chain *c)
 	d->stats.requests++;
 	if (c->bad || c->count < 2 || header->writes || header->len != sizeof(h) ||
 	    !status->writes || status->len != 1) {
-		fake_vpci_error(&d->pci, "malformed virtio-blk request", c->count);
+		fake_virtio_error(d, "malformed virtio-blk request", c->count);
 		return 0;
 	}
 	memcpy(&h, header->p, sizeof(h));
@@ -193,7 +192,7 @@ static UINT32 rng_serve(struct fake_virtio *d, struct chain *c)
 	for (UINT16 i = 0; i < c->count; i++) {
 		UINT32 n = MIN(c->bufs[i].len, limit - written);
 		if (!c->bufs[i].writes) {
-			fake_vpci_error(&d->pci, "entropy buffer the device may not write", i);
+			fake_virtio_error(d, "entropy buffer the device may not write", i);
 			return written;
 		}
 		for (UINT32 k = 0; k < n; k++)
@@ -229,12 +228,12 @@ static void serve_queue(struct fake_virtio *d, UINT16 index)
 	if (d->lost)
 		return; /* it forgot the queue: nothing happens */
 	if (!(d->status & VIRTIO_STATUS_DRIVER_OK) || !q->enabled) {
-		fake_vpci_error(&d->pci, "notified before DRIVER_OK or queue enable", index);
+		fake_virtio_error(d, "notified before DRIVER_OK or queue enable", index);
 		return;
 	}
-	desc = fake_vpci_dma(&d->pci, q->desc, 16ULL * q->size, false);
-	avail = fake_vpci_dma(&d->pci, q->avail, avail_bytes(q->size), false);
-	used = fake_vpci_dma(&d->pci, q->used, used_bytes(q->size), true);
+	desc = fake_pci_io_dma(d->pci, q->desc, 16ULL * q->size, false);
+	avail = fake_pci_io_dma(d->pci, q->avail, avail_bytes(q->size), false);
+	used = fake_pci_io_dma(d->pci, q->used, used_bytes(q->size), true);
 	if (!desc || !avail || !used)
 		return;
 	while (q->last_avail != avail->idx) {
@@ -243,7 +242,7 @@ static void serve_queue(struct fake_virtio *d, UINT16 index)
 		head = avail->ring[q->last_avail % q->size];
 		q->last_avail++;
 		if (head >= q->size) {
-			fake_vpci_error(&d->pci, "available head out of the table", head);
+			fake_virtio_error(d, "available head out of the table", head);
 			continue;
 		}
 		take_chain(d, q, desc, head, &c);

@@ -5,6 +5,7 @@
 #include <unistd.h>
 #include <sys/wait.h>
 
+#include "support/test.h"
 #include "fat_image.h"
 #include "../../drivers/unicode_collation/collation.h"
 #include <ember/core/core.h>
@@ -367,6 +368,23 @@ void test_fs_close(struct test_fs *fs)
 	if (fs->root)
 		fs->root->Close(fs->root);
 	fat_sfs_destroy(fs->sfs);
+}
+
+UINT8 *test_fs_fresh(struct test_fs *fs, const char *args, UINT32 kib)
+{
+	size_t size;
+	UINT8 *image = fat_image_mkfs(args, kib, &size);
+
+	ASSERT_STATUS(test_fs_open(fs, image, size), EFI_SUCCESS);
+	return image;
+}
+
+void test_fs_done(struct test_fs *fs, bool fsck)
+{
+	test_fs_close(fs);
+	if (fsck)
+		EXPECT(fat_image_fsck_clean(fs->md.data, fs->md.size));
+	free(fs->md.data);
 }
 
 EFI_STATUS test_fs_put(EFI_FILE_PROTOCOL *dir, const CHAR16 *path, const void *data, UINTN size)

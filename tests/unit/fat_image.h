@@ -73,6 +73,12 @@ EFI_STATUS test_fs_open(struct test_fs *fs, UINT8 *image, size_t size);
 /* Closes the root and ends the instance (the image stays). */
 void test_fs_close(struct test_fs *fs);
 
+/* Mounts fs over a new image of fat_image_mkfs(args, kib) and returns the image (its size
+ * is fs->md.size); a mount that fails ends the test. */
+UINT8 *test_fs_fresh(struct test_fs *fs, const char *args, UINT32 kib);
+/* Closes fs, checks its image with fsck.fat when fsck is set, and frees the image. */
+void test_fs_done(struct test_fs *fs, bool fsck);
+
 /* Whole-file helpers through EFI_FILE_PROTOCOL. */
 EFI_STATUS test_fs_put(EFI_FILE_PROTOCOL *dir, const CHAR16 *path, const void *data, UINTN size);
 /* Reads up to max bytes of path into buf; *size gets the length. */

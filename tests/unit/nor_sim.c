@@ -1,8 +1,9 @@
-/* The simulated NOR flash and mounting helpers for the variable store's tests. */
+/* The simulated NOR flash, mounting and reading helpers for the variable store's tests. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "test_varstore.h"
+#include <ember/lib/str.h>
 
 static EFI_STATUS sim_read(struct flash_device *f, UINT32 offset, void *buffer, UINT32 size)
 {
@@ -141,6 +142,21 @@ void test_store_unmount(struct test_store *t)
 {
 	free(t->mem);
 	t->mem = NULL;
+}
+
+const char *test_store_read_str(struct vstore *s, const CHAR16 *name, const EFI_GUID *guid)
+{
+	static char buf[4096];
+	UINT32 e = vstore_find(s, name, (UINT32)str16_size(name), guid);
+	UINT32 n;
+
+	if (e == VSTORE_NONE)
+		return "";
+	n = vstore_entry(s, e)->data_size;
+	if (n >= sizeof(buf) || EFI_ERROR(vstore_read_data(s, e, 0, buf, n)))
+		return "<error>";
+	buf[n] = 0;
+	return buf;
 }
 
 EFI_GUID test_var_guid(UINT32 n)

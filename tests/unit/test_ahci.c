@@ -102,10 +102,10 @@ bool ahci_test_image_at(const UINT8 *buffer, UINT64 bytes, UINT64 offset, UINT64
 	return true;
 }
 
-void ahci_test_expect_no_faults(struct fake_ahci *a)
+void ahci_test_expect_no_errors(struct fake_ahci *a)
 {
-	if (!EXPECT_EQ(a->pci->faults_seen, 0))
-		printf("    the fake saw: %s\n", a->pci->last_fault);
+	if (!EXPECT_EQ(a->pci->errors, 0))
+		printf("    the fake saw: %s\n", a->pci->last_error);
 }
 
 void ahci_test_expect_released(struct fake_ahci *a)
@@ -124,7 +124,7 @@ void ahci_test_expect_released(struct fake_ahci *a)
 		EXPECT_EQ(p->cmd & 0xc011, 0); /* ST, FRE, FR, CR */
 		EXPECT_EQ(p->clb | p->clbu | p->fb | p->fbu, 0);
 	}
-	ahci_test_expect_no_faults(a);
+	ahci_test_expect_no_errors(a);
 }
 
 /* ---- Tests ---- */

@@ -29,7 +29,7 @@ UINT8 *ahci_test_image(UINT64 bytes, UINT64 seed);
 bool ahci_test_image_at(const UINT8 *buffer, UINT64 bytes, UINT64 offset, UINT64 seed);
 
 /* Checks that the fake saw nothing a real HBA would not take (and says what it saw). */
-void ahci_test_expect_no_faults(struct fake_ahci *a);
+void ahci_test_expect_no_errors(struct fake_ahci *a);
 
 /* Disconnects the driver and checks it gave everything back: no child, the function's
  * PciIo no longer held, its attributes as before Start, no buffer or mapping left, every

@@ -272,6 +272,6 @@ TEST(ahci_cd_reset_reports_whether_the_drive_came_back)
 	r.p->engine_stuck = true;
 	EXPECT_STATUS(r.bio->Reset(r.bio, FALSE), EFI_DEVICE_ERROR);
 	r.p->engine_stuck = false; /* so that the release check can see the port idle */
-	ahci_test_expect_no_faults(r.a);
+	ahci_test_expect_no_errors(r.a);
 	rig_down(&r);
 }

@@ -70,7 +70,7 @@ TEST(ahci_unreadable_sector_is_a_device_error)
 	EXPECT_STATUS(r.bio->WriteBlocks(r.bio, r.bio->Media->MediaId, 100, 512, r.buf),
 		      EFI_DEVICE_ERROR);
 	expect_port_works(&r);
-	ahci_test_expect_no_faults(r.a);
+	ahci_test_expect_no_errors(r.a);
 	rig_down(&r);
 }
 
@@ -174,7 +174,7 @@ TEST(ahci_reset_without_clo_clears_a_wedged_device_with_comreset)
 	EXPECT_EQ(r.p->comresets, comresets + 1);
 	EXPECT(r.p->cmd & 1); /* ST again */
 	expect_port_works(&r);
-	ahci_test_expect_no_faults(r.a);
+	ahci_test_expect_no_errors(r.a);
 	rig_down(&r);
 }
 
@@ -191,7 +191,7 @@ TEST(ahci_command_that_hangs_without_clo_is_recovered_by_comreset)
 	EXPECT_STATUS(read_at(&r, 0, 512), EFI_DEVICE_ERROR);
 	EXPECT_EQ(r.p->comresets, comresets + 1);
 	expect_port_works(&r);
-	ahci_test_expect_no_faults(r.a);
+	ahci_test_expect_no_errors(r.a);
 	rig_down(&r);
 }
 
@@ -210,7 +210,7 @@ TEST(ahci_port_that_did_not_restart_fails_reset_and_requests)
 	EXPECT(!(r.p->cmd & 1));
 	memset(r.buf, 0xee, 1024);
 	EXPECT_STATUS(read_at(&r, 20, 1024), EFI_DEVICE_ERROR);
-	ahci_test_expect_no_faults(r.a);
+	ahci_test_expect_no_errors(r.a);
 	EXPECT_EQ(r.p->reads, 0);
 	rig_down(&r);
 }
@@ -231,7 +231,7 @@ TEST(ahci_reset_whose_comreset_finds_no_link_is_a_device_error)
 	EXPECT(test_now_ns() - start < 5000000000ULL);
 	EXPECT_EQ(r.p->comresets, comresets + 1);
 	EXPECT_STATUS(read_at(&r, 20, 1024), EFI_DEVICE_ERROR);
-	ahci_test_expect_no_faults(r.a);
+	ahci_test_expect_no_errors(r.a);
 	rig_down(&r);
 }
 
@@ -247,6 +247,6 @@ TEST(ahci_reset_of_a_port_whose_engine_hangs_is_a_device_error)
 	EXPECT_STATUS(read_at(&r, 20, 1024), EFI_DEVICE_ERROR);
 	EXPECT_EQ(r.p->reads, 0);
 	r.p->engine_stuck = false; /* so that the release check can see the port idle */
-	ahci_test_expect_no_faults(r.a);
+	ahci_test_expect_no_errors(r.a);
 	rig_down(&r);
 }

@@ -92,6 +92,7 @@ TEST(ahci_supported_takes_only_ahci_class_codes)
 		EXPECT(fake_pci_io_unclaimed(a->pci));
 		EXPECT_EQ(a->pci->attributes, AHCI_TEST_ATTRIBUTES);
 		EXPECT_EQ(a->resets, 0);
+		ahci_test_expect_no_errors(a);
 		fake_ahci_destroy(a);
 	}
 }
@@ -470,7 +471,7 @@ static void exit_boot_services(void)
 	for (UINT8 i = 0; i < 2; i++)
 		EXPECT_EQ(a->ports[i].cmd & (CMD_ST | CMD_FRE), 0);
 	EXPECT_EQ(a->ghc & GHC_IE, 0);
-	ahci_test_expect_no_faults(a);
+	ahci_test_expect_no_errors(a);
 	fake_ahci_destroy(a);
 }
 

@@ -15,20 +15,6 @@
 static UINT8 *img;
 static size_t img_size;
 
-static void fresh(struct test_fs *fs, const char *args, UINT32 kib)
-{
-	img = fat_image_mkfs(args, kib, &img_size);
-	ASSERT_STATUS(test_fs_open(fs, img, img_size), EFI_SUCCESS);
-}
-
-static void done(struct test_fs *fs, bool fsck)
-{
-	test_fs_close(fs);
-	if (fsck)
-		EXPECT(fat_image_fsck_clean(img, img_size));
-	free(img);
-}
-
 /* Reads every entry of dir: their names joined by '|' in out (UTF-8). */
 static UINTN list(EFI_FILE_PROTOCOL *dir, char *out, size_t out_size)
 {
@@ -60,7 +46,7 @@ TEST(fat_dir_read_entries)
 	char names[512];
 	UINTN n;
 
-	fresh(&fs, "-F 16", 16384);
+	test_fs_fresh(&fs, "-F 16", 16384);
 	ASSERT_STATUS(fs.root->Open(fs.root, &d, u"List", CREATE, EFI_FILE_DIRECTORY), EFI_SUCCESS);
 	EXPECT_STATUS(test_fs_put(d, u"b.txt", "b", 1), EFI_SUCCESS);
 	EXPECT_STATUS(test_fs_put(d, u"A.TXT", "aa", 2), EFI_SUCCESS);
@@ -84,7 +70,7 @@ TEST(fat_dir_read_entries)
 	EXPECT_EQ(list(fs.root, names, sizeof(names)), 1);
 	EXPECT(strcmp(names, "List|") == 0);
 	d->Close(d);
-	done(&fs, true);
+	test_fs_done(&fs, true);
 }
 
 TEST(fat_dir_many_similar_names)
@@ -96,7 +82,8 @@ TEST(fat_dir_many_similar_names)
 	char out[64 * 1024];
 	int count = 600;
 
-	fresh(&fs, "-F 32", 40000);
+	img = test_fs_fresh(&fs, "-F 32", 40000);
+	img_size = fs.md.size;
 	ASSERT_STATUS(fs.root->Open(fs.root, &d, u"Many", CREATE, EFI_FILE_DIRECTORY), EFI_SUCCESS);
 	for (int i = 0; i < count; i++) {
 		char ascii[64];
@@ -134,7 +121,7 @@ TEST(fat_dir_grows_and_reuses_slots)
 	UINT64 slots_before;
 	char listing[8192];
 
-	fresh(&fs, "-F 12 -s 1", 1440); /* 512-byte clusters: 16 slots each */
+	test_fs_fresh(&fs, "-F 12 -s 1", 1440); /* 512-byte clusters: 16 slots each */
 	ASSERT_STATUS(fs.root->Open(fs.root, &d, u"grow", CREATE, EFI_FILE_DIRECTORY), EFI_SUCCESS);
 	for (int i = 0; i < 40; i++) {
 		int n = 0;
@@ -179,7 +166,7 @@ TEST(fat_dir_grows_and_reuses_slots)
 	}
 	EXPECT_EQ(list(d, listing, sizeof(listing)), 42);
 	d->Close(d);
-	done(&fs, true);
+	test_fs_done(&fs, true);
 }
 
 /* Files with these names and contents, written by mtools, read by Ember. */
@@ -278,7 +265,7 @@ TEST(fat_dir_cache_of_recent_directories)
 	char buf[8];
 	UINTN n;
 
-	fresh(&fs, "-F 16", 16384);
+	test_fs_fresh(&fs, "-F 16", 16384);
 	for (int round = 0; round < 2; round++) {
 		for (int i = 0; i < 3 * 8; i++) {
 			str16_copy(name, u"D00\\f.txt");
@@ -302,7 +289,7 @@ TEST(fat_dir_cache_of_recent_directories)
 		}
 	}
 	EXPECT_EQ(fs.sfs->vol->recent_count, 8);
-	done(&fs, true);
+	test_fs_done(&fs, true);
 }
 
 /* Junk after a directory's end marker (some writers leave it): a new entry at the end is
@@ -330,5 +317,5 @@ TEST(fat_dir_junk_after_the_end)
 	EXPECT(strcmp(names, ".|..|NEW.TXT|") == 0);
 	d->Close(d);
 	EXPECT(first[3 * 32] == 0); /* the end marker moved after NEW.TXT */
-	done(&fs, true);
+	test_fs_done(&fs, true);
 }

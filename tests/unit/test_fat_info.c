@@ -17,20 +17,6 @@ static EFI_GUID label_id = EFI_FILE_SYSTEM_VOLUME_LABEL_ID;
 static UINT8 *img;
 static size_t img_size;
 
-static void fresh(struct test_fs *fs, const char *args, UINT32 kib)
-{
-	img = fat_image_mkfs(args, kib, &img_size);
-	ASSERT_STATUS(test_fs_open(fs, img, img_size), EFI_SUCCESS);
-}
-
-static void done(struct test_fs *fs, bool fsck)
-{
-	test_fs_close(fs);
-	if (fsck)
-		EXPECT(fat_image_fsck_clean(img, img_size));
-	free(img);
-}
-
 /* SetInfo with the file's current info, changed by the caller, and a new name. */
 static EFI_STATUS set_info(EFI_FILE_PROTOCOL *f, EFI_FILE_INFO *info, const CHAR16 *name)
 {
@@ -51,7 +37,7 @@ TEST(fat_getinfo_sizes_and_types)
 	EFI_FILE_INFO *info;
 	EFI_FILE_SYSTEM_INFO *fsi = (EFI_FILE_SYSTEM_INFO *)buf;
 
-	fresh(&fs, "-F 16 -n MYVOLUME", 16384);
+	test_fs_fresh(&fs, "-F 16 -n MYVOLUME", 16384);
 	EXPECT_STATUS(fs.root->GetInfo(fs.root, &file_info, &n, NULL), EFI_BUFFER_TOO_SMALL);
 	EXPECT_EQ(n, SIZE_OF_EFI_FILE_INFO + 2);
 	n = 1;
@@ -81,7 +67,7 @@ TEST(fat_getinfo_sizes_and_types)
 	EXPECT_STATUS(fs.root->GetInfo(fs.root, &label_id, &n, buf), EFI_SUCCESS);
 	EXPECT(memcmp(buf, u"MYVOLUME", sizeof(u"MYVOLUME")) == 0);
 	EXPECT_STATUS(test_fs_put(fs.root, u"five.txt", "12345", 5), EFI_SUCCESS);
-	done(&fs, true);
+	test_fs_done(&fs, true);
 }
 
 TEST(fat_setinfo_rename_and_move)
@@ -92,7 +78,7 @@ TEST(fat_setinfo_rename_and_move)
 	char buf[16];
 	UINTN n;
 
-	fresh(&fs, "-F 32", 40000);
+	test_fs_fresh(&fs, "-F 32", 40000);
 	ASSERT_STATUS(fs.root->Open(fs.root, &d, u"Moved", CREATE, EFI_FILE_DIRECTORY),
 		      EFI_SUCCESS);
 	EXPECT_STATUS(test_fs_put(fs.root, u"taken.txt", "taken", 5), EFI_SUCCESS);
@@ -139,7 +125,7 @@ TEST(fat_setinfo_rename_and_move)
 	    EFI_SUCCESS);
 	e->Close(e);
 	d->Close(d);
-	done(&fs, true);
+	test_fs_done(&fs, true);
 }
 
 TEST(fat_setinfo_size_attributes_times)
@@ -150,7 +136,7 @@ TEST(fat_setinfo_size_attributes_times)
 	char buf[64];
 	UINTN n;
 
-	fresh(&fs, "-F 12", 1440);
+	test_fs_fresh(&fs, "-F 12", 1440);
 	ASSERT_STATUS(fs.root->Open(fs.root, &f, u"size.bin", CREATE, 0), EFI_SUCCESS);
 	n = 10;
 	EXPECT_STATUS(f->Write(f, &n, "0123456789"), EFI_SUCCESS);
@@ -227,7 +213,7 @@ TEST(fat_setinfo_size_attributes_times)
 	EXPECT_STATUS(set_info(fs.root, info, u"newroot"), EFI_ACCESS_DENIED);
 	EXPECT_STATUS(set_info(fs.root, info, u""), EFI_SUCCESS);
 	pool_free(info);
-	done(&fs, true);
+	test_fs_done(&fs, true);
 }
 
 static EFI_STATUS set_label(EFI_FILE_PROTOCOL *root, const CHAR16 *label, bool via_fs_info)
@@ -259,7 +245,7 @@ TEST(fat_volume_label)
 		struct test_fs fs;
 		char out[1024];
 
-		fresh(&fs, args[t], kib[t]);
+		test_fs_fresh(&fs, args[t], kib[t]);
 		EXPECT(label_is(fs.root, t == 1 ? u"OLDLABEL" : u""));
 		EXPECT_STATUS(set_label(fs.root, u"Ember Disk", true), EFI_SUCCESS);
 		EXPECT(label_is(fs.root, u"EMBER DISK"));
@@ -270,7 +256,7 @@ TEST(fat_volume_label)
 		EXPECT_STATUS(
 		    fs.root->SetInfo(fs.root, &fs_info, SIZE_OF_EFI_FILE_SYSTEM_INFO, out),
 		    EFI_BAD_BUFFER_SIZE);
-		done(&fs, true);
+		test_fs_done(&fs, true);
 		/* mtools sees the new label; then Ember removes it. */
 		ASSERT_STATUS(
 		    test_fs_open(&fs, img = fat_image_mkfs(args[t], kib[t], &img_size), img_size),

@@ -17,20 +17,6 @@ static EFI_GUID label_id = EFI_FILE_SYSTEM_VOLUME_LABEL_ID;
 static UINT8 *img;
 static size_t img_size;
 
-static void fresh(struct test_fs *fs, const char *args, UINT32 kib)
-{
-	img = fat_image_mkfs(args, kib, &img_size);
-	ASSERT_STATUS(test_fs_open(fs, img, img_size), EFI_SUCCESS);
-}
-
-static void done(struct test_fs *fs, bool fsck)
-{
-	test_fs_close(fs);
-	if (fsck)
-		EXPECT(fat_image_fsck_clean(img, img_size));
-	free(img);
-}
-
 TEST(fat_media_write_protected)
 {
 	struct test_fs fs;
@@ -66,7 +52,7 @@ TEST(fat_media_write_protected)
 	EXPECT_EQ(fs.md.writes, 0);
 	EXPECT(memcmp(copy, img, img_size) == 0);
 	free(copy);
-	done(&fs, true);
+	test_fs_done(&fs, true);
 }
 
 TEST(fat_media_change_and_removal)
@@ -78,7 +64,7 @@ TEST(fat_media_change_and_removal)
 	UINTN n = 4;
 
 	free(other);
-	fresh(&fs, "-F 12 -n FIRST", 1440);
+	img = test_fs_fresh(&fs, "-F 12 -n FIRST", 1440);
 	EXPECT_STATUS(test_fs_put(fs.root, u"first.txt", "one", 3), EFI_SUCCESS);
 	/* Written through: the medium could go now. */
 	EXPECT(fat_image_fsck_clean(img, img_size));
@@ -113,7 +99,7 @@ TEST(fat_media_change_and_removal)
 	memset(img, 0, 512);
 	fs.md.media_id++;
 	EXPECT_STATUS(fs.sfs->sfs.OpenVolume(&fs.sfs->sfs, &f), EFI_MEDIA_CHANGED);
-	done(&fs, false);
+	test_fs_done(&fs, false);
 }
 
 TEST(fat_media_device_errors)
@@ -123,7 +109,7 @@ TEST(fat_media_device_errors)
 	char buf[16];
 	UINTN n = 5;
 
-	fresh(&fs, "-F 16", 16384);
+	test_fs_fresh(&fs, "-F 16", 16384);
 	EXPECT_STATUS(test_fs_put(fs.root, u"file.txt", "fine", 4), EFI_SUCCESS);
 	ASSERT_STATUS(fs.root->Open(fs.root, &f, u"file.txt", RW, 0), EFI_SUCCESS);
 	fs.md.fail = EFI_DEVICE_ERROR;
@@ -142,7 +128,7 @@ TEST(fat_media_device_errors)
 	EXPECT_STATUS(f->Write(f, &n, "again"), EFI_DEVICE_ERROR);
 	fs.md.fail = EFI_SUCCESS;
 	f->Close(f);
-	done(&fs, true);
+	test_fs_done(&fs, true);
 }
 
 /* What a mount cannot start from: a disk smaller than a boot sector, a boot sector that
@@ -170,7 +156,7 @@ TEST(fat_media_mount_refusals)
 	EXPECT_STATUS(fs.root->GetInfo(fs.root, &fs_info, &n, buf), EFI_SUCCESS);
 	EXPECT(((EFI_FILE_SYSTEM_INFO *)buf)->ReadOnly);
 	EXPECT_EQ(fs.md.writes, 0);
-	done(&fs, true);
+	test_fs_done(&fs, true);
 }
 
 /* Mounts a damaged image and walks it: statuses, never a crash. */
@@ -262,7 +248,8 @@ TEST(fat_media_mirroring_fsinfo_dirty_flag)
 	UINTN n = sizeof(buf);
 	UINT32 free_count, next, really;
 
-	fresh(&fs, "-F 32", 40000);
+	img = test_fs_fresh(&fs, "-F 32", 40000);
+	img_size = fs.md.size;
 	g = fs.sfs->vol->geo;
 	ASSERT_STATUS(fs.root->Open(fs.root, &f, u"grow.bin", CREATE, 0), EFI_SUCCESS);
 	memset(buf, 0x5a, n);

@@ -11,29 +11,12 @@
 #define RW (EFI_FILE_MODE_READ | EFI_FILE_MODE_WRITE)
 #define CREATE (RW | EFI_FILE_MODE_CREATE)
 
-static UINT8 *img;
-static size_t img_size;
-
-static void fresh(struct test_fs *fs, const char *args, UINT32 kib)
-{
-	img = fat_image_mkfs(args, kib, &img_size);
-	ASSERT_STATUS(test_fs_open(fs, img, img_size), EFI_SUCCESS);
-}
-
-static void done(struct test_fs *fs, bool fsck)
-{
-	test_fs_close(fs);
-	if (fsck)
-		EXPECT(fat_image_fsck_clean(img, img_size));
-	free(img);
-}
-
 TEST(fat_open_argument_checks)
 {
 	struct test_fs fs;
 	EFI_FILE_PROTOCOL *f, *root;
 
-	fresh(&fs, "-F 12", 1440);
+	test_fs_fresh(&fs, "-F 12", 1440);
 	root = fs.root;
 	EXPECT_STATUS(root->Open(root, NULL, u"x", EFI_FILE_MODE_READ, 0), EFI_INVALID_PARAMETER);
 	EXPECT_STATUS(root->Open(root, &f, NULL, EFI_FILE_MODE_READ, 0), EFI_INVALID_PARAMETER);
@@ -51,7 +34,7 @@ TEST(fat_open_argument_checks)
 	EXPECT_STATUS(root->Open(root, &f, u"a:b", CREATE, 0), EFI_INVALID_PARAMETER);
 	EXPECT_STATUS(root->Open(root, &f, u"...", CREATE, 0), EFI_INVALID_PARAMETER);
 	EXPECT_STATUS(root->Close(NULL), EFI_INVALID_PARAMETER);
-	done(&fs, true);
+	test_fs_done(&fs, true);
 }
 
 TEST(fat_open_paths_and_dots)
@@ -61,7 +44,7 @@ TEST(fat_open_paths_and_dots)
 	char buf[16];
 	UINTN n;
 
-	fresh(&fs, "-F 16", 16384);
+	test_fs_fresh(&fs, "-F 16", 16384);
 	ASSERT_STATUS(fs.root->Open(fs.root, &a, u"A", CREATE, EFI_FILE_DIRECTORY), EFI_SUCCESS);
 	ASSERT_STATUS(a->Open(a, &b, u"B", CREATE, EFI_FILE_DIRECTORY), EFI_SUCCESS);
 	EXPECT_STATUS(test_fs_put(b, u"file.txt", "data", 4), EFI_SUCCESS);
@@ -87,7 +70,7 @@ TEST(fat_open_paths_and_dots)
 	again->Close(again);
 	b->Close(b);
 	a->Close(a);
-	done(&fs, true);
+	test_fs_done(&fs, true);
 }
 
 TEST(fat_open_case_and_aliases)
@@ -97,7 +80,7 @@ TEST(fat_open_case_and_aliases)
 	char buf[16];
 	UINTN n;
 
-	fresh(&fs, "-F 32", 40000);
+	test_fs_fresh(&fs, "-F 32", 40000);
 	EXPECT_STATUS(test_fs_put(fs.root, u"A Long File Name.txt", "one", 3), EFI_SUCCESS);
 	EXPECT_STATUS(test_fs_put(fs.root, u"A Long File Nom.txt", "two", 3), EFI_SUCCESS);
 	EXPECT_STATUS(test_fs_put(fs.root, u"\u00c9t\u00e9.txt", "\u00e9", 1), EFI_SUCCESS);
@@ -117,7 +100,7 @@ TEST(fat_open_case_and_aliases)
 	EXPECT_STATUS(f->Read(f, &n, buf), EFI_SUCCESS);
 	EXPECT_EQ(n, 3);
 	f->Close(f);
-	done(&fs, true);
+	test_fs_done(&fs, true);
 }
 
 TEST(fat_open_read_only_files)
@@ -126,7 +109,7 @@ TEST(fat_open_read_only_files)
 	EFI_FILE_PROTOCOL *f;
 	UINTN n = 2;
 
-	fresh(&fs, "-F 12", 1440);
+	test_fs_fresh(&fs, "-F 12", 1440);
 	/* The creating handle may write, later ones may only read. */
 	ASSERT_STATUS(fs.root->Open(fs.root, &f, u"ro.txt", CREATE, EFI_FILE_READ_ONLY),
 		      EFI_SUCCESS);
@@ -138,7 +121,7 @@ TEST(fat_open_read_only_files)
 	EXPECT_STATUS(f->Write(f, &n, "xx"), EFI_ACCESS_DENIED);
 	EXPECT_STATUS(f->Flush(f), EFI_ACCESS_DENIED);
 	EXPECT_STATUS(f->Delete(f), EFI_WARN_DELETE_FAILURE);
-	done(&fs, true);
+	test_fs_done(&fs, true);
 }
 
 TEST(fat_create_directories_and_files)
@@ -147,7 +130,7 @@ TEST(fat_create_directories_and_files)
 	EFI_FILE_PROTOCOL *d, *f;
 	EFI_FILE_INFO *info;
 
-	fresh(&fs, "-F 16", 16384);
+	test_fs_fresh(&fs, "-F 16", 16384);
 	ASSERT_STATUS(
 	    fs.root->Open(fs.root, &d, u"Docs", CREATE, EFI_FILE_DIRECTORY | EFI_FILE_HIDDEN),
 	    EFI_SUCCESS);
@@ -169,7 +152,7 @@ TEST(fat_create_directories_and_files)
 	pool_free(info);
 	f->Close(f);
 	d->Close(d);
-	done(&fs, true);
+	test_fs_done(&fs, true);
 }
 
 TEST(fat_delete)
@@ -179,7 +162,7 @@ TEST(fat_delete)
 	UINTN n = 4;
 	char buf[8];
 
-	fresh(&fs, "-F 12", 1440);
+	test_fs_fresh(&fs, "-F 12", 1440);
 	ASSERT_STATUS(fs.root->Open(fs.root, &d, u"dir", CREATE, EFI_FILE_DIRECTORY), EFI_SUCCESS);
 	EXPECT_STATUS(test_fs_put(d, u"inner file.txt", "gone", 4), EFI_SUCCESS);
 	/* Not empty: the handle closes, the directory stays. */
@@ -199,5 +182,5 @@ TEST(fat_delete)
 	ASSERT_STATUS(fs.sfs->sfs.OpenVolume(&fs.sfs->sfs, &root2), EFI_SUCCESS);
 	EXPECT_STATUS(root2->Delete(root2), EFI_WARN_DELETE_FAILURE);
 	EXPECT_STATUS(fs.root->Delete(NULL), EFI_INVALID_PARAMETER);
-	done(&fs, true);
+	test_fs_done(&fs, true);
 }

@@ -12,21 +12,6 @@
 #define CREATE (RW | EFI_FILE_MODE_CREATE)
 
 static UINT8 *img;
-static size_t img_size;
-
-static void fresh(struct test_fs *fs, const char *args, UINT32 kib)
-{
-	img = fat_image_mkfs(args, kib, &img_size);
-	ASSERT_STATUS(test_fs_open(fs, img, img_size), EFI_SUCCESS);
-}
-
-static void done(struct test_fs *fs, bool fsck)
-{
-	test_fs_close(fs);
-	if (fsck)
-		EXPECT(fat_image_fsck_clean(img, img_size));
-	free(img);
-}
 
 static void pattern(UINT8 *buf, size_t n, UINT32 seed)
 {
@@ -42,7 +27,7 @@ TEST(fat_rw_positions)
 	char buf[32];
 	UINTN n;
 
-	fresh(&fs, "-F 12", 1440);
+	test_fs_fresh(&fs, "-F 12", 1440);
 	ASSERT_STATUS(fs.root->Open(fs.root, &f, u"pos.dat", CREATE, 0), EFI_SUCCESS);
 	n = 4;
 	EXPECT_STATUS(f->Write(f, &n, "AAAA"), EFI_SUCCESS);
@@ -87,7 +72,7 @@ TEST(fat_rw_positions)
 	EXPECT_STATUS(fs.root->SetPosition(fs.root, 0), EFI_SUCCESS);
 	n = 1;
 	EXPECT_STATUS(fs.root->Write(fs.root, &n, "x"), EFI_UNSUPPORTED);
-	done(&fs, true);
+	test_fs_done(&fs, true);
 }
 
 /* Writes a multi-cluster file in odd-sized pieces and reads it back in other pieces. */
@@ -128,9 +113,9 @@ TEST(fat_rw_multi_cluster_each_type)
 		struct test_fs fs;
 		char out[256];
 
-		fresh(&fs, args[t], kib[t]);
+		test_fs_fresh(&fs, args[t], kib[t]);
 		write_read_pieces(&fs, 300000);
-		done(&fs, true);
+		test_fs_done(&fs, true);
 		/* What mtools reads is what was written. */
 		(void)out;
 	}
@@ -144,7 +129,7 @@ TEST(fat_rw_one_request_per_run)
 	UINT64 reads;
 	UINTN n;
 
-	fresh(&fs, "-F 16 -s 4", 16384); /* 2 KiB clusters */
+	test_fs_fresh(&fs, "-F 16 -s 4", 16384); /* 2 KiB clusters */
 	pattern(buf, 1 << 20, 1);
 	EXPECT_STATUS(test_fs_put(fs.root, u"contig.bin", buf, 1 << 20), EFI_SUCCESS);
 	ASSERT_STATUS(fs.root->Open(fs.root, &a, u"contig.bin", EFI_FILE_MODE_READ, 0),
@@ -175,7 +160,7 @@ TEST(fat_rw_one_request_per_run)
 	a->Close(a);
 	b->Close(b);
 	free(buf);
-	done(&fs, true);
+	test_fs_done(&fs, true);
 }
 
 TEST(fat_rw_cursor_not_rewalked)
@@ -186,7 +171,7 @@ TEST(fat_rw_cursor_not_rewalked)
 	UINT64 lookups;
 	UINTN n;
 
-	fresh(&fs, "-F 32 -s 1", 40000); /* 512-byte clusters: 8192 in the file */
+	test_fs_fresh(&fs, "-F 32 -s 1", 40000); /* 512-byte clusters: 8192 in the file */
 	pattern(buf, 4 << 20, 2);
 	EXPECT_STATUS(test_fs_put(fs.root, u"chain.bin", buf, 4 << 20), EFI_SUCCESS);
 	ASSERT_STATUS(fs.root->Open(fs.root, &f, u"chain.bin", EFI_FILE_MODE_READ, 0), EFI_SUCCESS);
@@ -201,7 +186,7 @@ TEST(fat_rw_cursor_not_rewalked)
 	EXPECT(fs.sfs->vol->fat_lookups - lookups < 3 * 8192);
 	f->Close(f);
 	free(buf);
-	done(&fs, true);
+	test_fs_done(&fs, true);
 }
 
 /* A file whose chain spans more of the FAT than is cached at once: windows written back
@@ -213,7 +198,8 @@ TEST(fat_rw_more_fat_than_its_cache)
 	UINT8 *buf = malloc(size), *want = malloc(size);
 	struct fat_geometry g;
 
-	fresh(&fs, "-F 32 -s 1", 40000); /* 4 bytes of FAT for every 512 bytes of file */
+	img = test_fs_fresh(&fs, "-F 32 -s 1",
+			    40000); /* 4 bytes of FAT for every 512 bytes of file */
 	g = fs.sfs->vol->geo;
 	pattern(want, size, 9);
 	memcpy(buf, want, size);
@@ -226,7 +212,7 @@ TEST(fat_rw_more_fat_than_its_cache)
 	EXPECT(memcmp(buf, want, size) == 0);
 	free(want);
 	free(buf);
-	done(&fs, true);
+	test_fs_done(&fs, true);
 }
 
 TEST(fat_rw_volume_full)
@@ -241,7 +227,7 @@ TEST(fat_rw_volume_full)
 	UINTN fsz = sizeof(fsbuf);
 	EFI_GUID fs_info = EFI_FILE_SYSTEM_INFO_ID;
 
-	fresh(&fs, "-F 12", 1440);
+	test_fs_fresh(&fs, "-F 12", 1440);
 	ASSERT_STATUS(fs.root->GetInfo(fs.root, &fs_info, &fsz, fsbuf), EFI_SUCCESS);
 	free_before = ((EFI_FILE_SYSTEM_INFO *)fsbuf)->FreeSpace;
 	ASSERT_STATUS(fs.root->Open(fs.root, &f, u"fill.bin", CREATE, 0), EFI_SUCCESS);
@@ -262,7 +248,7 @@ TEST(fat_rw_volume_full)
 	EXPECT_STATUS(fs.root->Open(fs.root, &f, u"newdir", CREATE, EFI_FILE_DIRECTORY),
 		      EFI_VOLUME_FULL);
 	free(buf);
-	done(&fs, true);
+	test_fs_done(&fs, true);
 }
 
 TEST(fat_rw_root_directory_full)
@@ -272,7 +258,7 @@ TEST(fat_rw_root_directory_full)
 	CHAR16 name[16];
 	int i;
 
-	fresh(&fs, "-F 12 -r 16", 1440); /* a 16-entry root directory */
+	test_fs_fresh(&fs, "-F 12 -r 16", 1440); /* a 16-entry root directory */
 	for (i = 0; i < 20; i++) {
 		name[0] = u'A' + i;
 		name[1] = 0;
@@ -282,7 +268,7 @@ TEST(fat_rw_root_directory_full)
 	}
 	EXPECT_EQ(i, 16);
 	EXPECT_STATUS(fs.root->Open(fs.root, &f, u"another", CREATE, 0), EFI_VOLUME_FULL);
-	done(&fs, true);
+	test_fs_done(&fs, true);
 }
 
 static void EFIAPI count_notify(EFI_EVENT event, void *context)
@@ -299,7 +285,7 @@ TEST(fat_rw_ex_calls)
 	int signalled = 0;
 	char buf[16];
 
-	fresh(&fs, "-F 12", 1440);
+	test_fs_fresh(&fs, "-F 12", 1440);
 	ASSERT_STATUS(
 	    event_create(EVT_NOTIFY_SIGNAL, TPL_CALLBACK, count_notify, &signalled, NULL, &event),
 	    EFI_SUCCESS);
@@ -335,5 +321,5 @@ TEST(fat_rw_ex_calls)
 	EXPECT_STATUS(f->ReadEx(f, NULL), EFI_INVALID_PARAMETER);
 	f->Close(f);
 	event_close(event);
-	done(&fs, true);
+	test_fs_done(&fs, true);
 }

@@ -76,19 +76,25 @@ static EFI_STATUS EFIAPI g_blt(EFI_GRAPHICS_OUTPUT_PROTOCOL *this, pixel *buf,
 	return EFI_SUCCESS;
 }
 
-static EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *bind_console(void)
+/* Installs the fake GOP, in mode, on a new handle (the built-in drivers installed). */
+static EFI_STATUS install_gop(UINT32 mode)
 {
-	EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *out = NULL;
-
 	test_install_builtin_drivers();
 	if (!fg)
 		fg = calloc(1, sizeof(*fg));
 	fg->gop = (EFI_GRAPHICS_OUTPUT_PROTOCOL){g_query, g_set_mode, g_blt, &fg->mode};
 	fg->mode = (EFI_GRAPHICS_OUTPUT_PROTOCOL_MODE){
 	    .MaxMode = 3, .Info = &fg->info, .SizeOfInfo = sizeof(fg->info)};
-	g_set_mode(&fg->gop, 0);
+	g_set_mode(&fg->gop, mode);
 	fg->handle = NULL;
-	if (EFI_ERROR(protocol_install(&fg->handle, &gop_guid, &fg->gop)))
+	return protocol_install(&fg->handle, &gop_guid, &fg->gop);
+}
+
+static EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *bind_console(void)
+{
+	EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *out = NULL;
+
+	if (EFI_ERROR(install_gop(0)))
 		return NULL;
 	driver_connect(fg->handle, NULL, NULL, false);
 	protocol_get(fg->handle, &out_guid, (void **)&out);
@@ -248,15 +254,7 @@ TEST(graphics_console_leaves_a_screen_too_small_alone)
 {
 	EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *out = NULL;
 
-	test_install_builtin_drivers();
-	if (!fg)
-		fg = calloc(1, sizeof(*fg));
-	fg->gop = (EFI_GRAPHICS_OUTPUT_PROTOCOL){g_query, g_set_mode, g_blt, &fg->mode};
-	fg->mode = (EFI_GRAPHICS_OUTPUT_PROTOCOL_MODE){
-	    .MaxMode = 3, .Info = &fg->info, .SizeOfInfo = sizeof(fg->info)};
-	g_set_mode(&fg->gop, 2);
-	fg->handle = NULL;
-	ASSERT_STATUS(protocol_install(&fg->handle, &gop_guid, &fg->gop), EFI_SUCCESS);
+	ASSERT_STATUS(install_gop(2), EFI_SUCCESS);
 	driver_connect(fg->handle, NULL, NULL, false);
 	EXPECT_STATUS(protocol_get(fg->handle, &out_guid, (void **)&out), EFI_UNSUPPORTED);
 	unbind_console();

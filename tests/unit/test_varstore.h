@@ -61,6 +61,10 @@ struct test_store {
 EFI_STATUS test_store_mount(struct test_store *t, struct flash_device *flash, UINT32 flags);
 void test_store_unmount(struct test_store *t);
 
+/* The data of variable name of guid as a string (in a static buffer): "" when the store
+ * has no such variable, "<error>" when it cannot be read. */
+const char *test_store_read_str(struct vstore *s, const CHAR16 *name, const EFI_GUID *guid);
+
 /* A test GUID, distinct for each n. */
 EFI_GUID test_var_guid(UINT32 n);
 

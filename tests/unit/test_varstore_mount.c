@@ -57,19 +57,9 @@ static void put(struct nor_sim *f, UINT32 *at, const CHAR16 *name, const char *t
 			    VS_COMMITTED);
 }
 
-/* The variable's data as a string, or "" when it does not exist. */
 static const char *read_str(struct vstore *s, const CHAR16 *name)
 {
-	static char buf[4096];
-	UINT32 e = vstore_find(s, name, (UINT32)str16_size(name), &g);
-
-	if (e == VSTORE_NONE)
-		return "";
-	UINT32 n = vstore_entry(s, e)->data_size;
-	if (n >= sizeof(buf) || EFI_ERROR(vstore_read_data(s, e, 0, buf, n)))
-		return "<error>";
-	buf[n] = 0;
-	return buf;
+	return test_store_read_str(s, name, &g);
 }
 
 static bool holds(struct vstore *s, const CHAR16 *name, const char *text)

@@ -9,11 +9,10 @@
 #include <string.h>
 
 #include "support/test.h"
-#include "fake_virtio.h"
+#include "virtio_driver_check.h"
 #include "../../drivers/virtio/virtio_spec.h"
 #include <efi/pci.h>
 #include <efi/protocol/block_io2.h>
-#include <efi/protocol/component_name2.h>
 #include <ember/core/core.h>
 #include <ember/lib/str.h>
 
@@ -28,7 +27,6 @@
 
 static const EFI_GUID block_io_guid = EFI_BLOCK_IO_PROTOCOL_GUID;
 static const EFI_GUID block_io2_guid = EFI_BLOCK_IO2_PROTOCOL_GUID;
-static const EFI_GUID pci_io_guid = EFI_PCI_IO_PROTOCOL_GUID;
 
 static EFI_DRIVER_BINDING_PROTOCOL *binding(void)
 {
@@ -39,7 +37,7 @@ static EFI_BLOCK_IO_PROTOCOL *block_io(struct fake_virtio *d)
 {
 	EFI_BLOCK_IO_PROTOCOL *bio = NULL;
 
-	protocol_get(d->pci.handle, &block_io_guid, (void **)&bio);
+	protocol_get(d->pci->handle, &block_io_guid, (void **)&bio);
 	return bio;
 }
 
@@ -47,26 +45,14 @@ static EFI_BLOCK_IO2_PROTOCOL *block_io2(struct fake_virtio *d)
 {
 	EFI_BLOCK_IO2_PROTOCOL *bio2 = NULL;
 
-	protocol_get(d->pci.handle, &block_io2_guid, (void **)&bio2);
+	protocol_get(d->pci->handle, &block_io2_guid, (void **)&bio2);
 	return bio2;
 }
 
 static EFI_BLOCK_IO_PROTOCOL *connect(struct fake_virtio *d)
 {
-	driver_connect(d->pci.handle, NULL, NULL, false);
+	driver_connect(d->pci->handle, NULL, NULL, false);
 	return block_io(d);
-}
-
-/* Nobody holds the PCI function: another driver could open it. */
-static bool pci_io_free(struct fake_virtio *d)
-{
-	void *interface;
-
-	if (EFI_ERROR(protocol_open(d->pci.handle, &pci_io_guid, &interface, core_image_handle,
-				    d->pci.handle, EFI_OPEN_PROTOCOL_BY_DRIVER)))
-		return false;
-	protocol_close(d->pci.handle, &pci_io_guid, core_image_handle, d->pci.handle);
-	return true;
 }
 
 /* What a driver that is not (or no longer) bound must have left: no protocols, attributes
@@ -75,21 +61,13 @@ static void expect_clean(struct fake_virtio *d)
 {
 	EXPECT(block_io(d) == NULL);
 	EXPECT(block_io2(d) == NULL);
-	EXPECT_EQ(d->pci.attributes, EFI_PCI_IO_ATTRIBUTE_IO);
-	EXPECT_EQ(fake_vpci_live_maps(&d->pci), 0);
-	EXPECT_EQ(fake_vpci_live_buffers(&d->pci), 0);
-	EXPECT(!d->queues[0].enabled);
-	EXPECT(!(d->status & VIRTIO_STATUS_DRIVER_OK));
-	EXPECT(pci_io_free(d));
-	if (!EXPECT_EQ(d->pci.errors, 0))
-		printf("    device saw: %s\n", d->pci.last_error);
+	virtio_check_clean(d);
 }
 
 /* Disconnects the drivers and checks that the device was reset and everything given back. */
 static void expect_released(struct fake_virtio *d)
 {
-	EXPECT_STATUS(driver_disconnect(d->pci.handle, NULL, NULL), EFI_SUCCESS);
-	EXPECT_EQ(d->status, 0);
+	virtio_check_disconnect(d);
 	expect_clean(d);
 }
 
@@ -103,23 +81,14 @@ static bool holds_disk(const UINT8 *buffer, UINT64 offset, UINTN bytes)
 
 static CHAR16 *controller_name(struct fake_virtio *d, EFI_HANDLE child)
 {
-	static const EFI_GUID names_guid = EFI_COMPONENT_NAME2_PROTOCOL_GUID;
-	EFI_COMPONENT_NAME2_PROTOCOL *names;
-	CHAR16 *name = NULL;
-
-	if (EFI_ERROR(protocol_get(binding()->DriverBindingHandle, &names_guid, (void **)&names)) ||
-	    EFI_ERROR(names->GetControllerName(names, d->pci.handle, child, (CHAR8 *)"en", &name)))
-		return NULL;
-	return name;
+	return virtio_check_controller_name(binding(), d, child);
 }
 
 static EFI_STATUS supported_with_ids(struct fake_virtio *d, UINT16 vendor, UINT16 id,
 				     UINT16 subsystem)
 {
-	fake_vpci_config_set(&d->pci, PCI_VENDOR_ID_OFFSET, 2, vendor);
-	fake_vpci_config_set(&d->pci, PCI_DEVICE_ID_OFFSET, 2, id);
-	fake_vpci_config_set(&d->pci, PCI_SUBSYSTEM_ID_OFFSET, 2, subsystem);
-	return binding()->Supported(binding(), d->pci.handle, NULL);
+	fake_virtio_set_ids(d, vendor, id, subsystem);
+	return binding()->Supported(binding(), d->pci->handle, NULL);
 }
 
 TEST(virtio_blk_driver_supported_ids)
@@ -128,7 +97,7 @@ TEST(virtio_blk_driver_supported_ids)
 	EFI_DRIVER_BINDING_PROTOCOL *db = binding();
 
 	ASSERT(d != NULL && db != NULL);
-	EXPECT_STATUS(db->Supported(db, d->pci.handle, NULL), EFI_SUCCESS);
+	EXPECT_STATUS(db->Supported(db, d->pci->handle, NULL), EFI_SUCCESS);
 	EXPECT_STATUS(supported_with_ids(d, 0x1af4, 0x1001, 2), EFI_SUCCESS);
 	EXPECT_STATUS(supported_with_ids(d, 0x1af4, 0x1001, 4), EFI_UNSUPPORTED);
 	EXPECT_STATUS(supported_with_ids(d, 0x1af4, 0x1000, 2), EFI_UNSUPPORTED);
@@ -139,7 +108,7 @@ TEST(virtio_blk_driver_supported_ids)
 	/* No PciIo at all. */
 	EXPECT_STATUS(db->Supported(db, db->DriverBindingHandle, NULL), EFI_UNSUPPORTED);
 	ASSERT(connect(d) != NULL);
-	EXPECT_STATUS(db->Supported(db, d->pci.handle, NULL), EFI_ALREADY_STARTED);
+	EXPECT_STATUS(db->Supported(db, d->pci->handle, NULL), EFI_ALREADY_STARTED);
 	expect_released(d);
 	fake_virtio_destroy(d);
 }
@@ -172,14 +141,14 @@ TEST(virtio_blk_driver_starts_on_a_modern_device)
 	/* Only the features it handles: no indirect descriptors, no event index. */
 	EXPECT_EQ(d->accepted, BLK_FEATURES);
 	EXPECT_EQ(d->status, LIVE);
-	EXPECT_EQ(d->pci.attributes &
+	EXPECT_EQ(d->pci->attributes &
 		      (EFI_PCI_IO_ATTRIBUTE_MEMORY | EFI_PCI_IO_ATTRIBUTE_BUS_MASTER),
 		  EFI_PCI_IO_ATTRIBUTE_MEMORY | EFI_PCI_IO_ATTRIBUTE_BUS_MASTER);
 	EXPECT(d->queues[0].enabled);
 	EXPECT_EQ(d->stats.get_ids, 1);
 	name = controller_name(d, NULL);
 	EXPECT(name && str16_cmp(name, u"Virtio Block Device") == 0);
-	EXPECT(controller_name(d, d->pci.handle) == NULL);
+	EXPECT(controller_name(d, d->pci->handle) == NULL);
 	expect_released(d);
 	EXPECT(controller_name(d, NULL) == NULL);
 	fake_virtio_destroy(d);
@@ -257,8 +226,8 @@ TEST(virtio_blk_driver_reads_and_writes)
 		ASSERT(bio != NULL);
 		read_and_write(d, bio);
 		/* Through bounce buffers, at device addresses that are not the host's. */
-		d->pci.bounce = true;
-		d->pci.dma_offset = 1ULL << 40;
+		d->pci->faults.bounce_all = true;
+		d->pci->faults.dma_offset = 1ULL << 40;
 		read_and_write(d, bio);
 		expect_released(d);
 		fake_virtio_destroy(d);
@@ -326,18 +295,18 @@ TEST(virtio_blk_driver_splits_requests_by_the_device_limits)
 	EXPECT_EQ(d->stats.max_segments, 4);
 	EXPECT_EQ(d->stats.max_segment_bytes, 4096);
 	/* A DMA mapping that covers less than asked: requests of whole blocks of it. */
-	d->pci.faults.map_limit = 3000;
+	d->pci->faults.map_limit = 3000;
 	reads = d->stats.reads;
 	EXPECT_STATUS(bio->ReadBlocks(bio, bio->Media->MediaId, 0, 40 * 512, buffer), EFI_SUCCESS);
 	EXPECT(holds_disk(buffer, 0, 40 * 512));
 	EXPECT_EQ(d->stats.reads - reads, 8);
 	/* Less than a block, or no mapping at all: the transfer fails, nothing stays mapped. */
-	d->pci.faults.map_limit = 100;
+	d->pci->faults.map_limit = 100;
 	EXPECT(EFI_ERROR(bio->ReadBlocks(bio, bio->Media->MediaId, 0, 512, buffer)));
-	d->pci.faults.map_limit = 0;
-	d->pci.faults.map_fail_at = d->pci.map_calls + 1;
+	d->pci->faults.map_limit = 0;
+	d->pci->faults.map_fail_at = d->pci->map_calls + 1;
 	EXPECT(EFI_ERROR(bio->WriteBlocks(bio, bio->Media->MediaId, 0, 512, buffer)));
-	EXPECT_EQ(fake_vpci_live_maps(&d->pci), 2); /* the ring and the request page */
+	EXPECT_EQ(d->pci->live_maps, 2); /* the ring and the request page */
 	EXPECT_STATUS(bio->ReadBlocks(bio, bio->Media->MediaId, 1, 512, buffer), EFI_SUCCESS);
 	expect_released(d);
 	fake_virtio_destroy(d);
@@ -578,22 +547,22 @@ TEST(virtio_blk_driver_polls_for_a_late_completion)
 
 static void no_attributes(struct fake_virtio *d)
 {
-	d->pci.faults.attributes = 1u << EfiPciIoAttributeOperationGet;
+	d->pci->faults.attributes_fail_ops = 1u << EfiPciIoAttributeOperationGet;
 }
 
 static void no_supported_attributes(struct fake_virtio *d)
 {
-	d->pci.faults.attributes = 1u << EfiPciIoAttributeOperationSupported;
+	d->pci->faults.attributes_fail_ops = 1u << EfiPciIoAttributeOperationSupported;
 }
 
 static void no_enable(struct fake_virtio *d)
 {
-	d->pci.faults.attributes = 1u << EfiPciIoAttributeOperationEnable;
+	d->pci->faults.attributes_fail_ops = 1u << EfiPciIoAttributeOperationEnable;
 }
 
 static void no_capabilities(struct fake_virtio *d)
 {
-	fake_vpci_config_set(&d->pci, PCI_STATUS_OFFSET, 2, 0);
+	fake_pci_io_config_set(d->pci, PCI_STATUS_OFFSET, 2, 0);
 }
 
 static void no_version_1(struct fake_virtio *d)
@@ -628,27 +597,27 @@ static void enable_ignored(struct fake_virtio *d)
 
 static void no_ring_memory(struct fake_virtio *d)
 {
-	d->pci.faults.alloc_fail_at = d->pci.alloc_calls + 1;
+	d->pci->faults.alloc_fail_at = d->pci->alloc_calls + 1;
 }
 
 static void no_request_page(struct fake_virtio *d)
 {
-	d->pci.faults.alloc_fail_at = d->pci.alloc_calls + 2;
+	d->pci->faults.alloc_fail_at = d->pci->alloc_calls + 2;
 }
 
 static void no_ring_mapping(struct fake_virtio *d)
 {
-	d->pci.faults.map_fail_at = d->pci.map_calls + 1;
+	d->pci->faults.map_fail_at = d->pci->map_calls + 1;
 }
 
 static void no_request_page_mapping(struct fake_virtio *d)
 {
-	d->pci.faults.map_fail_at = d->pci.map_calls + 2;
+	d->pci->faults.map_fail_at = d->pci->map_calls + 2;
 }
 
 static void short_mapping(struct fake_virtio *d)
 {
-	d->pci.faults.short_common = true;
+	d->pci->faults.common_map_short = true;
 }
 
 static EFI_BLOCK_IO2_PROTOCOL foreign_block_io2;
@@ -656,16 +625,14 @@ static EFI_BLOCK_IO2_PROTOCOL foreign_block_io2;
 /* Someone else's BlockIo2 already on the handle: the driver's cannot be installed. */
 static void block_io2_taken(struct fake_virtio *d)
 {
-	protocol_install(&d->pci.handle, &block_io2_guid, &foreign_block_io2);
+	protocol_install(&d->pci->handle, &block_io2_guid, &foreign_block_io2);
 }
 
 static void undo(struct fake_virtio *d)
 {
-	d->faults = (struct fake_virtio_faults){0};
-	d->pci.faults = (struct fake_vpci_faults){0};
+	fake_virtio_clear_faults(d);
 	d->offered |= VIRTIO_F_VERSION_1;
 	d->queues[0].max = 256;
-	fake_vpci_config_set(&d->pci, PCI_STATUS_OFFSET, 2, 0x10);
 }
 
 TEST(virtio_blk_driver_start_failures_unwind)
@@ -686,7 +653,7 @@ TEST(virtio_blk_driver_start_failures_unwind)
 			printf("    fault %u: started anyway\n", (unsigned)i);
 		EXPECT(block_io(d) == NULL);
 		d->faults.reset_stuck = false;
-		protocol_uninstall(d->pci.handle, &block_io2_guid, &foreign_block_io2);
+		protocol_uninstall(d->pci->handle, &block_io2_guid, &foreign_block_io2);
 		expect_clean(d);
 		/* Nothing held, nothing broken: once the fault is gone, the device starts. */
 		undo(d);
@@ -711,39 +678,31 @@ TEST(virtio_blk_driver_stop_waits_for_its_users)
 	bio = connect(d);
 	ASSERT(bio != NULL);
 	/* Someone holds BlockIo exclusively: Stop cannot take it away and changes nothing. */
-	ASSERT_STATUS(protocol_open(d->pci.handle, &block_io_guid, &held, core_image_handle, NULL,
+	ASSERT_STATUS(protocol_open(d->pci->handle, &block_io_guid, &held, core_image_handle, NULL,
 				    EFI_OPEN_PROTOCOL_EXCLUSIVE),
 		      EFI_SUCCESS);
-	EXPECT(EFI_ERROR(db->Stop(db, d->pci.handle, 0, NULL)));
+	EXPECT(EFI_ERROR(db->Stop(db, d->pci->handle, 0, NULL)));
 	EXPECT(block_io(d) == bio);
 	EXPECT_EQ(d->status, LIVE);
 	EXPECT_STATUS(bio->ReadBlocks(bio, bio->Media->MediaId, 0, 512, buffer), EFI_SUCCESS);
-	protocol_close(d->pci.handle, &block_io_guid, core_image_handle, NULL);
+	protocol_close(d->pci->handle, &block_io_guid, core_image_handle, NULL);
 	/* Start again on a started device: refused, the running one unharmed. */
-	EXPECT(EFI_ERROR(db->Start(db, d->pci.handle, NULL)));
+	EXPECT(EFI_ERROR(db->Start(db, d->pci->handle, NULL)));
 	EXPECT_EQ(d->status, LIVE);
 	expect_released(d);
 	/* Stop on a device the driver does not manage. */
-	EXPECT(EFI_ERROR(db->Stop(db, d->pci.handle, 0, NULL)));
-	EXPECT_EQ(d->pci.errors, 0);
+	EXPECT(EFI_ERROR(db->Stop(db, d->pci->handle, 0, NULL)));
+	virtio_check_no_errors(d);
 	fake_virtio_destroy(d);
 }
 
 static void exit_boot_services_body(void)
 {
-	static const EFI_GUID exit_group = EFI_EVENT_GROUP_EXIT_BOOT_SERVICES;
 	struct fake_virtio *d = fake_virtio_blk_create(FAKE_VIRTIO_MODERN, SECTORS);
-	UINTN buffers;
 
 	ASSERT(d != NULL);
 	ASSERT(connect(d) != NULL);
-	buffers = fake_vpci_live_buffers(&d->pci);
-	event_signal_group(&exit_group);
-	/* The device stops all DMA; memory now belongs to the OS and is not touched. */
-	EXPECT_EQ(d->status, 0);
-	EXPECT_EQ(fake_vpci_live_buffers(&d->pci), buffers);
-	EXPECT_EQ(d->pci.errors, 0);
-	fake_virtio_destroy(d);
+	virtio_check_exit_boot_services(d);
 }
 
 TEST(virtio_blk_driver_resets_the_device_at_exit_boot_services)

@@ -18,25 +18,23 @@ static struct fake_virtio *device(enum fake_virtio_interface interface, UINT16 t
 	struct fake_virtio *d = fake_virtio_create(interface, type);
 
 	if (d)
-		d->pci.attributes = d->pci.supported;
+		d->pci->attributes = d->pci->supports;
 	return d;
 }
 
 static void done(struct fake_virtio *d)
 {
-	EXPECT_EQ(fake_vpci_live_maps(&d->pci), 0);
-	EXPECT_EQ(fake_vpci_live_buffers(&d->pci), 0);
-	if (!EXPECT_EQ(d->pci.errors, 0))
-		printf("    device saw: %s\n", d->pci.last_error);
+	EXPECT_EQ(d->pci->live_maps, 0);
+	EXPECT_EQ(d->pci->live_buffers, 0);
+	if (!EXPECT_EQ(d->pci->errors, 0))
+		printf("    device saw: %s\n", d->pci->last_error);
 	fake_virtio_destroy(d);
 }
 
 static UINT16 type_with_ids(struct fake_virtio *d, UINT16 vendor, UINT16 id, UINT16 subsystem)
 {
-	fake_vpci_config_set(&d->pci, PCI_VENDOR_ID_OFFSET, 2, vendor);
-	fake_vpci_config_set(&d->pci, PCI_DEVICE_ID_OFFSET, 2, id);
-	fake_vpci_config_set(&d->pci, PCI_SUBSYSTEM_ID_OFFSET, 2, subsystem);
-	return virtio_pci_device_type(&d->pci.pci_io);
+	fake_virtio_set_ids(d, vendor, id, subsystem);
+	return virtio_pci_device_type(&d->pci->pci_io);
 }
 
 TEST(virtio_pci_device_type_from_ids)
@@ -44,7 +42,7 @@ TEST(virtio_pci_device_type_from_ids)
 	struct fake_virtio *d = device(FAKE_VIRTIO_MODERN, VIRTIO_ID_BLOCK);
 
 	ASSERT(d != NULL);
-	EXPECT_EQ(virtio_pci_device_type(&d->pci.pci_io), VIRTIO_ID_BLOCK);
+	EXPECT_EQ(virtio_pci_device_type(&d->pci->pci_io), VIRTIO_ID_BLOCK);
 	EXPECT_EQ(type_with_ids(d, 0x1af4, 0x1044, 0x1100), 4);
 	EXPECT_EQ(type_with_ids(d, 0x1af4, 0x107f, 0x1100), 0x3f);
 	EXPECT_EQ(type_with_ids(d, 0x1af4, 0x1080, 0x1100), 0);
@@ -62,7 +60,7 @@ TEST(virtio_pci_init_finds_the_modern_regions)
 	struct virtio_pci vp;
 
 	ASSERT(d != NULL);
-	ASSERT_STATUS(virtio_pci_init(&vp, &d->pci.pci_io), EFI_SUCCESS);
+	ASSERT_STATUS(virtio_pci_init(&vp, &d->pci->pci_io), EFI_SUCCESS);
 	EXPECT(vp.dev.ops == &virtio_pci_modern_ops);
 	EXPECT(!vp.dev.legacy);
 	EXPECT_EQ(vp.device_id, 0x1042);
@@ -85,29 +83,29 @@ TEST(virtio_pci_init_chooses_the_interface)
 
 	ASSERT(d != NULL);
 	/* A transitional device has both: the modern interface wins. */
-	ASSERT_STATUS(virtio_pci_init(&vp, &d->pci.pci_io), EFI_SUCCESS);
+	ASSERT_STATUS(virtio_pci_init(&vp, &d->pci->pci_io), EFI_SUCCESS);
 	EXPECT(vp.dev.ops == &virtio_pci_modern_ops);
 	/* Without capabilities, its I/O BAR 0 is the legacy interface ... */
-	fake_vpci_config_set(&d->pci, PCI_STATUS_OFFSET, 2, 0);
-	ASSERT_STATUS(virtio_pci_init(&vp, &d->pci.pci_io), EFI_SUCCESS);
+	fake_pci_io_config_set(d->pci, PCI_STATUS_OFFSET, 2, 0);
+	ASSERT_STATUS(virtio_pci_init(&vp, &d->pci->pci_io), EFI_SUCCESS);
 	EXPECT(vp.dev.ops == &virtio_pci_legacy_ops);
 	EXPECT(vp.dev.legacy);
 	/* ... and a memory BAR 0 is no interface at all. */
-	fake_vpci_config_set(&d->pci, PCI_BASE_ADDRESS_REG(0), 4, 0xfd000000);
-	EXPECT_STATUS(virtio_pci_init(&vp, &d->pci.pci_io), EFI_UNSUPPORTED);
+	fake_pci_io_config_set(d->pci, PCI_BASE_ADDRESS_REG(0), 4, 0xfd000000);
+	EXPECT_STATUS(virtio_pci_init(&vp, &d->pci->pci_io), EFI_UNSUPPORTED);
 	done(d);
 
 	/* A modern ID never has the legacy interface, whatever BAR 0 is. */
 	d = device(FAKE_VIRTIO_MODERN, VIRTIO_ID_BLOCK);
 	ASSERT(d != NULL);
-	fake_vpci_config_set(&d->pci, PCI_BASE_ADDRESS_REG(0), 4, 0xc001);
-	fake_vpci_config_set(&d->pci, PCI_STATUS_OFFSET, 2, 0);
-	EXPECT_STATUS(virtio_pci_init(&vp, &d->pci.pci_io), EFI_UNSUPPORTED);
+	fake_pci_io_config_set(d->pci, PCI_BASE_ADDRESS_REG(0), 4, 0xc001);
+	fake_pci_io_config_set(d->pci, PCI_STATUS_OFFSET, 2, 0);
+	EXPECT_STATUS(virtio_pci_init(&vp, &d->pci->pci_io), EFI_UNSUPPORTED);
 	done(d);
 
 	d = device(FAKE_VIRTIO_LEGACY, FAKE_VIRTIO_ID_ENTROPY);
 	ASSERT(d != NULL);
-	ASSERT_STATUS(virtio_pci_init(&vp, &d->pci.pci_io), EFI_SUCCESS);
+	ASSERT_STATUS(virtio_pci_init(&vp, &d->pci->pci_io), EFI_SUCCESS);
 	EXPECT(vp.dev.ops == &virtio_pci_legacy_ops);
 	EXPECT_EQ(vp.device_id, 0x1005);
 	done(d);
@@ -116,7 +114,7 @@ TEST(virtio_pci_init_chooses_the_interface)
 static bool caps_found(struct fake_virtio *d, struct virtio_pci *vp)
 {
 	memset(vp, 0, sizeof(*vp));
-	vp->pci_io = &d->pci.pci_io;
+	vp->pci_io = &d->pci->pci_io;
 	return virtio_pci_find_caps(vp);
 }
 
@@ -130,7 +128,7 @@ TEST(virtio_pci_capability_walk)
 	 * list that loops back on itself still ends. */
 	fake_virtio_set_cap(d, FAKE_VIRTIO_CAP_PCI + 20, FAKE_VIRTIO_CAP_MSIX,
 			    VIRTIO_PCI_CAP_COMMON_CFG, FAKE_VIRTIO_MODERN_BAR, 0x800, 0x38);
-	fake_vpci_config_set(&d->pci, FAKE_VIRTIO_CAP_PCI + 1, 1, FAKE_VIRTIO_CAP_PCI + 20);
+	fake_pci_io_config_set(d->pci, FAKE_VIRTIO_CAP_PCI + 1, 1, FAKE_VIRTIO_CAP_PCI + 20);
 	ASSERT(caps_found(d, &vp));
 	EXPECT_EQ(vp.common.offset, FAKE_VIRTIO_COMMON_AT);
 	EXPECT_EQ(vp.isr.length, 1);
@@ -138,24 +136,24 @@ TEST(virtio_pci_capability_walk)
 	/* Capabilities the walk must not take: a BAR that does not exist, a notification
 	 * capability without its multiplier (16 of 20 bytes), a common block too small for
 	 * the queue registers. */
-	fake_vpci_config_set(&d->pci, FAKE_VIRTIO_CAP_PCI + 1, 1, 0);
-	fake_vpci_config_set(&d->pci, FAKE_VIRTIO_CAP_COMMON + 4, 1, 6);
+	fake_pci_io_config_set(d->pci, FAKE_VIRTIO_CAP_PCI + 1, 1, 0);
+	fake_pci_io_config_set(d->pci, FAKE_VIRTIO_CAP_COMMON + 4, 1, 6);
 	EXPECT(!caps_found(d, &vp));
-	fake_vpci_config_set(&d->pci, FAKE_VIRTIO_CAP_COMMON + 4, 1, FAKE_VIRTIO_MODERN_BAR);
-	fake_vpci_config_set(&d->pci, FAKE_VIRTIO_CAP_NOTIFY + 2, 1, 16);
+	fake_pci_io_config_set(d->pci, FAKE_VIRTIO_CAP_COMMON + 4, 1, FAKE_VIRTIO_MODERN_BAR);
+	fake_pci_io_config_set(d->pci, FAKE_VIRTIO_CAP_NOTIFY + 2, 1, 16);
 	EXPECT(!caps_found(d, &vp));
 	EXPECT_EQ(vp.notify.length, 0);
-	fake_vpci_config_set(&d->pci, FAKE_VIRTIO_CAP_NOTIFY + 2, 1, 20);
-	fake_vpci_config_set(&d->pci, FAKE_VIRTIO_CAP_COMMON + 12, 4, 0x30);
+	fake_pci_io_config_set(d->pci, FAKE_VIRTIO_CAP_NOTIFY + 2, 1, 20);
+	fake_pci_io_config_set(d->pci, FAKE_VIRTIO_CAP_COMMON + 12, 4, 0x30);
 	EXPECT(!caps_found(d, &vp));
-	fake_vpci_config_set(&d->pci, FAKE_VIRTIO_CAP_COMMON + 12, 4, 0x38);
+	fake_pci_io_config_set(d->pci, FAKE_VIRTIO_CAP_COMMON + 12, 4, 0x38);
 	EXPECT(caps_found(d, &vp));
 	/* A capability pointer into the header ends the walk at once. */
-	fake_vpci_config_set(&d->pci, PCI_CAPABILITY_POINTER_OFFSET, 1, 0x20);
+	fake_pci_io_config_set(d->pci, PCI_CAPABILITY_POINTER_OFFSET, 1, 0x20);
 	EXPECT(!caps_found(d, &vp));
 	/* A last capability at the very end of configuration space: its fields lie past it. */
-	fake_vpci_config_set(&d->pci, PCI_CAPABILITY_POINTER_OFFSET, 1, 0xfc);
-	fake_vpci_config_set(&d->pci, 0xfc, 4, 0x01000009);
+	fake_pci_io_config_set(d->pci, PCI_CAPABILITY_POINTER_OFFSET, 1, 0xfc);
+	fake_pci_io_config_set(d->pci, 0xfc, 4, 0x01000009);
 	EXPECT(!caps_found(d, &vp));
 	done(d);
 }
@@ -168,9 +166,9 @@ TEST(virtio_pci_device_configuration_is_optional)
 	struct virtio_pci vp;
 
 	ASSERT(d != NULL);
-	fake_vpci_config_set(&d->pci, FAKE_VIRTIO_CAP_ISR + 1, 1, FAKE_VIRTIO_CAP_PCI);
-	memset(d->pci.config + FAKE_VIRTIO_CAP_DEVICE, 0, 16);
-	ASSERT_STATUS(virtio_pci_init(&vp, &d->pci.pci_io), EFI_SUCCESS);
+	fake_pci_io_config_set(d->pci, FAKE_VIRTIO_CAP_ISR + 1, 1, FAKE_VIRTIO_CAP_PCI);
+	memset(d->pci->config + FAKE_VIRTIO_CAP_DEVICE, 0, 16);
+	ASSERT_STATUS(virtio_pci_init(&vp, &d->pci->pci_io), EFI_SUCCESS);
 	EXPECT(vp.dev.ops == &virtio_pci_modern_ops);
 	EXPECT_EQ(vp.device.length, 0);
 	/* Reading configuration that is not there gives zeroes, without a register access. */
@@ -189,7 +187,7 @@ TEST(virtio_pci_modern_registers)
 	d->num_queues = 2;
 	d->queues[1].max = 0;
 	fake_virtio_set_config(d, 0, 8, 0x0807060504030201ULL);
-	ASSERT_STATUS(virtio_pci_init(&vp, &d->pci.pci_io), EFI_SUCCESS);
+	ASSERT_STATUS(virtio_pci_init(&vp, &d->pci->pci_io), EFI_SUCCESS);
 	ops = vp.dev.ops;
 	ops->set_status(&vp.dev, VIRTIO_STATUS_ACKNOWLEDGE);
 	EXPECT_EQ(d->status, VIRTIO_STATUS_ACKNOWLEDGE);
@@ -217,7 +215,7 @@ TEST(virtio_pci_modern_config_generation)
 
 	ASSERT(d != NULL);
 	fake_virtio_set_config(d, 0, 8, 0x1122334455667788ULL);
-	ASSERT_STATUS(virtio_pci_init(&vp, &d->pci.pci_io), EFI_SUCCESS);
+	ASSERT_STATUS(virtio_pci_init(&vp, &d->pci->pci_io), EFI_SUCCESS);
 	/* A change while the two halves were read: read again. */
 	d->faults.generation_flips = 2;
 	EXPECT_EQ(vp.dev.ops->read_config(&vp.dev, 0, 8), 0x1122334455667788ULL);
@@ -268,7 +266,7 @@ TEST(virtio_pci_modern_queues_and_notifications)
 	d->num_queues = 6;
 	for (int i = 0; i < 6; i++)
 		d->queues[i].max = 16;
-	ASSERT_STATUS(virtio_pci_init(&vp, &d->pci.pci_io), EFI_SUCCESS);
+	ASSERT_STATUS(virtio_pci_init(&vp, &d->pci->pci_io), EFI_SUCCESS);
 	ASSERT_STATUS(virtio_negotiate(&vp.dev, 0), EFI_SUCCESS);
 	EXPECT_EQ(vp.dev.features, VIRTIO_F_VERSION_1);
 	queue_up(&vp, 0, 8, &q0);
@@ -307,7 +305,7 @@ static void notify_far(UINT16 notify_off, UINT32 multiplier)
 	fake_virtio_set_cap(d, FAKE_VIRTIO_CAP_NOTIFY, FAKE_VIRTIO_CAP_ISR,
 			    VIRTIO_PCI_CAP_NOTIFY_CFG, FAKE_VIRTIO_MODERN_BAR,
 			    FAKE_VIRTIO_NOTIFY_AT, 0x1000);
-	ASSERT_STATUS(virtio_pci_init(&vp, &d->pci.pci_io), EFI_SUCCESS);
+	ASSERT_STATUS(virtio_pci_init(&vp, &d->pci->pci_io), EFI_SUCCESS);
 	ASSERT_STATUS(virtio_negotiate(&vp.dev, 0), EFI_SUCCESS);
 	queue_up(&vp, 0, 8, &q);
 	virtio_driver_ok(&vp.dev);
@@ -332,9 +330,9 @@ TEST(virtio_pci_modern_registers_in_an_io_bar)
 
 	ASSERT(d != NULL);
 	d->offered = VIRTIO_F_VERSION_1;
-	fake_vpci_config_set(&d->pci, PCI_BASE_ADDRESS_REG(FAKE_VIRTIO_MODERN_BAR), 4, 0xd001);
-	d->pci.bars[FAKE_VIRTIO_MODERN_BAR].io = true;
-	ASSERT_STATUS(virtio_pci_init(&vp, &d->pci.pci_io), EFI_SUCCESS);
+	fake_pci_io_config_set(d->pci, PCI_BASE_ADDRESS_REG(FAKE_VIRTIO_MODERN_BAR), 4, 0xd001);
+	d->pci->bars[FAKE_VIRTIO_MODERN_BAR].io = true;
+	ASSERT_STATUS(virtio_pci_init(&vp, &d->pci->pci_io), EFI_SUCCESS);
 	EXPECT(vp.common.io);
 	EXPECT_STATUS(virtio_negotiate(&vp.dev, 0), EFI_SUCCESS);
 	EXPECT_EQ(d->status,
@@ -354,7 +352,7 @@ TEST(virtio_pci_legacy_registers_and_queue)
 	d->offered = VIRTIO_F_VERSION_1 | 0x3;
 	d->queues[0].max = 64;
 	fake_virtio_set_config(d, 0, 4, 0xa1b2c3d4);
-	ASSERT_STATUS(virtio_pci_init(&vp, &d->pci.pci_io), EFI_SUCCESS);
+	ASSERT_STATUS(virtio_pci_init(&vp, &d->pci->pci_io), EFI_SUCCESS);
 	ops = vp.dev.ops;
 	/* 32 feature bits, configuration bytes after the registers. */
 	EXPECT_EQ(ops->get_features(&vp.dev), 0x3);
@@ -385,18 +383,18 @@ TEST(virtio_pci_legacy_queue_limits)
 	struct virtio_pci vp;
 
 	ASSERT(d != NULL);
-	ASSERT_STATUS(virtio_pci_init(&vp, &d->pci.pci_io), EFI_SUCCESS);
+	ASSERT_STATUS(virtio_pci_init(&vp, &d->pci->pci_io), EFI_SUCCESS);
 	ASSERT_STATUS(virtio_negotiate(&vp.dev, 0), EFI_SUCCESS);
 	/* A ring size that is not a power of two cannot be laid out. */
 	d->queues[0].max = 100;
 	EXPECT_STATUS(virtio_queue_create(&vp.dev, 0, 8, &q), EFI_INVALID_PARAMETER);
-	EXPECT_EQ(fake_vpci_live_buffers(&d->pci), 0);
+	EXPECT_EQ(d->pci->live_buffers, 0);
 	/* A ring the 32-bit page frame register cannot name. */
 	d->queues[0].max = 64;
-	d->pci.dma_offset = 1ULL << 45;
+	d->pci->faults.dma_offset = 1ULL << 45;
 	EXPECT_STATUS(virtio_queue_create(&vp.dev, 0, 8, &q), EFI_UNSUPPORTED);
 	EXPECT(!d->queues[0].enabled);
-	d->pci.dma_offset = 0;
+	d->pci->faults.dma_offset = 0;
 	EXPECT_STATUS(virtio_queue_create(&vp.dev, 1, 8, &q), EFI_NOT_FOUND);
 	virtio_reset(&vp.dev);
 	done(d);
@@ -412,33 +410,33 @@ TEST(virtio_pci_dma_through_pci_io)
 	UINT64 addr;
 
 	ASSERT(d != NULL);
-	ASSERT_STATUS(virtio_pci_init(&vp, &d->pci.pci_io), EFI_SUCCESS);
+	ASSERT_STATUS(virtio_pci_init(&vp, &d->pci->pci_io), EFI_SUCCESS);
 	ASSERT_STATUS(vp.dev.ops->alloc_shared(&vp.dev, 2, &host, &addr, &mapping), EFI_SUCCESS);
 	EXPECT_EQ(addr, (uintptr_t)host);
-	EXPECT_EQ(d->pci.maps[0].op, EfiPciIoOperationBusMasterCommonBuffer);
-	EXPECT_EQ(d->pci.maps[0].bytes, 2 * PAGE);
+	EXPECT_EQ(((struct fake_pci_map *)mapping)->op, EfiPciIoOperationBusMasterCommonBuffer);
+	EXPECT_EQ(((struct fake_pci_map *)mapping)->bytes, 2 * PAGE);
 	vp.dev.ops->free_shared(&vp.dev, 2, host, mapping);
-	EXPECT_EQ(fake_vpci_live_buffers(&d->pci), 0);
+	EXPECT_EQ(d->pci->live_buffers, 0);
 	/* Failures at each step give everything back. */
-	d->pci.faults.alloc_fail_at = d->pci.alloc_calls + 1;
+	d->pci->faults.alloc_fail_at = d->pci->alloc_calls + 1;
 	EXPECT_STATUS(vp.dev.ops->alloc_shared(&vp.dev, 1, &host, &addr, &mapping),
 		      EFI_OUT_OF_RESOURCES);
-	d->pci.faults.map_fail_at = d->pci.map_calls + 1;
+	d->pci->faults.map_fail_at = d->pci->map_calls + 1;
 	EXPECT_STATUS(vp.dev.ops->alloc_shared(&vp.dev, 1, &host, &addr, &mapping),
 		      EFI_OUT_OF_RESOURCES);
-	EXPECT_EQ(fake_vpci_live_buffers(&d->pci), 0);
+	EXPECT_EQ(d->pci->live_buffers, 0);
 	/* A common buffer mapped only in part is no use. */
-	d->pci.faults.short_common = true;
+	d->pci->faults.common_map_short = true;
 	EXPECT_STATUS(vp.dev.ops->alloc_shared(&vp.dev, 1, &host, &addr, &mapping),
 		      EFI_OUT_OF_RESOURCES);
-	EXPECT_EQ(fake_vpci_live_buffers(&d->pci), 0);
-	EXPECT_EQ(fake_vpci_live_maps(&d->pci), 0);
+	EXPECT_EQ(d->pci->live_buffers, 0);
+	EXPECT_EQ(d->pci->live_maps, 0);
 	/* Streaming maps: the direction is the device's. */
 	ASSERT_STATUS(vp.dev.ops->map(&vp.dev, true, data, &bytes, &addr, &mapping), EFI_SUCCESS);
-	EXPECT_EQ(((struct fake_vpci_map *)mapping)->op, EfiPciIoOperationBusMasterWrite);
+	EXPECT_EQ(((struct fake_pci_map *)mapping)->op, EfiPciIoOperationBusMasterWrite);
 	vp.dev.ops->unmap(&vp.dev, mapping);
 	ASSERT_STATUS(vp.dev.ops->map(&vp.dev, false, data, &bytes, &addr, &mapping), EFI_SUCCESS);
-	EXPECT_EQ(((struct fake_vpci_map *)mapping)->op, EfiPciIoOperationBusMasterRead);
+	EXPECT_EQ(((struct fake_pci_map *)mapping)->op, EfiPciIoOperationBusMasterRead);
 	vp.dev.ops->unmap(&vp.dev, mapping);
 	done(d);
 }
@@ -449,7 +447,7 @@ TEST(virtio_negotiate_modern)
 	struct virtio_pci vp;
 
 	ASSERT(d != NULL);
-	ASSERT_STATUS(virtio_pci_init(&vp, &d->pci.pci_io), EFI_SUCCESS);
+	ASSERT_STATUS(virtio_pci_init(&vp, &d->pci->pci_io), EFI_SUCCESS);
 	/* A reset that takes a while is waited for. */
 	d->offered = VIRTIO_F_VERSION_1 | VIRTIO_F_ACCESS_PLATFORM | 0x6;
 	d->status = VIRTIO_STATUS_ACKNOWLEDGE; /* left over from an earlier user */
@@ -479,7 +477,7 @@ TEST(virtio_reset_gives_up_on_a_stuck_device)
 	struct virtio_pci vp;
 
 	ASSERT(d != NULL);
-	ASSERT_STATUS(virtio_pci_init(&vp, &d->pci.pci_io), EFI_SUCCESS);
+	ASSERT_STATUS(virtio_pci_init(&vp, &d->pci->pci_io), EFI_SUCCESS);
 	d->offered = VIRTIO_F_VERSION_1;
 	d->faults.reset_stuck = true;
 	EXPECT_STATUS(virtio_negotiate(&vp.dev, 0), EFI_TIMEOUT);
@@ -496,7 +494,7 @@ TEST(virtio_queue_create_failures)
 
 	ASSERT(d != NULL);
 	d->offered = VIRTIO_F_VERSION_1;
-	ASSERT_STATUS(virtio_pci_init(&vp, &d->pci.pci_io), EFI_SUCCESS);
+	ASSERT_STATUS(virtio_pci_init(&vp, &d->pci->pci_io), EFI_SUCCESS);
 	ASSERT_STATUS(virtio_negotiate(&vp.dev, 0), EFI_SUCCESS);
 	d->queues[0].max = 0;
 	EXPECT_STATUS(virtio_queue_create(&vp.dev, 0, 8, &q), EFI_NOT_FOUND);
@@ -505,7 +503,7 @@ TEST(virtio_queue_create_failures)
 	EXPECT_STATUS(virtio_queue_create(&vp.dev, 0, 8, &q), EFI_DEVICE_ERROR);
 	EXPECT(q.ring == NULL);
 	d->faults.ignore_enable = false;
-	d->pci.faults.alloc_fail_at = d->pci.alloc_calls + 1;
+	d->pci->faults.alloc_fail_at = d->pci->alloc_calls + 1;
 	EXPECT_STATUS(virtio_queue_create(&vp.dev, 0, 8, &q), EFI_OUT_OF_RESOURCES);
 	/* A queue of one entry is still a queue. */
 	d->queues[0].max = d->queues[0].size = 1;

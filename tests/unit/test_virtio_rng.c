@@ -8,10 +8,9 @@
 #include <string.h>
 
 #include "support/test.h"
-#include "fake_virtio.h"
+#include "virtio_driver_check.h"
 #include "../../drivers/virtio/virtio_spec.h"
 #include <efi/pci.h>
-#include <efi/protocol/component_name2.h>
 #include <efi/protocol/rng.h>
 #include <ember/core/core.h>
 #include <ember/drivers/rng.h>
@@ -22,7 +21,6 @@
 	 VIRTIO_STATUS_DRIVER_OK)
 
 static const EFI_GUID rng_guid = EFI_RNG_PROTOCOL_GUID;
-static const EFI_GUID pci_io_guid = EFI_PCI_IO_PROTOCOL_GUID;
 static EFI_GUID raw = EFI_RNG_ALGORITHM_RAW;
 
 static EFI_DRIVER_BINDING_PROTOCOL *binding(void)
@@ -54,19 +52,8 @@ static bool offers_raw(void)
 
 static bool connect(struct fake_virtio *d)
 {
-	driver_connect(d->pci.handle, NULL, NULL, false);
+	driver_connect(d->pci->handle, NULL, NULL, false);
 	return (d->status & VIRTIO_STATUS_DRIVER_OK) && offers_raw();
-}
-
-static bool pci_io_free(struct fake_virtio *d)
-{
-	void *interface;
-
-	if (EFI_ERROR(protocol_open(d->pci.handle, &pci_io_guid, &interface, core_image_handle,
-				    d->pci.handle, EFI_OPEN_PROTOCOL_BY_DRIVER)))
-		return false;
-	protocol_close(d->pci.handle, &pci_io_guid, core_image_handle, d->pci.handle);
-	return true;
 }
 
 static void expect_clean(struct fake_virtio *d)
@@ -75,20 +62,12 @@ static void expect_clean(struct fake_virtio *d)
 
 	EXPECT(!offers_raw());
 	EXPECT(!rng() || rng()->GetRNG(rng(), &raw, 1, &byte) == EFI_UNSUPPORTED);
-	EXPECT_EQ(d->pci.attributes, EFI_PCI_IO_ATTRIBUTE_IO);
-	EXPECT_EQ(fake_vpci_live_maps(&d->pci), 0);
-	EXPECT_EQ(fake_vpci_live_buffers(&d->pci), 0);
-	EXPECT(!d->queues[0].enabled);
-	EXPECT(!(d->status & VIRTIO_STATUS_DRIVER_OK));
-	EXPECT(pci_io_free(d));
-	if (!EXPECT_EQ(d->pci.errors, 0))
-		printf("    device saw: %s\n", d->pci.last_error);
+	virtio_check_clean(d);
 }
 
 static void expect_released(struct fake_virtio *d)
 {
-	EXPECT_STATUS(driver_disconnect(d->pci.handle, NULL, NULL), EFI_SUCCESS);
-	EXPECT_EQ(d->status, 0);
+	virtio_check_disconnect(d);
 	expect_clean(d);
 }
 
@@ -108,22 +87,13 @@ static bool raw_read(struct fake_virtio *d, EFI_GUID *algorithm, UINTN size)
 static EFI_STATUS supported_with_ids(struct fake_virtio *d, UINT16 vendor, UINT16 id,
 				     UINT16 subsystem)
 {
-	fake_vpci_config_set(&d->pci, PCI_VENDOR_ID_OFFSET, 2, vendor);
-	fake_vpci_config_set(&d->pci, PCI_DEVICE_ID_OFFSET, 2, id);
-	fake_vpci_config_set(&d->pci, PCI_SUBSYSTEM_ID_OFFSET, 2, subsystem);
-	return binding()->Supported(binding(), d->pci.handle, NULL);
+	fake_virtio_set_ids(d, vendor, id, subsystem);
+	return binding()->Supported(binding(), d->pci->handle, NULL);
 }
 
 static CHAR16 *controller_name(struct fake_virtio *d, EFI_HANDLE child)
 {
-	static const EFI_GUID names_guid = EFI_COMPONENT_NAME2_PROTOCOL_GUID;
-	EFI_COMPONENT_NAME2_PROTOCOL *names;
-	CHAR16 *name = NULL;
-
-	if (EFI_ERROR(protocol_get(binding()->DriverBindingHandle, &names_guid, (void **)&names)) ||
-	    EFI_ERROR(names->GetControllerName(names, d->pci.handle, child, (CHAR8 *)"en", &name)))
-		return NULL;
-	return name;
+	return virtio_check_controller_name(binding(), d, child);
 }
 
 TEST(virtio_rng_supported_ids)
@@ -132,7 +102,7 @@ TEST(virtio_rng_supported_ids)
 	EFI_DRIVER_BINDING_PROTOCOL *db = binding();
 
 	ASSERT(d != NULL && db != NULL);
-	EXPECT_STATUS(db->Supported(db, d->pci.handle, NULL), EFI_SUCCESS);
+	EXPECT_STATUS(db->Supported(db, d->pci->handle, NULL), EFI_SUCCESS);
 	EXPECT_STATUS(supported_with_ids(d, 0x1af4, 0x1005, 4), EFI_SUCCESS);
 	EXPECT_STATUS(supported_with_ids(d, 0x1af4, 0x1005, 2), EFI_UNSUPPORTED);
 	EXPECT_STATUS(supported_with_ids(d, 0x1af4, 0x1001, 4), EFI_UNSUPPORTED);
@@ -141,7 +111,7 @@ TEST(virtio_rng_supported_ids)
 	EXPECT_STATUS(supported_with_ids(d, 0x1af4, 0x1044, 0x1100), EFI_SUCCESS);
 	EXPECT_STATUS(db->Supported(db, db->DriverBindingHandle, NULL), EFI_UNSUPPORTED);
 	ASSERT(connect(d));
-	EXPECT_STATUS(db->Supported(db, d->pci.handle, NULL), EFI_ALREADY_STARTED);
+	EXPECT_STATUS(db->Supported(db, d->pci->handle, NULL), EFI_ALREADY_STARTED);
 	expect_released(d);
 	fake_virtio_destroy(d);
 }
@@ -160,7 +130,7 @@ TEST(virtio_rng_raw_from_a_modern_device)
 	EXPECT_EQ(d->status, LIVE);
 	EXPECT_EQ(d->accepted, VIRTIO_F_VERSION_1);
 	EXPECT_EQ(d->queues[0].size, 8);
-	EXPECT_EQ(d->pci.attributes &
+	EXPECT_EQ(d->pci->attributes &
 		      (EFI_PCI_IO_ATTRIBUTE_MEMORY | EFI_PCI_IO_ATTRIBUTE_BUS_MASTER),
 		  EFI_PCI_IO_ATTRIBUTE_MEMORY | EFI_PCI_IO_ATTRIBUTE_BUS_MASTER);
 	/* RAW is offered, first: the default. */
@@ -179,7 +149,7 @@ TEST(virtio_rng_raw_from_a_modern_device)
 	EXPECT(d->stats.rng_bytes > before);
 	name = controller_name(d, NULL);
 	EXPECT(name && str16_cmp(name, u"Virtio Entropy Device") == 0);
-	EXPECT(controller_name(d, d->pci.handle) == NULL);
+	EXPECT(controller_name(d, d->pci->handle) == NULL);
 	expect_released(d);
 	EXPECT(controller_name(d, NULL) == NULL);
 	fake_virtio_destroy(d);
@@ -214,8 +184,8 @@ TEST(virtio_rng_without_device_configuration)
 	struct fake_virtio *d = fake_virtio_rng_create(FAKE_VIRTIO_MODERN);
 
 	ASSERT(d != NULL);
-	fake_vpci_config_set(&d->pci, FAKE_VIRTIO_CAP_ISR + 1, 1, FAKE_VIRTIO_CAP_PCI);
-	memset(d->pci.config + FAKE_VIRTIO_CAP_DEVICE, 0, 16);
+	fake_pci_io_config_set(d->pci, FAKE_VIRTIO_CAP_ISR + 1, 1, FAKE_VIRTIO_CAP_PCI);
+	memset(d->pci->config + FAKE_VIRTIO_CAP_DEVICE, 0, 16);
 	ASSERT(connect(d));
 	EXPECT(raw_read(d, &raw, 16));
 	expect_released(d);
@@ -230,8 +200,8 @@ TEST(virtio_rng_short_and_empty_answers)
 
 	ASSERT(d != NULL);
 	/* Rings, page and buffers at device addresses that are not the host's. */
-	d->pci.dma_offset = 1ULL << 40;
-	d->pci.bounce = true;
+	d->pci->faults.dma_offset = 1ULL << 40;
+	d->pci->faults.bounce_all = true;
 	ASSERT(connect(d));
 	/* 100 bytes an answer: as many requests as it takes. */
 	d->faults.rng_limit = 100;
@@ -309,16 +279,16 @@ static void fault(struct fake_virtio *d, int which)
 {
 	switch (which) {
 	case 0:
-		d->pci.faults.attributes = 1u << EfiPciIoAttributeOperationEnable;
+		d->pci->faults.attributes_fail_ops = 1u << EfiPciIoAttributeOperationEnable;
 		break;
 	case 1:
-		d->pci.faults.attributes = 1u << EfiPciIoAttributeOperationSupported;
+		d->pci->faults.attributes_fail_ops = 1u << EfiPciIoAttributeOperationSupported;
 		break;
 	case 2:
-		d->pci.faults.alloc_fail_at = d->pci.alloc_calls + 1; /* the ring */
+		d->pci->faults.alloc_fail_at = d->pci->alloc_calls + 1; /* the ring */
 		break;
 	case 3:
-		fake_vpci_config_set(&d->pci, PCI_STATUS_OFFSET, 2, 0); /* no capabilities */
+		fake_pci_io_config_set(d->pci, PCI_STATUS_OFFSET, 2, 0); /* no capabilities */
 		break;
 	case 4:
 		d->offered = 0;
@@ -333,16 +303,16 @@ static void fault(struct fake_virtio *d, int which)
 		d->faults.ignore_enable = true;
 		break;
 	case 8:
-		d->pci.faults.map_fail_at = d->pci.map_calls + 1; /* the ring */
+		d->pci->faults.map_fail_at = d->pci->map_calls + 1; /* the ring */
 		break;
 	case 9:
-		d->pci.faults.alloc_fail_at = d->pci.alloc_calls + 2; /* the page */
+		d->pci->faults.alloc_fail_at = d->pci->alloc_calls + 2; /* the page */
 		break;
 	case 10:
-		d->pci.faults.map_fail_at = d->pci.map_calls + 2; /* the page */
+		d->pci->faults.map_fail_at = d->pci->map_calls + 2; /* the page */
 		break;
 	case 11:
-		d->pci.faults.short_common = true;
+		d->pci->faults.common_map_short = true;
 		break;
 	}
 }
@@ -357,11 +327,9 @@ TEST(virtio_rng_start_failures_unwind)
 		if (!EXPECT(!connect(d)))
 			printf("    fault %d: started anyway\n", i);
 		expect_clean(d);
-		d->faults = (struct fake_virtio_faults){0};
-		d->pci.faults = (struct fake_vpci_faults){0};
+		fake_virtio_clear_faults(d);
 		d->offered = VIRTIO_F_VERSION_1;
 		d->queues[0].max = 64;
-		fake_vpci_config_set(&d->pci, PCI_STATUS_OFFSET, 2, 0x10);
 		if (!EXPECT(connect(d)))
 			printf("    fault %d: no start afterwards\n", i);
 		expect_released(d);
@@ -376,7 +344,7 @@ TEST(virtio_rng_unreadable_attributes_are_left_alone)
 	struct fake_virtio *d = fake_virtio_rng_create(FAKE_VIRTIO_MODERN);
 
 	ASSERT(d != NULL);
-	d->pci.faults.attributes = 1u << EfiPciIoAttributeOperationGet;
+	d->pci->faults.attributes_fail_ops = 1u << EfiPciIoAttributeOperationGet;
 	EXPECT(!connect(d));
 	expect_clean(d);
 	fake_virtio_destroy(d);
@@ -389,29 +357,22 @@ TEST(virtio_rng_start_and_stop_out_of_turn)
 
 	ASSERT(d != NULL);
 	ASSERT(connect(d));
-	EXPECT(EFI_ERROR(db->Start(db, d->pci.handle, NULL)));
+	EXPECT(EFI_ERROR(db->Start(db, d->pci->handle, NULL)));
 	EXPECT_EQ(d->status, LIVE);
 	EXPECT(raw_read(d, &raw, 8));
 	expect_released(d);
-	EXPECT(EFI_ERROR(db->Stop(db, d->pci.handle, 0, NULL)));
-	EXPECT_EQ(d->pci.errors, 0);
+	EXPECT(EFI_ERROR(db->Stop(db, d->pci->handle, 0, NULL)));
+	virtio_check_no_errors(d);
 	fake_virtio_destroy(d);
 }
 
 static void exit_boot_services_body(void)
 {
-	static const EFI_GUID exit_group = EFI_EVENT_GROUP_EXIT_BOOT_SERVICES;
 	struct fake_virtio *d = fake_virtio_rng_create(FAKE_VIRTIO_MODERN);
-	UINTN buffers;
 
 	ASSERT(d != NULL);
 	ASSERT(connect(d));
-	buffers = fake_vpci_live_buffers(&d->pci);
-	event_signal_group(&exit_group);
-	EXPECT_EQ(d->status, 0);
-	EXPECT_EQ(fake_vpci_live_buffers(&d->pci), buffers);
-	EXPECT_EQ(d->pci.errors, 0);
-	fake_virtio_destroy(d);
+	virtio_check_exit_boot_services(d);
 }
 
 TEST(virtio_rng_resets_the_device_at_exit_boot_services)
