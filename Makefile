@@ -257,7 +257,7 @@ run: all
 	$(Q)EMBER_BUILD=$(BUILD) scripts/run-demo
 
 # Every C file of the project (the fuzz corpora hold data, not code).
-FORMAT_FILES = $(shell git ls-files '*.[ch]' 2>/dev/null | grep -v '^tests/fuzz/corpus/')
+FORMAT_FILES = $(shell git ls-files --cached --others --exclude-standard '*.[ch]' 2>/dev/null | grep -v '^tests/fuzz/corpus/')
 format:
 	clang-format -i $(FORMAT_FILES)
 # make check fails on code clang-format would change.

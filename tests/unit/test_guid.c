@@ -37,7 +37,8 @@ TEST(guid_text_refuses_bad_digits_anywhere)
 /* The one table: names and GUIDs both ways, case-insensitive names, unknown ones. */
 TEST(guid_table_names)
 {
-	static const EFI_GUID unknown = {0x01020304, 0x0506, 0x0708, {9, 10, 11, 12, 13, 14, 15, 16}};
+	static const EFI_GUID unknown = {
+	    0x01020304, 0x0506, 0x0708, {9, 10, 11, 12, 13, 14, 15, 16}};
 	size_t count;
 	const struct guid_name *all = guid_names(&count);
 
