@@ -62,9 +62,9 @@ static struct sh_guid_entry *entry_for(struct shell *sh, const EFI_GUID *guid)
  * out pointers that must stay valid). */
 static struct sh_guid_entry *remember(struct shell *sh, const EFI_GUID *guid, CHAR16 *name)
 {
-	struct sh_guid_entry *e = app_zalloc(sizeof(*e));
+	struct sh_guid_entry *e = name ? app_zalloc(sizeof(*e)) : NULL;
 
-	if (!e) {
+	if (!e) { /* out of memory: no entry with a NULL name, which lookups would follow */
 		app_free(name);
 		return NULL;
 	}
@@ -73,19 +73,6 @@ static struct sh_guid_entry *remember(struct shell *sh, const EFI_GUID *guid, CH
 	e->next = sh->guid_names;
 	sh->guid_names = e;
 	return e;
-}
-
-/* A copy of an ASCII name as CHAR16. */
-static CHAR16 *name16(const char *name)
-{
-	UINTN n = str8_len(name);
-	CHAR16 *out = app_alloc((n + 1) * sizeof(CHAR16));
-
-	if (out) {
-		for (UINTN i = 0; i <= n; i++)
-			out[i] = (CHAR16)name[i];
-	}
-	return out;
 }
 
 const CHAR16 *sh_guid_name(struct shell *sh, const EFI_GUID *guid)
@@ -98,7 +85,7 @@ const CHAR16 *sh_guid_name(struct shell *sh, const EFI_GUID *guid)
 	known = guid_name(guid);
 	if (!known)
 		return NULL;
-	e = remember(sh, guid, name16(known));
+	e = remember(sh, guid, sh_strdup_ascii(known));
 	return e ? e->name : NULL;
 }
 

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "bds_fixture.h"
+#include "../../bds/bds.h"
 #include "block_dev.h"
 #include "disk_builder.h"
 #include "fat_image.h"
@@ -200,17 +201,10 @@ void bds_option_put(const CHAR16 *kind, UINT16 number, UINT32 attributes, const 
 				 optional_size};
 	UINTN size = load_option_size(&lo);
 	void *data = malloc(size);
-	char text[8];
-	CHAR16 name[24];
-	UINTN k = 0;
+	CHAR16 name[16];
 
 	load_option_write(&lo, data);
-	snprintf(text, sizeof(text), "%04X", number);
-	for (UINTN i = 0; kind[i]; i++)
-		name[k++] = kind[i];
-	for (UINTN i = 0; text[i]; i++)
-		name[k++] = (CHAR16)text[i];
-	name[k] = 0;
+	bds_option_name(name, kind, number);
 	ASSERT_STATUS(variable_set(name, &global_guid,
 				   EFI_VARIABLE_NON_VOLATILE | EFI_VARIABLE_BOOTSERVICE_ACCESS |
 				       EFI_VARIABLE_RUNTIME_ACCESS,

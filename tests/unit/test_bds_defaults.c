@@ -5,13 +5,13 @@
 #include <string.h>
 
 #include "bds_fixture.h"
+#include "../../bds/bds.h"
 #include "support/test.h"
 #include <ember/core/bds.h>
 #include <ember/core/core.h>
 #include <ember/core/devpath.h>
 #include <ember/lib/str.h>
 
-static const EFI_GUID global_guid = EFI_GLOBAL_VARIABLE;
 static const struct bds_file removable_a[] = {{"/EFI/BOOT/BOOTX64.EFI", 1}};
 static const struct bds_file removable_b[] = {{"/EFI/BOOT/BOOTX64.EFI", 2}};
 static const struct bds_file not_removable[] = {{"/EFI/debian/grubx64.efi", 3}};
@@ -19,21 +19,14 @@ static const struct bds_file not_removable[] = {{"/EFI/debian/grubx64.efi", 3}};
 /* The option's description, or an empty string. */
 static void description_of(UINT16 number, CHAR16 *out, UINTN max)
 {
-	CHAR16 name[16] = u"Boot0000";
-	UINT8 data[512];
-	UINTN size = sizeof(data);
-	struct load_option lo;
+	struct bds_option o;
 
 	out[0] = 0;
-	name[4] = u"0123456789ABCDEF"[number >> 12 & 15];
-	name[5] = u"0123456789ABCDEF"[number >> 8 & 15];
-	name[6] = u"0123456789ABCDEF"[number >> 4 & 15];
-	name[7] = u"0123456789ABCDEF"[number & 15];
-	if (EFI_ERROR(variable_get(name, &global_guid, NULL, &size, data)) ||
-	    !load_option_parse(data, size, &lo))
+	if (!bds_option_read(u"Boot", number, &o))
 		return;
-	if (str16_size(lo.description) <= max * sizeof(CHAR16))
-		str16_copy(out, lo.description);
+	if (str16_size(o.lo.description) <= max * sizeof(CHAR16))
+		str16_copy(out, o.lo.description);
+	bds_option_free(&o);
 }
 
 static void created_and_booted(void)
