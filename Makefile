@@ -166,6 +166,20 @@ $(EMBER_VARSTORE): $(call obj,host,$(FIRMWARE_SRC) $(call find_c,tools/ember-var
 	@echo "  LD      $@"
 	$(Q)$(CC) -o $@ $^ -lm
 
+# The crypto tests' signatures, certificates and signed images, made by openssl, efitools and
+# sbsigntool (tests/crypto/mkartefacts) from Ember's apps and gnu-efi programs.
+CRYPTO_TEST_DIR := $(abspath $(BUILD))/crypto-test
+CRYPTO_TEST_EFIS := $(BUILD)/apps/var-test.efi $(BUILD)/apps/shell.efi \
+	$(BUILD)/tests/programs/hello.efi $(BUILD)/tests/programs/shell_client.efi
+$(CRYPTO_TEST_DIR)/digests.txt: tests/crypto/mkartefacts $(CRYPTO_TEST_EFIS) | $(DEPS_STAMP)
+	@echo "  GEN     $(CRYPTO_TEST_DIR)"
+	$(Q)tests/crypto/mkartefacts $(CRYPTO_TEST_DIR) $(CRYPTO_TEST_EFIS)
+CRYPTO_TEST_DEF := -DCRYPTO_TEST_DIR='"$(CRYPTO_TEST_DIR)"'
+$(BUILD)/host/tests/unit/crypto_artefacts.o: HOST_CFLAGS += $(CRYPTO_TEST_DEF)
+$(BUILD)/asan/tests/unit/crypto_artefacts.o: ASAN_CFLAGS += $(CRYPTO_TEST_DEF)
+$(BUILD)/covobj/tests/unit/crypto_artefacts.o: COV_CFLAGS += $(CRYPTO_TEST_DEF)
+$(UNIT_TESTS) $(UNIT_TESTS_ASAN) $(COV_DIR)/unit-tests: | $(CRYPTO_TEST_DIR)/digests.txt
+
 # zlib: the oracle of the inflate tests.
 $(UNIT_TESTS): $(call obj,host,$(FIRMWARE_SRC) $(UNIT_SRC)) $(call mbedtls_obj,host)
 	@echo "  LD      $@"
