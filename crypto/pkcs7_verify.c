@@ -183,6 +183,10 @@ static EFI_STATUS verify_signer(const struct pkcs7_signer_info *si,
 	struct signed_digests dg;
 	EFI_STATUS status;
 
+	if (si->by_key_id) {
+		log_debug("SignerInfo: signer named by key identifier, not supported\n");
+		return EFI_UNSUPPORTED;
+	}
 	status = compute_digests(si, sd, content, &dg);
 	if (EFI_ERROR(status))
 		return status;
