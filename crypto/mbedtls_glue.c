@@ -1,6 +1,8 @@
 /* What crypto/mbedtls_config.h asks the platform for: memory from the core's pool (the
- * firmware has no malloc) and text formatting from lib/format.c. */
+ * firmware has no malloc), or from crypto/arena.c once boot services are gone, and text
+ * formatting from lib/format.c. */
 #include "mbedtls_config.h"
+#include "arena.h"
 #include <stdarg.h>
 #include <stdint.h>
 #include <ember/core/core.h>
@@ -11,14 +13,19 @@ void *crypto_calloc(size_t count, size_t size)
 {
 	if (size != 0 && count > SIZE_MAX / size)
 		return NULL;
-	/* pool_alloc zero-fills; the library asks for 0 bytes at times and wants a pointer. */
+	/* Both zero-fill; the library asks for 0 bytes at times and wants a pointer. */
+	if (core_boot_services_exited)
+		return crypto_arena_alloc(count * size ? count * size : 1);
 	return pool_alloc(count * size ? count * size : 1);
 }
 
 /* Frees what crypto_calloc returned (NULL is ignored). */
 void crypto_free(void *buffer)
 {
-	pool_free(buffer);
+	if (crypto_arena_owns(buffer))
+		crypto_arena_free(buffer);
+	else
+		pool_free(buffer);
 }
 
 /* snprintf for the library's text of names and numbers (x509_dn_gets and the like). */

@@ -6,7 +6,9 @@
 #include "crypto_artefacts.h"
 #include "support/test.h"
 #include <efi/status.h>
+#include <ember/core/core.h>
 #include <ember/crypto/pkcs7.h>
+#include "../../crypto/arena.h"
 
 /* The verdict of pkcs7_verify on artefacts (trusted_name NULL: no trust list). */
 static EFI_STATUS verify_with(const char *p7_name, const char *content_name,
@@ -246,4 +248,44 @@ TEST(pkcs7_efitools_authenticated_variable)
 	artefact_free(bundle);
 	artefact_free(kek);
 	artefact_free(root);
+}
+
+/* After ExitBootServices the library's memory comes from crypto/arena.c, not the pool (the
+ * OS's by then): verification still works there, and gives every byte back. */
+static void verify_at_runtime(void)
+{
+	core_boot_services_exited = true;
+	EXPECT_EQ(crypto_arena_in_use(), 0);
+	EXPECT_STATUS(verify_with("leaf_sha256.p7", "content.bin", "root.der"), EFI_SUCCESS);
+	EXPECT_STATUS(verify_with("two_signers.p7", "content.bin", "kek.der"),
+		      EFI_SECURITY_VIOLATION);
+	EXPECT_STATUS(verify_with("big.p7", "content.bin", "big.der"), EFI_SUCCESS);
+	EXPECT_STATUS(verify_with("leaf_pss.p7", "content.bin", "leaf.der"), EFI_SUCCESS);
+	EXPECT_EQ(crypto_arena_in_use(), 0);
+}
+
+TEST(pkcs7_verifies_after_exit_boot_services)
+{
+	RUN_ISOLATED(verify_at_runtime);
+}
+
+TEST(crypto_arena_blocks_merge_and_run_out)
+{
+	void *a = crypto_arena_alloc(1000), *b = crypto_arena_alloc(2000), *c, *big;
+
+	ASSERT(a && b);
+	EXPECT(((uintptr_t)a & 15) == 0 && ((uintptr_t)b & 15) == 0);
+	EXPECT(crypto_arena_owns(a) && !crypto_arena_owns(&a));
+	/* More than the arena holds. */
+	EXPECT(crypto_arena_alloc(1 << 20) == NULL);
+	crypto_arena_free(a);
+	crypto_arena_free(b);
+	EXPECT_EQ(crypto_arena_in_use(), 0);
+	/* The two blocks and the rest merged back: one allocation of nearly all of it fits. */
+	big = crypto_arena_alloc(120 * 1024);
+	ASSERT(big != NULL);
+	c = crypto_arena_alloc(16 * 1024);
+	EXPECT(c == NULL);
+	crypto_arena_free(big);
+	EXPECT_EQ(crypto_arena_in_use(), 0);
 }
