@@ -252,9 +252,17 @@ TEST(pkcs7_efitools_authenticated_variable)
 
 /* After ExitBootServices the library's memory comes from crypto/arena.c, not the pool (the
  * OS's by then): verification still works there, and gives every byte back. */
+void *crypto_calloc(size_t count, size_t size); /* crypto/mbedtls_glue.c */
+void crypto_free(void *buffer);
+
 static void verify_at_runtime(void)
 {
+	void *p;
+
 	core_boot_services_exited = true;
+	p = crypto_calloc(10, 10);
+	EXPECT(crypto_arena_owns(p));
+	crypto_free(p);
 	EXPECT_EQ(crypto_arena_in_use(), 0);
 	EXPECT_STATUS(verify_with("leaf_sha256.p7", "content.bin", "root.der"), EFI_SUCCESS);
 	EXPECT_STATUS(verify_with("two_signers.p7", "content.bin", "kek.der"),
