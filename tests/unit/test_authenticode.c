@@ -176,3 +176,47 @@ TEST(authenticode_truncated_images_refused_or_bounded)
 	}
 	artefact_free(image);
 }
+
+/* The digest pesign printed for an artefact in real.txt, in hex. */
+static bool real_digest(const char *name, char *hex)
+{
+	char path[512], file[256], alg[16];
+	bool found = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/real.txt", artefact_dir());
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	while (!found && fscanf(f, "%255s %15s %128s", file, alg, hex) == 3)
+		found = strcmp(file, name) == 0;
+	fclose(f);
+	return found;
+}
+
+TEST(authenticode_debian_shim_and_grub)
+{
+	/* shim 16.1: signed twice by Microsoft, through its UEFI CA 2011 (in OVMF's db) and its
+	 * UEFI CA 2023 (not there); GRUB: by Debian's signer, through Debian's Secure Boot CA
+	 * (in shim). */
+	static const struct {
+		const char *image, *trusted, *other;
+		size_t count;
+	} cases[] = {{"shimx64.signed.efi", "ms-uefi-ca.der", "debian-ca.der", 2},
+		     {"grubx64.signed.efi", "debian-ca.der", "ms-uefi-ca.der", 1}};
+	char want[2 * HASH_MAX_SIZE + 1], got[2 * HASH_MAX_SIZE + 1];
+	EFI_STATUS v[4];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ASSERT(real_digest(cases[i].image, want));
+		digest_hex(cases[i].image, HASH_SHA256, got);
+		EXPECT(strcmp(got, want) == 0);
+		EXPECT_EQ(check_signatures(cases[i].image, cases[i].trusted, v), cases[i].count);
+		EXPECT_STATUS(v[0], EFI_SUCCESS);
+		for (size_t j = 1; j < cases[i].count; j++)
+			EXPECT_STATUS(v[j], EFI_SECURITY_VIOLATION);
+		EXPECT_EQ(check_signatures(cases[i].image, cases[i].other, v), cases[i].count);
+		for (size_t j = 0; j < cases[i].count; j++)
+			EXPECT_STATUS(v[j], EFI_SECURITY_VIOLATION);
+	}
+}
