@@ -168,12 +168,14 @@ $(EMBER_VARSTORE): $(call obj,host,$(FIRMWARE_SRC) $(call find_c,tools/ember-var
 	@echo "  LD      $@"
 	$(Q)$(CC) -o $@ $^ -lm
 
-# The crypto tests' signatures, certificates and signed images, made by openssl, efitools and
-# sbsigntool (tests/crypto/mkartefacts) from Ember's apps and gnu-efi programs.
+# The crypto tests' signatures, certificates and signed images, made by openssl, efitools,
+# sbsigntool and osslsigncode (tests/crypto/mkartefacts) from Ember's apps and gnu-efi
+# programs, and Debian's signed shim and GRUB (downloaded once, tests/crypto/debian_signed.py).
 CRYPTO_TEST_DIR := $(abspath $(BUILD))/crypto-test
 CRYPTO_TEST_EFIS := $(BUILD)/apps/var-test.efi $(BUILD)/apps/shell.efi \
 	$(BUILD)/tests/programs/hello.efi $(BUILD)/tests/programs/shell_client.efi
-$(CRYPTO_TEST_DIR)/digests.txt: tests/crypto/mkartefacts $(CRYPTO_TEST_EFIS) | $(DEPS_STAMP)
+$(CRYPTO_TEST_DIR)/digests.txt: tests/crypto/mkartefacts tests/crypto/debian_signed.py \
+		$(CRYPTO_TEST_EFIS) | $(DEPS_STAMP)
 	@echo "  GEN     $(CRYPTO_TEST_DIR)"
 	$(Q)tests/crypto/mkartefacts $(CRYPTO_TEST_DIR) $(CRYPTO_TEST_EFIS)
 CRYPTO_TEST_DEF := -DCRYPTO_TEST_DIR='"$(CRYPTO_TEST_DIR)"'
