@@ -46,12 +46,11 @@ static void classify(const struct set_request *r, struct auth_update *u)
 
 	u->kind = AUTH_PRIVATE;
 	if (rule && (rule->attributes & VAR_AT))
-		u->kind = !global ? AUTH_DB
+		u->kind = !global			? AUTH_DB
 			  : !str16_cmp(r->name, u"PK")	? AUTH_PK
 			  : !str16_cmp(r->name, u"KEK") ? AUTH_KEK
 							: AUTH_DB;
-	u->siglist = u->kind == AUTH_PK || u->kind == AUTH_KEK ||
-		     (u->kind == AUTH_DB && !global);
+	u->siglist = u->kind == AUTH_PK || u->kind == AUTH_KEK || (u->kind == AUTH_DB && !global);
 }
 
 /* 8.2.6: TimeStamp's Pad1, Nanosecond, TimeZone, Daylight and Pad2 are zero. */
@@ -131,8 +130,7 @@ static struct pkcs7_blob build_message(struct var_service *svc, const struct set
 }
 
 /* Adds the X509 certificates of a key variable (PK, KEK) to the trusted ones. */
-static EFI_STATUS add_keys(struct var_service *svc, const CHAR16 *name, UINT32 *used,
-			   UINT32 *count)
+static EFI_STATUS add_keys(struct var_service *svc, const CHAR16 *name, UINT32 *used, UINT32 *count)
 {
 	struct pkcs7_blob *trusted = (struct pkcs7_blob *)(svc->auth_mem + TRUSTED_AT);
 	UINT8 *keys = svc->auth_mem + KEYS_AT + *used;
@@ -245,8 +243,7 @@ static EFI_STATUS write_value(struct var_service *svc, const struct set_request 
 }
 
 /* Deletes, appends or writes once the update is authenticated. */
-static EFI_STATUS apply(struct var_service *svc, const struct set_request *r,
-			struct auth_update *u)
+static EFI_STATUS apply(struct var_service *svc, const struct set_request *r, struct auth_update *u)
 {
 	EFI_STATUS status;
 

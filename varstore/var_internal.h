@@ -110,8 +110,8 @@ struct set_request {
  * give the value alone). */
 EFI_STATUS var_auth_set(struct var_service *svc, struct set_request *r, bool firmware);
 /* Writes a variable's whole new record data (rules and quota already checked). */
-EFI_STATUS var_store_record(struct var_service *svc, const struct set_request *r,
-			    const UINT8 *data, UINT32 size);
+EFI_STATUS var_store_record(struct var_service *svc, const struct set_request *r, const UINT8 *data,
+			    UINT32 size);
 /* Whether a PK is enrolled (User Mode); false in Setup Mode. */
 bool var_pk_enrolled(struct var_service *svc);
 /* Sets SetupMode and SecureBoot from whether a PK is enrolled (32.3). */
@@ -128,8 +128,7 @@ UINT32 var_siglist_x509(const UINT8 *data, UINT32 size, struct pkcs7_blob *out, 
 /* Appends to the chain in buf (*size bytes, room for cap) the entries of the chain add
  * that it lacks (8.2.6: an EFI_SIGNATURE_DATA already present is not added again); lists
  * left empty are dropped. False when add is malformed or the result exceeds cap. */
-bool var_siglist_merge(UINT8 *buf, UINT32 *size, UINT32 cap, const UINT8 *add,
-		       UINT32 add_size);
+bool var_siglist_merge(UINT8 *buf, UINT32 *size, UINT32 cap, const UINT8 *add, UINT32 add_size);
 
 /* A DER certificate's tbsCertificate (its whole encoding) and its subject's Common Name
  * (the contents of the attribute value; size 0 when it has none). False when malformed. */

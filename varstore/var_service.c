@@ -61,9 +61,10 @@ bool var_lookup(struct var_service *svc, const CHAR16 *name, UINT32 name_size, c
 			const struct vstore_entry *entry = vstore_entry(stores[i], e);
 			/* Time-based authenticated variables keep a head (their timestamp and
 			 * signer) in front of the value. */
-			UINT32 head = (entry->attributes & VAR_AT)
-					  ? MIN(entry->data_size, (UINT32)sizeof(struct vs_auth_head))
-					  : 0;
+			UINT32 head =
+			    (entry->attributes & VAR_AT)
+				? MIN(entry->data_size, (UINT32)sizeof(struct vs_auth_head))
+				: 0;
 			*ref = (struct var_ref){stores[i], e, entry->attributes,
 						entry->data_size - head, head};
 			return true;

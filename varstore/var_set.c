@@ -76,8 +76,8 @@ static EFI_STATUS store_data(struct var_service *svc, const struct set_request *
 			    append);
 }
 
-EFI_STATUS var_store_record(struct var_service *svc, const struct set_request *r,
-			    const UINT8 *data, UINT32 size)
+EFI_STATUS var_store_record(struct var_service *svc, const struct set_request *r, const UINT8 *data,
+			    UINT32 size)
 {
 	return store_data(svc, r, data, size, false);
 }

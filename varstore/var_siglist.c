@@ -102,8 +102,8 @@ UINT32 var_siglist_x509(const UINT8 *data, UINT32 size, struct pkcs7_blob *out, 
 			continue;
 		for (UINT32 i = 0; i < it.count && count < max; i++) {
 			const UINT8 *e = it.entries + i * it.list.SignatureSize;
-			out[count++] = (struct pkcs7_blob){e + OWNER_SIZE,
-							   it.list.SignatureSize - OWNER_SIZE};
+			out[count++] =
+			    (struct pkcs7_blob){e + OWNER_SIZE, it.list.SignatureSize - OWNER_SIZE};
 		}
 	}
 	return count;

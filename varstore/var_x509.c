@@ -57,7 +57,8 @@ static bool der_expect(struct der *d, UINT8 tag, struct der_item *it)
 	return der_next(d, it) && it->tag == tag;
 }
 
-bool var_x509_tbs(struct pkcs7_blob cert, struct pkcs7_blob *tbs)
+/* Certificate ::= SEQUENCE { tbsCertificate SEQUENCE, ... } */
+static bool tbs_item(struct pkcs7_blob cert, struct der_item *tbs)
 {
 	struct der d = {cert.data, cert.size};
 	struct der_item it;
@@ -65,7 +66,14 @@ bool var_x509_tbs(struct pkcs7_blob cert, struct pkcs7_blob *tbs)
 	if (!der_expect(&d, DER_SEQUENCE, &it))
 		return false;
 	d = (struct der){it.contents.data, it.contents.size};
-	if (!der_expect(&d, DER_SEQUENCE, &it))
+	return der_expect(&d, DER_SEQUENCE, tbs);
+}
+
+bool var_x509_tbs(struct pkcs7_blob cert, struct pkcs7_blob *tbs)
+{
+	struct der_item it;
+
+	if (!tbs_item(cert, &it))
 		return false;
 	*tbs = it.whole;
 	return true;
@@ -101,13 +109,12 @@ static bool name_common_name(struct pkcs7_blob name, struct pkcs7_blob *cn)
 
 bool var_x509_common_name(struct pkcs7_blob cert, struct pkcs7_blob *cn)
 {
-	struct pkcs7_blob tbs;
 	struct der d;
 	struct der_item it;
 
-	if (!var_x509_tbs(cert, &tbs))
+	if (!tbs_item(cert, &it))
 		return false;
-	d = (struct der){tbs.data, tbs.size};
+	d = (struct der){it.contents.data, it.contents.size};
 	if (!der_next(&d, &it))
 		return false;
 	/* Skip the optional version, then serialNumber, signature, issuer and validity. */
