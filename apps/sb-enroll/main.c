@@ -19,7 +19,8 @@
 #define FILE_MAX 0x4000
 
 static EFI_GUID global_guid = EFI_GLOBAL_VARIABLE;
-static EFI_GUID db_guid = {0xd719b2cb, 0x3d3a, 0x4596, {0xa3, 0xbc, 0xda, 0xd0, 0x0e, 0x67, 0x65, 0x6f}};
+static EFI_GUID db_guid = {
+    0xd719b2cb, 0x3d3a, 0x4596, {0xa3, 0xbc, 0xda, 0xd0, 0x0e, 0x67, 0x65, 0x6f}};
 static EFI_FILE_PROTOCOL *root;
 
 /* A file: its bytes and size (size 0: missing). */
@@ -50,7 +51,8 @@ static EFI_FILE_PROTOCOL *root_with_keys(EFI_HANDLE handle)
  * fw_cfg) the first volume holding the files. */
 static EFI_FILE_PROTOCOL *open_root(void)
 {
-	EFI_GUID li_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID, fs_guid = EFI_SIMPLE_FILE_SYSTEM_PROTOCOL_GUID;
+	EFI_GUID li_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID,
+		 fs_guid = EFI_SIMPLE_FILE_SYSTEM_PROTOCOL_GUID;
 	EFI_LOADED_IMAGE_PROTOCOL *li;
 	EFI_FILE_PROTOCOL *dir = NULL;
 	EFI_HANDLE *handles;
