@@ -82,6 +82,8 @@ static EFI_STATUS install_secure_boot(struct var_service *svc)
 	if (!EFI_ERROR(status))
 		status = firmware_put(svc, u"SignatureSupport", BR, signature_support,
 				      sizeof(signature_support));
+	if (!EFI_ERROR(status))
+		status = var_defaults_install(svc);
 	return status;
 }
 

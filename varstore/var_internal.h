@@ -114,6 +114,8 @@ EFI_STATUS var_store_record(struct var_service *svc, const struct set_request *r
 			    UINT32 size);
 /* Whether a PK is enrolled (User Mode); false in Setup Mode. */
 bool var_pk_enrolled(struct var_service *svc);
+/* Publishes the template's default keys as PKDefault, KEKDefault ... (var_defaults.c). */
+EFI_STATUS var_defaults_install(struct var_service *svc);
 /* Sets SetupMode and SecureBoot from whether a PK is enrolled (32.3). */
 EFI_STATUS var_modes_update(struct var_service *svc);
 

@@ -345,3 +345,33 @@ TEST(auth_firmware_writes_take_the_value_as_given)
 	EXPECT_STATUS(auth_set(&pk, u"KEK", gv, NBRA, 1, esl, n), EFI_SUCCESS);
 	teardown();
 }
+
+TEST(auth_template_defaults_are_published_read_only)
+{
+	EFI_GUID defaults = EMBER_SECURE_BOOT_DEFAULTS_GUID;
+	UINT8 value[512];
+	UINTN size = sizeof(value);
+	UINT32 attributes, n;
+
+	setup();
+	n = fake_esl_sha256(esl, 0x77, 2);
+	ASSERT_STATUS(
+	    var_set(svc, u"dbDefault", &defaults, NBR & ~EFI_VARIABLE_RUNTIME_ACCESS, n, esl),
+	    EFI_SUCCESS);
+	ASSERT_STATUS(
+	    var_set(svc, u"KEKDefault", &defaults, NBR & ~EFI_VARIABLE_RUNTIME_ACCESS, 5, "junk!"),
+	    EFI_SUCCESS);
+	test_vars_unmount(&tv);
+	mount();
+	ASSERT_STATUS(var_get(svc, u"dbDefault", gv, &attributes, &size, value), EFI_SUCCESS);
+	EXPECT_EQ(attributes, EFI_VARIABLE_BOOTSERVICE_ACCESS | EFI_VARIABLE_RUNTIME_ACCESS);
+	EXPECT_EQ(size, n);
+	EXPECT(!memcmp(value, esl, n));
+	EXPECT_STATUS(var_set(svc, u"dbDefault", gv, attributes, 0, NULL), EFI_WRITE_PROTECTED);
+	/* Not a signature list: not published. */
+	size = sizeof(value);
+	EXPECT_STATUS(var_get(svc, u"KEKDefault", gv, NULL, &size, value), EFI_NOT_FOUND);
+	size = sizeof(value);
+	EXPECT_STATUS(var_get(svc, u"PKDefault", gv, NULL, &size, value), EFI_NOT_FOUND);
+	teardown();
+}

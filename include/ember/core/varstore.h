@@ -20,6 +20,13 @@
 #include <ember/crypto/hash.h>
 #include <ember/crypto/pkcs7.h>
 
+/* Where a VARS template keeps the platform's default Secure Boot keys: NV+BS variables
+ * named PKDefault, KEKDefault, dbDefault, dbxDefault, dbtDefault and dbrDefault under
+ * this GUID, each a chain of EFI_SIGNATURE_LISTs. At each start the firmware publishes
+ * them as the read-only global variables of the same names (UEFI 2.10 3.3). */
+#define EMBER_SECURE_BOOT_DEFAULTS_GUID                                                            \
+	EFI_GUID_INIT(0x7ac825ca, 0x088f, 0x4608, 0x90, 0xaf, 0x88, 0xad, 0xc8, 0x6a, 0x8c, 0xdf)
+
 /* ---- The layout Ember uses on both platforms ---- */
 
 /* The VARS region: two areas of 256 KiB in 4 KiB blocks (the QEMU VARS pflash holds
