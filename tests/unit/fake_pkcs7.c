@@ -128,7 +128,8 @@ UINT32 fake_auth_write(UINT8 *out, const struct fake_key *k, const CHAR16 *name,
 	memcpy(msg + name_size, guid, 16);
 	memcpy(msg + name_size + 16, &attributes, 4);
 	memcpy(msg + name_size + 20, &d.TimeStamp, 16);
-	memcpy(msg + name_size + 36, payload, payload_size);
+	if (payload_size)
+		memcpy(msg + name_size + 36, payload, payload_size);
 	crc = crc32(msg, name_size + 36 + payload_size);
 	if (k) {
 		memcpy(p7, fake_magic, 6);
@@ -136,6 +137,7 @@ UINT32 fake_auth_write(UINT8 *out, const struct fake_key *k, const CHAR16 *name,
 		memcpy(p7 + 8, k->cert, k->cert_size);
 		memcpy(p7 + 8 + k->cert_size, &crc, 4);
 	}
-	memcpy(out + sizeof(d) + p7_size, payload, payload_size);
+	if (payload_size)
+		memcpy(out + sizeof(d) + p7_size, payload, payload_size);
 	return (UINT32)sizeof(d) + p7_size + payload_size;
 }

@@ -17,7 +17,7 @@
 
 #define FLASH_SIZE (2 * 8192)
 #define FLASH_BLOCK 1024
-#define CALLS 500
+#define CALLS 1500
 #define MAX_VALUE 1200
 #define NBRA                                                                                       \
 	(EFI_VARIABLE_NON_VOLATILE | EFI_VARIABLE_BOOTSERVICE_ACCESS |                             \
