@@ -375,3 +375,19 @@ TEST(auth_template_defaults_are_published_read_only)
 	EXPECT_STATUS(var_get(svc, u"PKDefault", gv, NULL, &size, value), EFI_NOT_FOUND);
 	teardown();
 }
+
+TEST(auth_writes_refused_after_exit_boot_services)
+{
+	UINT8 value[256];
+	UINTN size = sizeof(value);
+
+	setup();
+	ASSERT_STATUS(enroll_pk(1), EFI_SUCCESS);
+	svc->at_runtime = true;
+	/* The crypto library needs the boot services' pool (docs/varstore.md). */
+	EXPECT_STATUS(enroll_kek(2), EFI_UNSUPPORTED);
+	EXPECT_STATUS(auth_set(&pk, u"PK", gv, NBRA, 3, NULL, 0), EFI_UNSUPPORTED);
+	EXPECT_STATUS(var_get(svc, u"PK", gv, NULL, &size, value), EFI_SUCCESS);
+	EXPECT_EQ(read_u8(u"SetupMode"), 0);
+	teardown();
+}
