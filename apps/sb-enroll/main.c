@@ -7,7 +7,10 @@
  *
  * Files: PK.auth, PK.esl, KEK.auth, KEK-bykek.auth (KEK signed by the KEK key, not PK),
  * db.auth, db.esl, db-append.auth (db2.esl, APPEND_WRITE), db2.esl, db-wrong.auth (signed
- * by a key nobody enrolled), dbx.auth, dbx.esl, noPK.auth (an empty PK signed by PK). */
+ * by a key nobody enrolled), dbx.auth, dbx.esl, noPK.auth (an empty PK signed by PK); and
+ * for the private variable SbPrivate: priv1.auth ("one"), priv-other.auth ("two" by
+ * another signer), priv2.auth ("two"), priv-del.auth (empty), all by the first signer but
+ * priv-other. */
 #include "../lib/check.h"
 #include <efi/protocol/loaded_image.h>
 #include <efi/protocol/simple_file_system.h>
@@ -21,6 +24,8 @@
 static EFI_GUID global_guid = EFI_GLOBAL_VARIABLE;
 static EFI_GUID db_guid = {
     0xd719b2cb, 0x3d3a, 0x4596, {0xa3, 0xbc, 0xda, 0xd0, 0x0e, 0x67, 0x65, 0x6f}};
+/* tests/integration/sb_keys.py's OWNER: the private variable's vendor GUID. */
+static EFI_GUID private_guid = {0x7e57a11e, 0x5ec0, 0x4b00, {0x8a, 0x1e, 0, 0, 0, 0, 0, 1}};
 static EFI_FILE_PROTOCOL *root;
 
 /* A file: its bytes and size (size 0: missing). */
@@ -138,6 +143,7 @@ static void enroll(void)
 	CHECK_EQ(mode(u"SecureBoot"), 0);
 	/* Unauthenticated writes of the policy variables. */
 	CHECK_STATUS(set(u"db", &db_guid, NBR, "db.esl"), EFI_INVALID_PARAMETER);
+	CHECK_STATUS(set(u"PK", &global_guid, NBR, "PK.esl"), EFI_INVALID_PARAMETER);
 	CHECK_STATUS(set(u"PK", &global_guid, NBRA, "PK.esl"), EFI_SECURITY_VIOLATION);
 	/* PK enrolment, self-signed, moves to User Mode. */
 	CHECK_STATUS(set(u"PK", &global_guid, NBRA, "PK.auth"), EFI_SUCCESS);
@@ -156,6 +162,7 @@ static void enroll(void)
 	CHECK_STATUS(set(u"db", &db_guid, NBRA | APPEND, "db-append.auth"), EFI_SUCCESS);
 	CHECK(holds(u"db", &db_guid, "db.esl", "db2.esl"));
 	CHECK_STATUS(set(u"db", &db_guid, NBR, "db.esl"), EFI_INVALID_PARAMETER);
+	CHECK_STATUS(app_rt->SetVariable(u"db", &db_guid, 0, 0, NULL), EFI_INVALID_PARAMETER);
 	CHECK_STATUS(set(u"dbx", &db_guid, NBRA, "dbx.auth"), EFI_SUCCESS);
 	CHECK(holds(u"dbx", &db_guid, "dbx.esl", NULL));
 	CHECK(holds(u"KEK", &global_guid, "KEK.esl", NULL));
@@ -165,6 +172,31 @@ static void enroll(void)
 	CHECK_EQ(mode(u"SecureBoot"), 0);
 }
 
+/* A private authenticated variable belongs to its first signer (8.2.6). */
+static void private_variable(void)
+{
+	UINT8 value[8];
+	UINTN size = sizeof(value);
+	UINT32 attributes = 0;
+
+	CHECK_STATUS(set(u"SbPrivate", &private_guid, NBRA, "priv1.auth"), EFI_SUCCESS);
+	CHECK_STATUS(set(u"SbPrivate", &private_guid, NBRA, "priv-other.auth"),
+		     EFI_SECURITY_VIOLATION);
+	CHECK_STATUS(set(u"SbPrivate", &private_guid, NBRA, "priv1.auth"), EFI_SECURITY_VIOLATION);
+	CHECK_STATUS(app_rt->SetVariable(u"SbPrivate", &private_guid, NBR, 3, "xyz"),
+		     EFI_INVALID_PARAMETER);
+	CHECK_STATUS(app_rt->SetVariable(u"SbPrivate", &private_guid, 0, 0, NULL),
+		     EFI_WRITE_PROTECTED);
+	CHECK_STATUS(set(u"SbPrivate", &private_guid, NBRA, "priv2.auth"), EFI_SUCCESS);
+	CHECK_STATUS(app_rt->GetVariable(u"SbPrivate", &private_guid, &attributes, &size, value),
+		     EFI_SUCCESS);
+	CHECK(attributes == NBRA && size == 3 && !mem_cmp(value, "two", 3));
+	CHECK_STATUS(set(u"SbPrivate", &private_guid, NBRA, "priv-del.auth"), EFI_SUCCESS);
+	size = sizeof(value);
+	CHECK_STATUS(app_rt->GetVariable(u"SbPrivate", &private_guid, NULL, &size, value),
+		     EFI_NOT_FOUND);
+}
+
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 {
 	app_init(image, st);
@@ -172,6 +204,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	app_print("sb-enroll: firmware %ls\n", st->FirmwareVendor);
 	root = open_root();
 	enroll();
+	private_variable();
 	check_print_summary("sb-enroll");
 	app_rt->ResetSystem(EfiResetShutdown, check_totals.failed ? EFI_ABORTED : EFI_SUCCESS, 0,
 			    NULL);

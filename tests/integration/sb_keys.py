@@ -37,4 +37,12 @@ def make_keys(out, hashed_file):
     sign("dbx", "KEK", "dbx.esl", "dbx.auth", 10)
     (out / "empty").write_bytes(b"")
     sign("PK", "PK", "empty", "noPK.auth", 30)
+    # A private authenticated variable (the vendor GUID is OWNER): its first signer (db2)
+    # owns it.
+    (out / "one").write_bytes(b"one")
+    (out / "two").write_bytes(b"two")
+    sign("SbPrivate", "db2", "one", "priv1.auth", 1, "-g", OWNER)
+    sign("SbPrivate", "wrong", "two", "priv-other.auth", 2, "-g", OWNER)
+    sign("SbPrivate", "db2", "two", "priv2.auth", 3, "-g", OWNER)
+    sign("SbPrivate", "db2", "empty", "priv-del.auth", 4, "-g", OWNER)
     return out
