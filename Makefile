@@ -115,10 +115,12 @@ $(BUILD)/covobj/mbedtls/%.o: $(MBEDTLS_DIR)/library/%.c
 $(BUILD)/fuzzobj/mbedtls/%.o: $(MBEDTLS_DIR)/library/%.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(call lib_flags,$(FUZZ_CFLAGS)) -MMD -MP -c $< -o $@
-# RSA and the digests run at -O2 in the firmware: verifying a signed kernel hashes it whole.
 $(BUILD)/fw/mbedtls/%.o: $(MBEDTLS_DIR)/library/%.c
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(call lib_flags,$(FW_CFLAGS) $(FW_LIBC_INC)) -O2 -MMD -MP -c $< -o $@
+	$(Q)$(CC) $(call lib_flags,$(FW_CFLAGS) $(FW_LIBC_INC)) -MMD -MP -c $< -o $@
+# The digests run at -O2 in the firmware (verifying a signed kernel hashes it whole); the
+# rest stays small (-Os: RSA verification with e = 65537 is a few multiplications).
+$(patsubst %,$(BUILD)/fw/mbedtls/%.o,sha1 sha256 sha512): FW_CFLAGS += -O2
 # Ember's glue includes the library's headers.
 $(foreach v,host asan covobj fuzzobj fw,$(call obj,$(v),$(CRYPTO_SRC))): | $(MBEDTLS_STAMP)
 $(call obj,host,$(CRYPTO_SRC)): HOST_CFLAGS += $(MBEDTLS_INC)

@@ -20,6 +20,7 @@ struct pkcs7_signed_data {
 };
 
 struct pkcs7_signer_info {
+	bool by_key_id;		   /* signer named by subjectKeyIdentifier (unsupported) */
 	struct der_tlv issuer;	   /* issuerAndSerialNumber.issuer (a Name, whole) */
 	struct der_tlv serial;	   /* issuerAndSerialNumber.serialNumber */
 	struct der_tlv digest_alg; /* digestAlgorithm.algorithm (an OID) */

@@ -120,12 +120,17 @@ bool pkcs7_parse(struct pkcs7_blob p7, struct pkcs7_signed_data *sd)
 	return parse_signed_data(&seq, sd);
 }
 
-/* IssuerAndSerialNumber ::= SEQUENCE { issuer Name, serialNumber INTEGER } */
+/* IssuerAndSerialNumber ::= SEQUENCE { issuer Name, serialNumber INTEGER }, or CMS's
+ * subjectKeyIdentifier [0] (RFC 5652 5.3), read but not matched: such a signer is left
+ * unsupported rather than making the whole SignedData malformed. */
 static bool parse_issuer_serial(struct der *d, struct pkcs7_signer_info *si)
 {
 	struct der_tlv seq;
 	struct der in;
 
+	si->by_key_id = der_optional(d, 0x80, &seq);
+	if (si->by_key_id)
+		return true;
 	if (!der_expect(d, DER_SEQUENCE, &seq))
 		return false;
 	in = der_inside(&seq);

@@ -183,6 +183,10 @@ static EFI_STATUS verify_signer(const struct pkcs7_signer_info *si,
 	struct signed_digests dg;
 	EFI_STATUS status;
 
+	if (si->by_key_id) {
+		log_debug("SignerInfo: signer named by key identifier, not supported\n");
+		return EFI_UNSUPPORTED;
+	}
 	status = compute_digests(si, sd, content, &dg);
 	if (EFI_ERROR(status))
 		return status;
@@ -258,4 +262,17 @@ EFI_STATUS pkcs7_verify(struct pkcs7_blob p7, struct pkcs7_blob content,
 	}
 	mbedtls_x509_crt_free(&certs);
 	return result;
+}
+
+EFI_STATUS pkcs7_get_content(struct pkcs7_blob p7, struct pkcs7_blob *type,
+			     struct pkcs7_blob *content)
+{
+	struct pkcs7_signed_data sd;
+
+	if (!pkcs7_parse(p7, &sd))
+		return EFI_INVALID_PARAMETER;
+	*type = (struct pkcs7_blob){sd.content_type.value, sd.content_type.size};
+	*content = sd.has_content ? (struct pkcs7_blob){sd.content.raw, sd.content.raw_size}
+				  : (struct pkcs7_blob){NULL, 0};
+	return EFI_SUCCESS;
 }

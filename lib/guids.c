@@ -7,8 +7,8 @@
 #include <efi/acpi.h>
 #include <efi/boot_services.h>
 #include <efi/global_variable.h>
-#include <efi/gpt.h>
 #include <efi/image_authentication.h>
+#include <efi/gpt.h>
 #include <efi/memory_attributes_table.h>
 #include <efi/protocol/block_io.h>
 #include <efi/protocol/block_io2.h>
@@ -46,16 +46,6 @@ const EFI_GUID efi_block_io2_protocol_guid = EFI_BLOCK_IO2_PROTOCOL_GUID;
 const EFI_GUID efi_block_io_protocol_guid = EFI_BLOCK_IO_PROTOCOL_GUID;
 const EFI_GUID efi_bus_specific_driver_override_protocol_guid =
     EFI_BUS_SPECIFIC_DRIVER_OVERRIDE_PROTOCOL_GUID;
-const EFI_GUID efi_cert_rsa2048_guid = EFI_CERT_RSA2048_GUID;
-const EFI_GUID efi_cert_sha1_guid = EFI_CERT_SHA1_GUID;
-const EFI_GUID efi_cert_sha256_guid = EFI_CERT_SHA256_GUID;
-const EFI_GUID efi_cert_sha384_guid = EFI_CERT_SHA384_GUID;
-const EFI_GUID efi_cert_sha512_guid = EFI_CERT_SHA512_GUID;
-const EFI_GUID efi_cert_type_pkcs7_guid = EFI_CERT_TYPE_PKCS7_GUID;
-const EFI_GUID efi_cert_x509_guid = EFI_CERT_X509_GUID;
-const EFI_GUID efi_cert_x509_sha256_guid = EFI_CERT_X509_SHA256_GUID;
-const EFI_GUID efi_cert_x509_sha384_guid = EFI_CERT_X509_SHA384_GUID;
-const EFI_GUID efi_cert_x509_sha512_guid = EFI_CERT_X509_SHA512_GUID;
 const EFI_GUID efi_component_name2_protocol_guid = EFI_COMPONENT_NAME2_PROTOCOL_GUID;
 const EFI_GUID efi_debugport_protocol_guid = EFI_DEBUGPORT_PROTOCOL_GUID;
 const EFI_GUID efi_device_path_from_text_protocol_guid = EFI_DEVICE_PATH_FROM_TEXT_PROTOCOL_GUID;
@@ -124,6 +114,17 @@ const EFI_GUID efi_vt_100_guid = EFI_VT_100_GUID;
 const EFI_GUID efi_vt_100_plus_guid = EFI_VT_100_PLUS_GUID;
 const EFI_GUID efi_vt_utf8_guid = EFI_VT_UTF8_GUID;
 
+const EFI_GUID efi_cert_sha1_guid = EFI_CERT_SHA1_GUID;
+const EFI_GUID efi_cert_sha256_guid = EFI_CERT_SHA256_GUID;
+const EFI_GUID efi_cert_sha384_guid = EFI_CERT_SHA384_GUID;
+const EFI_GUID efi_cert_sha512_guid = EFI_CERT_SHA512_GUID;
+const EFI_GUID efi_cert_rsa2048_guid = EFI_CERT_RSA2048_GUID;
+const EFI_GUID efi_cert_x509_guid = EFI_CERT_X509_GUID;
+const EFI_GUID efi_cert_x509_sha256_guid = EFI_CERT_X509_SHA256_GUID;
+const EFI_GUID efi_cert_x509_sha384_guid = EFI_CERT_X509_SHA384_GUID;
+const EFI_GUID efi_cert_x509_sha512_guid = EFI_CERT_X509_SHA512_GUID;
+const EFI_GUID efi_cert_type_pkcs7_guid = EFI_CERT_TYPE_PKCS7_GUID;
+
 const EFI_GUID efi_component_name_protocol_guid =
     EFI_GUID_INIT(0x107a772c, 0xd5e1, 0x11d4, 0x9a, 0x46, 0x00, 0x90, 0x27, 0x3f, 0xc1, 0x4d);
 const EFI_GUID efi_driver_configuration_protocol_guid =
@@ -174,16 +175,16 @@ static const struct guid_name table[] = {
     {&efi_block_io2_protocol_guid, "BlockIo2"},
     {&efi_block_io_protocol_guid, "BlockIo"},
     {&efi_bus_specific_driver_override_protocol_guid, "BusSpecificDriverOverride"},
-    {&efi_cert_rsa2048_guid, "CertRsa2048"},
     {&efi_cert_sha1_guid, "CertSha1"},
     {&efi_cert_sha256_guid, "CertSha256"},
     {&efi_cert_sha384_guid, "CertSha384"},
     {&efi_cert_sha512_guid, "CertSha512"},
-    {&efi_cert_type_pkcs7_guid, "CertTypePkcs7"},
+    {&efi_cert_rsa2048_guid, "CertRsa2048"},
     {&efi_cert_x509_guid, "CertX509"},
     {&efi_cert_x509_sha256_guid, "CertX509Sha256"},
     {&efi_cert_x509_sha384_guid, "CertX509Sha384"},
     {&efi_cert_x509_sha512_guid, "CertX509Sha512"},
+    {&efi_cert_type_pkcs7_guid, "CertTypePkcs7"},
     {&efi_component_name2_protocol_guid, "ComponentName2"},
     {&efi_debugport_protocol_guid, "DebugPort"},
     {&efi_device_path_from_text_protocol_guid, "DevicePathFromText"},

@@ -104,6 +104,18 @@ TEST(pkcs7_issuer_not_a_ca_refused)
 	EXPECT_STATUS(verify_with("leaf2.p7", "content.bin", "leaf2.der"), EFI_SUCCESS);
 }
 
+TEST(pkcs7_rsa4096_sha512)
+{
+	EXPECT_STATUS(verify_with("big.p7", "content.bin", "big.der"), EFI_SUCCESS);
+	EXPECT_STATUS(verify_with("big.p7", "content.bin", "root.der"), EFI_SECURITY_VIOLATION);
+}
+
+TEST(pkcs7_signer_by_key_identifier_unsupported)
+{
+	/* Well-formed, but its signer cannot be matched: unsupported, not malformed. */
+	EXPECT_STATUS(verify_with("leaf_keyid.p7", "content.bin", "root.der"), EFI_UNSUPPORTED);
+}
+
 TEST(pkcs7_two_signers_any_one_suffices)
 {
 	EXPECT_STATUS(verify_with("two_signers.p7", "content.bin", "root.der"), EFI_SUCCESS);
