@@ -3,6 +3,7 @@
 #include <ember/lib/str.h>
 #include <ember/drivers/pci_driver.h>
 #include <ember/drivers/text_input_state.h>
+#include <ember/core/varstore.h>
 #include <efi/acpi.h>
 #include <efi/boot_services.h>
 #include <efi/global_variable.h>
@@ -163,10 +164,12 @@ const EFI_GUID efi_ide_controller_init_protocol_guid =
 
 const EFI_GUID ember_text_input_state_protocol_guid = EMBER_TEXT_INPUT_STATE_PROTOCOL_GUID;
 const EFI_GUID ember_pci_driver_data_guid = EMBER_PCI_DRIVER_DATA_GUID;
+const EFI_GUID ember_secure_boot_defaults_guid = EMBER_SECURE_BOOT_DEFAULTS_GUID;
 
 static const struct guid_name table[] = {
     {&ember_text_input_state_protocol_guid, "EmberTextInputState"},
     {&ember_pci_driver_data_guid, "EmberPciDriverData"},
+    {&ember_secure_boot_defaults_guid, "EmberSecureBootDefaults"},
     {&efi_acpi_20_table_guid, "ACPI20Table"},
     {&efi_acpi_table_guid, "ACPITable"},
     {&efi_block_io2_protocol_guid, "BlockIo2"},

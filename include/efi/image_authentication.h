@@ -1,9 +1,10 @@
 /* Signature databases (UEFI 2.10 32.4.1): EFI_SIGNATURE_LIST, EFI_SIGNATURE_DATA and the
- * signature types, and the certificate GUID of authenticated variables (8.2.2). */
+ * signature types; authenticated variables (8.2.6): WIN_CERTIFICATE (32.2.4) and the
+ * EFI_VARIABLE_AUTHENTICATION_2 descriptor with its certificate GUID. */
 #ifndef EFI_IMAGE_AUTHENTICATION_H
 #define EFI_IMAGE_AUTHENTICATION_H
 
-#include <efi/types.h>
+#include <efi/runtime_services.h>
 
 #pragma pack(push, 1)
 typedef struct {
@@ -44,5 +45,33 @@ _Static_assert(sizeof(EFI_SIGNATURE_LIST) == 28, "EFI_SIGNATURE_LIST");
 /* WIN_CERTIFICATE_UEFI_GUID.CertType of EFI_VARIABLE_AUTHENTICATION_2: PKCS#7 SignedData. */
 #define EFI_CERT_TYPE_PKCS7_GUID                                                                   \
 	EFI_GUID_INIT(0x4aafd29d, 0x68df, 0x49ee, 0x8a, 0xa9, 0x34, 0x7d, 0x37, 0x56, 0x65, 0xa7)
+
+/* WIN_CERTIFICATE (32.2.4). */
+typedef struct {
+	UINT32 dwLength; /* of the whole certificate, this header included */
+	UINT16 wRevision;
+	UINT16 wCertificateType;
+} WIN_CERTIFICATE;
+_Static_assert(sizeof(WIN_CERTIFICATE) == 8, "WIN_CERTIFICATE layout");
+
+#define WIN_CERT_REVISION_2_0 0x0200
+#define WIN_CERT_TYPE_PKCS_SIGNED_DATA 0x0002
+#define WIN_CERT_TYPE_EFI_PKCS115 0x0EF0
+#define WIN_CERT_TYPE_EFI_GUID 0x0EF1
+
+/* WIN_CERTIFICATE_UEFI_GUID: then CertData (dwLength - 24 bytes). */
+typedef struct {
+	WIN_CERTIFICATE Hdr;
+	EFI_GUID CertType;
+} WIN_CERTIFICATE_UEFI_GUID;
+_Static_assert(sizeof(WIN_CERTIFICATE_UEFI_GUID) == 24, "WIN_CERTIFICATE_UEFI_GUID layout");
+
+/* EFI_VARIABLE_AUTHENTICATION_2 (8.2.6): TimeStamp, then AuthInfo (whose CertData is a
+ * DER SignedData without its ContentInfo), then the variable's new data. */
+typedef struct {
+	EFI_TIME TimeStamp;
+	WIN_CERTIFICATE_UEFI_GUID AuthInfo;
+} EFI_VARIABLE_AUTHENTICATION_2;
+_Static_assert(sizeof(EFI_VARIABLE_AUTHENTICATION_2) == 40, "EFI_VARIABLE_AUTHENTICATION_2");
 
 #endif

@@ -111,6 +111,7 @@ extern const EFI_GUID efi_ide_controller_init_protocol_guid;
 /* Ember's own protocols (include/ember/drivers/). */
 extern const EFI_GUID ember_text_input_state_protocol_guid;
 extern const EFI_GUID ember_pci_driver_data_guid;
+extern const EFI_GUID ember_secure_boot_defaults_guid;
 
 /* One entry of the table: a GUID and its short name ("BlockIo", "GlobalVariable"). */
 struct guid_name {
