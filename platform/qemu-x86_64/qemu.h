@@ -50,6 +50,9 @@ bool paging_guard_page(uint64_t address);
 bool paging_is_guard(uint64_t address);
 /* Makes the guard pages present again, for the OS (ExitBootServices). */
 void paging_unguard_all(void);
+/* Makes read-only pages bind ring 0 (CR0.WP) and turns on no-execute pages (EFER.NXE)
+ * when the CPU has them. */
+void paging_enable_protection(void);
 /* Identity-maps [start, end) (whole GiBs, 2 MiB pages) where the reset code's map ends;
  * false when memory for the tables ran out. */
 bool paging_identity_map(uint64_t start, uint64_t end);
