@@ -1,8 +1,9 @@
 /* Checks memory protection through EFI_MEMORY_ATTRIBUTE_PROTOCOL (UEFI 2.10, 37.7), as
  * shim and the Linux EFI stub use it: its own code is read-only and executable, its data
  * non-executable; the argument checks; Set/Clear round trips on pages it allocates.
- * Prints "memory_protection: N passed, M failed" and returns EFI_SUCCESS only when all
- * passed, EFI_UNSUPPORTED when the firmware has no such protocol.
+ * Prints "memory_protection: N passed, M failed" and powers off with EFI_SUCCESS only when
+ * all passed (EFI_UNSUPPORTED when the firmware has no such protocol), so a run on OVMF
+ * ends as soon as it is done.
  * With the argument "write-code" it writes to its own code, with "jump-data" it calls
  * into its own data: both must fault, so "still running" is never printed. */
 #include <efi.h>
@@ -149,6 +150,11 @@ static void misbehave(CHAR16 *arg)
 	Print(L"memory_protection: still running\n");
 }
 
+static void power_off(EFI_STATUS status)
+{
+	uefi_call_wrapper(RT->ResetSystem, 4, EfiResetShutdown, status, 0, NULL);
+}
+
 EFI_STATUS
 efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 {
@@ -160,7 +166,7 @@ efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	arg = argument(image);
 	if (EFI_ERROR(uefi_call_wrapper(BS->LocateProtocol, 3, &guid, NULL, (void **)&ma))) {
 		Print(L"memory_protection: no EFI_MEMORY_ATTRIBUTE_PROTOCOL\n");
-		return EFI_UNSUPPORTED;
+		power_off(EFI_UNSUPPORTED);
 	}
 	if (StrCmp(arg, L"write-code") == 0 || StrCmp(arg, L"jump-data") == 0) {
 		misbehave(arg);
@@ -176,5 +182,6 @@ efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	round_trips(buffer);
 	uefi_call_wrapper(BS->FreePages, 2, buffer, 2);
 	Print(L"memory_protection: %d passed, %d failed\n", passed, failed);
-	return failed ? EFI_ABORTED : EFI_SUCCESS;
+	power_off(failed ? EFI_ABORTED : EFI_SUCCESS);
+	return EFI_ABORTED;
 }
