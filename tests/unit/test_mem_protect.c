@@ -12,6 +12,8 @@
 #include <ember/core/pe.h>
 #include <ember/lib/guids.h>
 #include <efi/protocol/memory_attribute.h>
+#include <efi/memory_attributes_table.h>
+#include <ember/lib/str.h>
 
 #define PAGE 4096ULL
 #define RO EFI_MEMORY_RO
@@ -299,4 +301,58 @@ TEST(pe_code_ranges_of_the_reference_image)
 	peb_put(image, PEB_SECTION(0) + 36, 0x60000020, 4);
 	info.section_alignment = 0x200;
 	EXPECT_EQ(pe_code_ranges(image, &info, code, 4), -1);
+}
+
+static const EFI_MEMORY_DESCRIPTOR *mat_entry_at(UINT64 address)
+{
+	for (UINTN i = 0; i < core_st->NumberOfTableEntries; i++) {
+		EFI_MEMORY_ATTRIBUTES_TABLE *t = core_st->ConfigurationTable[i].VendorTable;
+		if (!guid_eq(&core_st->ConfigurationTable[i].VendorGuid,
+			     &efi_memory_attributes_table_guid))
+			continue;
+		for (UINT32 j = 0; j < t->NumberOfEntries; j++) {
+			const EFI_MEMORY_DESCRIPTOR *d =
+			    (const void *)((UINT8 *)(t + 1) + j * t->DescriptorSize);
+			if (d->PhysicalStart == address)
+				return d;
+		}
+	}
+	return NULL;
+}
+
+/* A runtime driver image the loader protected is in the memory attributes table as it
+ * is mapped: RO code, XP headers and data, each entry of type EfiRuntimeServicesCode. */
+static void runtime_image_in_the_table(void)
+{
+	EFI_MEMORY_ATTRIBUTE_PROTOCOL *ma = start_protection();
+	uint8_t file[PEB_FILE_SIZE];
+	const EFI_MEMORY_DESCRIPTOR *d;
+	EFI_PHYSICAL_ADDRESS base;
+	EFI_HANDLE image;
+
+	ASSERT(ma != NULL);
+	peb_build(file);
+	peb_put(file, PEB_OH_SUBSYSTEM, EFI_IMAGE_SUBSYSTEM_EFI_RUNTIME_DRIVER, 2);
+	image = load_reference(file);
+	ASSERT(image != NULL);
+	base = image_base_of(image);
+	runtime_memory_attributes_update();
+	d = mat_entry_at(base);
+	ASSERT(d != NULL);
+	EXPECT_EQ(d->Type, EfiRuntimeServicesCode);
+	EXPECT_EQ(d->NumberOfPages, 1);
+	EXPECT_EQ(d->Attribute, EFI_MEMORY_RUNTIME | XP);
+	d = mat_entry_at(base + 0x1000);
+	ASSERT(d != NULL);
+	EXPECT_EQ(d->Attribute, EFI_MEMORY_RUNTIME | RO);
+	EXPECT_EQ(d->NumberOfPages, 1);
+	d = mat_entry_at(base + 0x2000);
+	ASSERT(d != NULL);
+	EXPECT_EQ(d->Attribute, EFI_MEMORY_RUNTIME | XP);
+	EXPECT_EQ(d->NumberOfPages, 3);
+}
+
+TEST(memory_attributes_table_describes_protected_runtime_images)
+{
+	RUN_ISOLATED(runtime_image_in_the_table);
 }
