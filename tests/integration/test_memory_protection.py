@@ -66,3 +66,23 @@ def test_unaligned_sections_run_unprotected(ember, tmp_path):
     assert b"still running" in r.stdout
     r = ember(old)
     assert b"FAILED: own code is RO" in r.stdout
+
+
+def test_keep_going_ends_the_program_on_a_protection_fault(ember):
+    r = ember("--keep-going", program("memory_protection"), "jump-data")
+    err = r.stderr.decode()
+    assert r.returncode == 3, err
+    assert "jump into non-executable memory" in err
+    assert "memory_protection.efi ends as if it had called Exit(EFI_ABORTED)" in err
+
+
+def test_jump_into_pool_memory_blames_the_caller(ember):
+    """Pool memory lies in no image: the return address of the call names the program."""
+    r = ember(program("memory_protection"), "jump-pool")
+    err = r.stderr.decode()
+    assert r.returncode == 3, err
+    assert b"still running" not in r.stdout
+    assert "memory_protection.efi crashed: jump into non-executable memory" in err
+    assert "(not in any loaded image)" in err
+    assert re.search(r"called from memory_protection\.efi\+0x[0-9a-f]+", err), err
+    assert "a bug in Ember" not in err

@@ -5,7 +5,8 @@
  * all passed (EFI_UNSUPPORTED when the firmware has no such protocol), so a run on OVMF
  * ends as soon as it is done.
  * With the argument "write-code" it writes to its own code, with "jump-data" it calls
- * into its own data: both must fault, so "still running" is never printed. */
+ * into its own data, with "jump-pool" into pool memory (EfiBootServicesData): each must
+ * fault, so "still running" is never printed. */
 #include <efi.h>
 #include <efilib.h>
 
@@ -143,6 +144,14 @@ static void misbehave(CHAR16 *arg)
 	if (StrCmp(arg, L"write-code") == 0) {
 		Print(L"memory_protection: writing to my code at 0x%lx\n", (UINTN)efi_main);
 		*(volatile UINT8 *)(UINTN)efi_main = 0xcc;
+	} else if (StrCmp(arg, L"jump-pool") == 0) {
+		UINT8 *pool = NULL;
+		uefi_call_wrapper(BS->AllocatePool, 3, EfiBootServicesData, 16, (void **)&pool);
+		if (!pool)
+			return;
+		pool[0] = 0xc3;
+		Print(L"memory_protection: calling pool memory at 0x%lx\n", (UINTN)pool);
+		((void (*)(void))(UINTN)pool)();
 	} else {
 		Print(L"memory_protection: calling my data at 0x%lx\n", (UINTN)data_code);
 		((void (*)(void))(UINTN)data_code)();
@@ -168,7 +177,8 @@ efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 		Print(L"memory_protection: no EFI_MEMORY_ATTRIBUTE_PROTOCOL\n");
 		power_off(EFI_UNSUPPORTED);
 	}
-	if (StrCmp(arg, L"write-code") == 0 || StrCmp(arg, L"jump-data") == 0) {
+	if (StrCmp(arg, L"write-code") == 0 || StrCmp(arg, L"jump-data") == 0 ||
+	    StrCmp(arg, L"jump-pool") == 0) {
 		misbehave(arg);
 		return EFI_SUCCESS;
 	}

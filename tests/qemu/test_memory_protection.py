@@ -26,6 +26,9 @@ def test_memory_attribute_protocol_on_ember(machine):
 @pytest.mark.parametrize("misdeed, report, section", [
     ("write-code", r"write to read-only memory at app\.efi\+0x[0-9a-f]+", "code"),
     ("jump-data", r"jump into non-executable memory at app\.efi\+0x[0-9a-f]+", "data"),
+    # Pool memory lies in no image: the call's return address names the program.
+    ("jump-pool", r"jump into non-executable memory at 0x[0-9a-f]+\n  called from app\.efi\+0x",
+     "pool"),
 ])
 def test_protection_fault_is_reported(machine, misdeed, report, section):
     m = machine(app=PROGRAM, args=f"memory_protection.efi {misdeed}", timeout=120)
