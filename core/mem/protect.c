@@ -103,7 +103,8 @@ static EFI_STATUS protect_span(UINT64 start, UINT64 end, UINT64 set, UINT64 clea
 
 	for (UINT64 at = start; !EFI_ERROR(status) && at < end;) {
 		const struct mem_range *r = memmap_find(at);
-		UINT64 piece_end = MIN(mem_range_end(r), end), pages = (piece_end - at) >> 12;
+		UINT64 piece_end = MIN(mem_range_end(r), end),
+		       pages = (piece_end - at) >> EFI_PAGE_SHIFT;
 		UINT64 want = (r->protection | set) & ~clear;
 		if (want != r->protection) {
 			status = plat_memory_protect(at, pages, want);

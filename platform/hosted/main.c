@@ -183,6 +183,13 @@ static EFI_STATUS ram_init(void)
 	return status;
 }
 
+void hosted_memory_release(void)
+{
+	mprotect((void *)RAM_BASE, opt.ram_mib << 20, PROT_READ | PROT_WRITE | PROT_EXEC);
+	if (hosted_stack_guard)
+		mprotect((void *)(uintptr_t)hosted_stack_guard, HOSTED_GUARD_SIZE, PROT_NONE);
+}
+
 _Noreturn void hosted_exit(int code)
 {
 	hosted_timer_stop();

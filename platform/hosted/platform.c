@@ -154,6 +154,7 @@ _Noreturn void plat_reset(EFI_RESET_TYPE type, EFI_STATUS status, UINTN data_siz
 void plat_exit_boot_services(void)
 {
 	hosted_timer_stop();
+	hosted_memory_release();
 }
 
 /* The RAM mapping's pages get the protection with mprotect: a write to read-only code or

@@ -86,3 +86,10 @@ def test_jump_into_pool_memory_blames_the_caller(ember):
     assert "(not in any loaded image)" in err
     assert re.search(r"called from memory_protection\.efi\+0x[0-9a-f]+", err), err
     assert "a bug in Ember" not in err
+
+
+def test_memory_is_the_programs_after_exit_boot_services(ember):
+    """After ExitBootServices a loader runs code it copied into free memory and writes
+    over its own code (GRUB's relocator does both): the protections are lifted."""
+    r = ember(program("memory_protection"), "after-exit")
+    assert r.returncode == 0, r.stderr.decode()

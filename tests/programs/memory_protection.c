@@ -6,7 +6,9 @@
  * ends as soon as it is done.
  * With the argument "write-code" it writes to its own code, with "jump-data" it calls
  * into its own data, with "jump-pool" into pool memory (EfiBootServicesData): each must
- * fault, so "still running" is never printed. */
+ * fault, so "still running" is never printed. With "after-exit" it calls ExitBootServices,
+ * then runs code it copies into memory that was free and writes to its own code, as OS
+ * loaders do (GRUB's relocator): that must work, and it powers off with EFI_SUCCESS. */
 #include <efi.h>
 #include <efilib.h>
 
@@ -121,6 +123,49 @@ static void round_trips(EFI_PHYSICAL_ADDRESS buffer)
 	check(p[0] == 0x5a && p[PAGE] == 0xa5, L"contents kept", 0, 0);
 }
 
+static void power_off(EFI_STATUS status)
+{
+	uefi_call_wrapper(RT->ResetSystem, 4, EfiResetShutdown, status, 0, NULL);
+}
+
+/* The first page of the first free range of the memory map above 1 MiB, and the map key. */
+static EFI_PHYSICAL_ADDRESS free_page(UINTN *key)
+{
+	static UINT8 map[64 * 1024];
+	UINTN size = sizeof(map), descriptor_size;
+	UINT32 version;
+
+	if (EFI_ERROR(uefi_call_wrapper(BS->GetMemoryMap, 5, &size, (EFI_MEMORY_DESCRIPTOR *)map,
+					key, &descriptor_size, &version)))
+		return 0;
+	for (UINTN at = 0; at + descriptor_size <= size; at += descriptor_size) {
+		EFI_MEMORY_DESCRIPTOR *d = (EFI_MEMORY_DESCRIPTOR *)(map + at);
+		if (d->Type == EfiConventionalMemory && d->PhysicalStart >= 0x100000)
+			return d->PhysicalStart;
+	}
+	return 0;
+}
+
+/* After ExitBootServices memory is the loader's: code copied into it runs. */
+static void after_exit(EFI_HANDLE image)
+{
+	EFI_PHYSICAL_ADDRESS page;
+	UINTN key;
+
+	for (int tries = 0; tries < 2; tries++) {
+		page = free_page(&key);
+		if (page && !EFI_ERROR(uefi_call_wrapper(BS->ExitBootServices, 2, image, key)))
+			break;
+		page = 0;
+	}
+	if (!page)
+		return;
+	*(volatile UINT8 *)(UINTN)page = 0xc3;
+	((void (*)(void))(UINTN)page)();
+	*(volatile UINT8 *)(UINTN)efi_main = 0xc3;
+	power_off(EFI_SUCCESS);
+}
+
 static CHAR16 *argument(EFI_HANDLE image)
 {
 	EFI_LOADED_IMAGE *li;
@@ -159,11 +204,6 @@ static void misbehave(CHAR16 *arg)
 	Print(L"memory_protection: still running\n");
 }
 
-static void power_off(EFI_STATUS status)
-{
-	uefi_call_wrapper(RT->ResetSystem, 4, EfiResetShutdown, status, 0, NULL);
-}
-
 EFI_STATUS
 efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 {
@@ -176,6 +216,10 @@ efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	if (EFI_ERROR(uefi_call_wrapper(BS->LocateProtocol, 3, &guid, NULL, (void **)&ma))) {
 		Print(L"memory_protection: no EFI_MEMORY_ATTRIBUTE_PROTOCOL\n");
 		power_off(EFI_UNSUPPORTED);
+	}
+	if (StrCmp(arg, L"after-exit") == 0) {
+		after_exit(image);
+		return EFI_LOAD_ERROR;
 	}
 	if (StrCmp(arg, L"write-code") == 0 || StrCmp(arg, L"jump-data") == 0 ||
 	    StrCmp(arg, L"jump-pool") == 0) {

@@ -235,3 +235,43 @@ EFI_STATUS plat_memory_protect(uint64_t start, uint64_t pages, uint64_t attribut
 	flush_tlb();
 	return status;
 }
+
+/* An entry made writable and executable again, unless it maps part of [keep_start,
+ * keep_end). */
+static uint64_t released(uint64_t entry, uint64_t address, uint64_t size, uint64_t keep_start,
+			 uint64_t keep_end)
+{
+	if (!(entry & PTE_PRESENT) || (address < keep_end && address + size > keep_start))
+		return entry;
+	return (entry | PTE_WRITABLE) & ~PTE_NO_EXECUTE;
+}
+
+/* Walks the 2 MiB and 4 KiB entries of the map: nothing is allocated or split. */
+void paging_release_protection(uint64_t keep_start, uint64_t keep_end)
+{
+	uint64_t *pml4 = (uint64_t *)(uintptr_t)PAGE_TABLES;
+
+	for (uint64_t i = 0; i < 512; i++) {
+		if (!(pml4[i] & PTE_PRESENT))
+			continue;
+		for (uint64_t j = 0; j < 512; j++) {
+			uint64_t *pdpte = &table_of(pml4[i])[j];
+			if (!(*pdpte & PTE_PRESENT) || (*pdpte & PTE_LARGE_PAGE))
+				continue;
+			for (uint64_t k = 0; k < 512; k++) {
+				uint64_t *pde = &table_of(*pdpte)[k];
+				uint64_t address = (i << 39) | (j << 30) | (k << 21);
+				if (*pde & PTE_LARGE_PAGE) {
+					*pde = released(*pde, address, LARGE_PAGE_SIZE, keep_start,
+							keep_end);
+				} else if (*pde & PTE_PRESENT) {
+					for (uint64_t l = 0; l < 512; l++)
+						table_of(*pde)[l] = released(
+						    table_of(*pde)[l], address + l * PAGE_SIZE,
+						    PAGE_SIZE, keep_start, keep_end);
+				}
+			}
+		}
+	}
+	flush_tlb();
+}
