@@ -69,7 +69,8 @@ static uint64_t *pte_of(uint64_t address)
 	if (!(*entry & PTE_PRESENT) || (*entry & PTE_LARGE_PAGE))
 		return NULL; /* the map has no 1 GiB pages */
 	entry = &table_of(*entry)[(address >> 21) & 511];
-	if (!(*entry & PTE_PRESENT))
+	/* A 2 MiB page made not-present (EFI_MEMORY_RP) keeps its large-page bit. */
+	if (!(*entry & (PTE_PRESENT | PTE_LARGE_PAGE)))
 		return NULL;
 	if (*entry & PTE_LARGE_PAGE) {
 		uint64_t base = *entry & PTE_ADDRESS_MASK & ~(LARGE_PAGE_SIZE - 1);
@@ -200,7 +201,7 @@ static uint64_t *large_entry_of(uint64_t address)
 	if (!(*entry & PTE_PRESENT) || (*entry & PTE_LARGE_PAGE))
 		return NULL;
 	entry = &table_of(*entry)[(address >> 21) & 511];
-	return (*entry & PTE_PRESENT) && (*entry & PTE_LARGE_PAGE) ? entry : NULL;
+	return (*entry & PTE_LARGE_PAGE) ? entry : NULL;
 }
 
 /* Page 0 and the guard pages stay not present whatever their range asks for. */
