@@ -10,6 +10,7 @@
 #include <efi/image_authentication.h>
 #include <efi/gpt.h>
 #include <efi/memory_attributes_table.h>
+#include <efi/protocol/memory_attribute.h>
 #include <efi/protocol/block_io.h>
 #include <efi/protocol/block_io2.h>
 #include <efi/protocol/component_name2.h>
@@ -78,6 +79,7 @@ const EFI_GUID efi_load_file_protocol_guid = EFI_LOAD_FILE_PROTOCOL_GUID;
 const EFI_GUID efi_loaded_image_device_path_protocol_guid =
     EFI_LOADED_IMAGE_DEVICE_PATH_PROTOCOL_GUID;
 const EFI_GUID efi_loaded_image_protocol_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
+const EFI_GUID efi_memory_attribute_protocol_guid = EFI_MEMORY_ATTRIBUTE_PROTOCOL_GUID;
 const EFI_GUID efi_memory_attributes_table_guid = EFI_MEMORY_ATTRIBUTES_TABLE_GUID;
 const EFI_GUID efi_part_type_efi_system_part_guid = EFI_PART_TYPE_EFI_SYSTEM_PART_GUID;
 const EFI_GUID efi_part_type_legacy_mbr_guid = EFI_PART_TYPE_LEGACY_MBR_GUID;
@@ -214,6 +216,7 @@ static const struct guid_name table[] = {
     {&efi_load_file_protocol_guid, "LoadFile"},
     {&efi_loaded_image_device_path_protocol_guid, "LoadedImageDevicePath"},
     {&efi_loaded_image_protocol_guid, "LoadedImage"},
+    {&efi_memory_attribute_protocol_guid, "MemoryAttribute"},
     {&efi_memory_attributes_table_guid, "MemoryAttributesTable"},
     {&efi_part_type_efi_system_part_guid, "EfiSystemPartition"},
     {&efi_part_type_legacy_mbr_guid, "LegacyMbrPartition"},

@@ -54,6 +54,7 @@ extern const EFI_GUID efi_load_file2_protocol_guid;
 extern const EFI_GUID efi_load_file_protocol_guid;
 extern const EFI_GUID efi_loaded_image_device_path_protocol_guid;
 extern const EFI_GUID efi_loaded_image_protocol_guid;
+extern const EFI_GUID efi_memory_attribute_protocol_guid;
 extern const EFI_GUID efi_memory_attributes_table_guid;
 extern const EFI_GUID efi_part_type_efi_system_part_guid;
 extern const EFI_GUID efi_part_type_legacy_mbr_guid;
