@@ -64,12 +64,12 @@ TEST(scsi_data_report_luns_addressing)
 	UINT16 luns[8];
 	UINTN count;
 
-	d[8 + 1] = 0;			  /* peripheral LUN 0 */
-	d[16] = 0x40, d[17] = 0x2c;	  /* flat LUN 44 */
-	d[24] = 0x01, d[25] = 3;	  /* peripheral, bus 1: skipped */
-	d[33] = 7, d[34] = 1;		  /* second level: skipped */
-	d[40] = 0x40, d[41] = 0x2c;	  /* LUN 44 again */
-	d[48] = 0x43, d[49] = 0x00;	  /* flat LUN 768: above max_lun */
+	d[8 + 1] = 0;		    /* peripheral LUN 0 */
+	d[16] = 0x40, d[17] = 0x2c; /* flat LUN 44 */
+	d[24] = 0x01, d[25] = 3;    /* peripheral, bus 1: skipped */
+	d[33] = 7, d[34] = 1;	    /* second level: skipped */
+	d[40] = 0x40, d[41] = 0x2c; /* LUN 44 again */
+	d[48] = 0x43, d[49] = 0x00; /* flat LUN 768: above max_lun */
 	ASSERT(scsi_data_report_luns(d, sizeof(d), 255, luns, 8, &count));
 	ASSERT_EQ(count, 2);
 	EXPECT_EQ(luns[0], 0);
