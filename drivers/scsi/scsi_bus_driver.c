@@ -250,7 +250,10 @@ static EFI_STATUS EFIAPI bus_controller_name(EFI_COMPONENT_NAME2_PROTOCOL *this,
 					     EFI_HANDLE controller, EFI_HANDLE child,
 					     CHAR8 *language, CHAR16 **name)
 {
-	if (!child)
+	EFI_SCSI_IO_PROTOCOL *io;
+
+	if (!child || EFI_ERROR(protocol_get(child, &efi_scsi_io_protocol_guid, (void **)&io)) ||
+	    !scsi_device_from_io(io))
 		return EFI_UNSUPPORTED;
 	*name = (CHAR16 *)u"SCSI Device";
 	return EFI_SUCCESS;

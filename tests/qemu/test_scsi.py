@@ -163,5 +163,7 @@ def test_linux_uki_boots_from_scsi_hd(machine, tmp_path, firmware):
     assert m.wait_exit() == 0, "poweroff -f did not end QEMU"
     lines = re.findall(r"^EMBER-EFI(?:BOOTMGR)?: (.*)$", m.text, re.M)
     assert "yes" in lines, "Linux did not find EFI"
-    assert any(re.search(r"Boot\w{4}\* .*Scsi\(0,0\)|Boot\w{4}\* .*Scsi\(0x0,0x0\)", line)
-               for line in lines), lines
+    # The entry that booted, as efibootmgr (libefivar) prints its device path.
+    current = next(line.split()[1] for line in lines if line.startswith("BootCurrent:"))
+    entry = next(line for line in lines if line.startswith(f"Boot{current}"))
+    assert re.search(r"PciRoot\(0x0\)/Pci\(0x\w+,0x0\)/SCSI\(0,0\)", entry, re.I), entry
