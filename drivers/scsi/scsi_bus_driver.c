@@ -108,8 +108,8 @@ static void probe_lun(struct bus_scan *s, UINT8 *target, UINT64 lun)
 		  inq.vendor, inq.product);
 }
 
-/* REPORT LUNS to LUN 0; a target that does not answer it is probed at LUN 0 alone, and one
- * that is not there (selection timeout) not at all. */
+/* REPORT LUNS to LUN 0; a target that does not answer it, or names no LUN we can address,
+ * is probed at LUN 0 alone, and one that is not there (selection timeout) not at all. */
 static void scan_target(struct bus_scan *s, UINT8 *target)
 {
 	UINT8 cdb[12] = {SCSI_OP_REPORT_LUNS};
@@ -123,9 +123,11 @@ static void scan_target(struct bus_scan *s, UINT8 *target)
 	status = command_in(s, target, 0, cdb, sizeof(cdb), &bytes, &host);
 	if (status == EFI_TIMEOUT || host == EFI_EXT_SCSI_STATUS_HOST_ADAPTER_SELECTION_TIMEOUT)
 		return;
+	/* An empty list is no better than none: LUN 0 is asked either way. */
 	if (EFI_ERROR(status) ||
-	    !scsi_data_report_luns(s->buffer, bytes, 0xffff, luns, MAX_LUNS, &count)) {
-		log_debug("%u: REPORT LUNS: %r; trying LUN 0\n", target[0], status);
+	    !scsi_data_report_luns(s->buffer, bytes, 0xffff, luns, MAX_LUNS, &count) || !count) {
+		log_debug("%u: REPORT LUNS: %r, %u LUNs; trying LUN 0\n", target[0], status,
+			  (UINT32)count);
 		probe_lun(s, target, 0);
 		return;
 	}

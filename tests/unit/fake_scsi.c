@@ -168,7 +168,7 @@ static UINT8 report_luns(struct ctx *c)
 		return check(c, 0x5, 0x20, 0);
 	for (UINTN i = 0; i < FAKE_SCSI_LUNS; i++) {
 		struct fake_scsi_lu *lu = &c->s->lus[i];
-		if (!lu->present || lu->target != c->target)
+		if (!lu->present || lu->target != c->target || c->s->empty_report_luns)
 			continue;
 		if (lu->lun < 256) {
 			d[8 + 8 * n + 1] = (UINT8)lu->lun;

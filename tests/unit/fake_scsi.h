@@ -40,8 +40,9 @@ struct fake_scsi_lu {
 
 struct fake_scsi {
 	struct fake_scsi_lu lus[FAKE_SCSI_LUNS];
-	bool no_report_luns;   /* REPORT LUNS is an unknown command */
-	bool descriptor_sense; /* sense data in descriptor format (0x72) */
+	bool no_report_luns;	/* REPORT LUNS is an unknown command */
+	bool empty_report_luns; /* REPORT LUNS answers an empty list */
+	bool descriptor_sense;	/* sense data in descriptor format (0x72) */
 };
 
 /* Adds a logical unit of blocks blocks of block_size bytes, filled with fake_scsi_byte;

@@ -75,6 +75,13 @@ TEST(scsi_bus_falls_back_to_lun_0)
 	EXPECT(scsi_io(u"Scsi(0x2,0x1)") == NULL); /* only LUN 0 is asked */
 	EXPECT(scsi_io(u"Scsi(0x2,0x0)") == NULL); /* and there is no unit there */
 	fake_scsi_pt_destroy(pt);
+	/* The same for a target that answers with an empty list. */
+	pt = channel();
+	pt->scsi.empty_report_luns = true;
+	driver_connect(pt->handle, NULL, NULL, false);
+	EXPECT(scsi_io(u"Scsi(0x0,0x0)") != NULL);
+	EXPECT(scsi_io(u"Scsi(0x2,0x1)") == NULL);
+	fake_scsi_pt_destroy(pt);
 }
 
 TEST(scsi_bus_connects_the_remaining_path)
