@@ -116,14 +116,19 @@ static EFI_STATUS EFIAPI pt_pass_thru(EFI_EXT_SCSI_PASS_THRU_PROTOCOL *this, UIN
 {
 	struct scsi_pass_thru *pt = to_pt(this);
 	EFI_STATUS status;
+	EFI_TPL old;
 
 	if (!pt)
 		return EFI_INVALID_PARAMETER;
 	status = scsi_pass_thru_check(pt, target, lun, packet);
 	if (EFI_ERROR(status))
 		return status;
-	/* Blocking only (no NONBLOCKIO attribute): the event is ignored, as 15.7 says. */
-	return pt->ops->execute(pt, (UINT16)(target[0] | target[1] << 8), (UINT16)lun, packet);
+	/* Blocking only (no NONBLOCKIO attribute): the event is ignored, as 15.7 says. The
+	 * transport's one set of request buffers is not shared with a callback meanwhile. */
+	old = tpl_raise(TPL_CALLBACK);
+	status = pt->ops->execute(pt, (UINT16)(target[0] | target[1] << 8), (UINT16)lun, packet);
+	tpl_restore(old);
+	return status;
 }
 
 static EFI_STATUS EFIAPI pt_get_next_target_lun(EFI_EXT_SCSI_PASS_THRU_PROTOCOL *this,
@@ -215,10 +220,17 @@ static EFI_STATUS EFIAPI pt_get_target_lun(EFI_EXT_SCSI_PASS_THRU_PROTOCOL *this
 static EFI_STATUS EFIAPI pt_reset_channel(EFI_EXT_SCSI_PASS_THRU_PROTOCOL *this)
 {
 	struct scsi_pass_thru *pt = to_pt(this);
+	EFI_TPL old;
+	EFI_STATUS status;
 
 	if (!pt)
 		return EFI_INVALID_PARAMETER;
-	return pt->ops->reset_channel ? pt->ops->reset_channel(pt) : EFI_UNSUPPORTED;
+	if (!pt->ops->reset_channel)
+		return EFI_UNSUPPORTED;
+	old = tpl_raise(TPL_CALLBACK);
+	status = pt->ops->reset_channel(pt);
+	tpl_restore(old);
+	return status;
 }
 
 static EFI_STATUS EFIAPI pt_reset_target_lun(EFI_EXT_SCSI_PASS_THRU_PROTOCOL *this, UINT8 *target,
@@ -226,12 +238,17 @@ static EFI_STATUS EFIAPI pt_reset_target_lun(EFI_EXT_SCSI_PASS_THRU_PROTOCOL *th
 {
 	struct scsi_pass_thru *pt = to_pt(this);
 	UINT16 number;
+	EFI_TPL old;
+	EFI_STATUS status;
 
 	if (!pt || !target || !decode_target(pt, target, &number) || lun > pt->max_lun)
 		return EFI_INVALID_PARAMETER;
 	if (!pt->ops->reset_target_lun)
 		return EFI_UNSUPPORTED;
-	return pt->ops->reset_target_lun(pt, number, (UINT16)lun);
+	old = tpl_raise(TPL_CALLBACK);
+	status = pt->ops->reset_target_lun(pt, number, (UINT16)lun);
+	tpl_restore(old);
+	return status;
 }
 
 void scsi_pass_thru_init(struct scsi_pass_thru *pt, const struct scsi_pass_thru_ops *ops)

@@ -4,6 +4,7 @@
 
 #include "fake_virtio_scsi.h"
 #include "../../drivers/virtio/virtio_spec.h"
+#include <ember/core/core.h>
 
 #define CDB_SIZE 32
 #define SENSE_SIZE 96
@@ -103,6 +104,7 @@ static UINT32 request(struct fake_virtio *d, struct fake_virtio_chain *c)
 		return 0;
 	}
 	v->commands++;
+	v->tpl = tpl_current();
 	n_out = (UINT16)(resp - 1);
 	n_in = (UINT16)(c->count - resp - 1);
 	out_len = total(c->bufs + 1, n_out);

@@ -14,6 +14,7 @@ struct fake_virtio_scsi {
 	UINT32 extra_residual; /* reported beyond what the model left untransferred */
 	UINTN commands, tmfs;
 	UINT8 last_lun[8];
+	UINTN tpl; /* the TPL the last command was sent at */
 };
 
 /* The device (VERSION_1 and INOUT offered, 3 queues of 64 entries, cdb_size 32,

@@ -151,6 +151,8 @@ TEST(virtio_scsi_pass_thru_checks)
 	EXPECT_EQ(p.HostAdapterStatus, EFI_EXT_SCSI_STATUS_HOST_ADAPTER_OK);
 	EXPECT_EQ(p.TargetStatus, EFI_EXT_SCSI_STATUS_TARGET_GOOD);
 	EXPECT_EQ(p.SenseDataLength, 0);
+	/* Sent at TPL_CALLBACK, so that no callback shares the request buffers meanwhile. */
+	EXPECT_EQ(fake_virtio_scsi(d)->tpl, TPL_CALLBACK);
 	virtio_check_no_errors(d);
 	virtio_check_disconnect(d);
 	fake_virtio_scsi_destroy(d);
