@@ -145,8 +145,9 @@ static UINT8 inquiry(struct ctx *c)
 {
 	UINT8 d[96] = {0};
 
-	c->lu ? c->lu->inquiries++ : 0;
-	if (!c->lu) {
+	if (c->lu)
+		c->lu->inquiries++;
+	else {
 		d[0] = 0x7f; /* qualifier 3, type 0x1f: no unit at this LUN */
 		return give(c, d, 36);
 	}

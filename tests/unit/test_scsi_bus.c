@@ -102,6 +102,7 @@ TEST(scsi_bus_scsi_io_commands_and_stop)
 	EFI_SCSI_IO_SCSI_REQUEST_PACKET p = {0};
 	UINT8 cdb[6] = {0x12, 0, 0, 0, 36, 0}, data[36] __attribute__((aligned(8)));
 	EFI_SCSI_IO_PROTOCOL *io;
+	EFI_EVENT event;
 
 	driver_connect(pt->handle, NULL, NULL, false);
 	io = scsi_io(u"Scsi(0x0,0x0)");
@@ -115,6 +116,12 @@ TEST(scsi_bus_scsi_io_commands_and_stop)
 	EXPECT_EQ(p.InTransferLength, 36);
 	EXPECT(memcmp(data + 8, "EMBER", 5) == 0);
 	EXPECT_STATUS(io->ExecuteScsiCommand(io, NULL, NULL), EFI_INVALID_PARAMETER);
+	/* Blocking: an event given is signalled when the command is done. */
+	ASSERT_STATUS(event_create(0, TPL_CALLBACK, NULL, NULL, NULL, &event), EFI_SUCCESS);
+	p.InTransferLength = sizeof(data);
+	EXPECT_STATUS(io->ExecuteScsiCommand(io, &p, event), EFI_SUCCESS);
+	EXPECT_STATUS(event_check(event), EFI_SUCCESS);
+	event_close(event);
 	EXPECT_STATUS(io->ResetBus(io), EFI_SUCCESS);
 	EXPECT_STATUS(io->ResetDevice(io), EFI_SUCCESS);
 	EXPECT_EQ(pt->channel_resets, 1);
