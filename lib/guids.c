@@ -19,9 +19,11 @@
 #include <efi/protocol/device_path_to_text.h>
 #include <efi/protocol/device_path_utilities.h>
 #include <efi/protocol/disk_io.h>
+#include <efi/protocol/disk_info.h>
 #include <efi/protocol/disk_io2.h>
 #include <efi/protocol/driver_binding.h>
 #include <efi/protocol/driver_override.h>
+#include <efi/protocol/ext_scsi_pass_thru.h>
 #include <efi/protocol/graphics_output.h>
 #include <efi/protocol/load_file.h>
 #include <efi/protocol/loaded_image.h>
@@ -29,6 +31,7 @@
 #include <efi/protocol/pci_io.h>
 #include <efi/protocol/pci_root_bridge_io.h>
 #include <efi/protocol/rng.h>
+#include <efi/protocol/scsi_io.h>
 #include <efi/protocol/serial_io.h>
 #include <efi/protocol/shell.h>
 #include <efi/protocol/shell_parameters.h>
@@ -155,8 +158,10 @@ const EFI_GUID efi_edid_active_protocol_guid =
     EFI_GUID_INIT(0xbd8c1056, 0x9f36, 0x44ec, 0x92, 0xa8, 0xa6, 0x33, 0x7f, 0x81, 0x79, 0x86);
 const EFI_GUID efi_edid_override_protocol_guid =
     EFI_GUID_INIT(0x48ecb431, 0xfb72, 0x45c0, 0xa9, 0x22, 0xf4, 0x58, 0xfe, 0x04, 0x0b, 0xd5);
-const EFI_GUID efi_ext_scsi_pass_thru_protocol_guid =
-    EFI_GUID_INIT(0x143b7632, 0xb81b, 0x4cb7, 0xab, 0xd3, 0xb6, 0x25, 0xa5, 0xb9, 0xbf, 0xfe);
+const EFI_GUID efi_ext_scsi_pass_thru_protocol_guid = EFI_EXT_SCSI_PASS_THRU_PROTOCOL_GUID;
+const EFI_GUID efi_scsi_io_protocol_guid = EFI_SCSI_IO_PROTOCOL_GUID;
+const EFI_GUID efi_disk_info_protocol_guid = EFI_DISK_INFO_PROTOCOL_GUID;
+const EFI_GUID efi_disk_info_scsi_interface_guid = EFI_DISK_INFO_SCSI_INTERFACE_GUID;
 const EFI_GUID efi_ata_pass_thru_protocol_guid =
     EFI_GUID_INIT(0x1d3de7f0, 0x0807, 0x424f, 0xaa, 0x69, 0x11, 0xa5, 0x4e, 0x19, 0xa4, 0x6f);
 const EFI_GUID efi_nvm_express_pass_thru_protocol_guid =
@@ -266,6 +271,9 @@ static const struct guid_name table[] = {
     {&efi_edid_active_protocol_guid, "EdidActive"},
     {&efi_edid_override_protocol_guid, "EdidOverride"},
     {&efi_ext_scsi_pass_thru_protocol_guid, "ExtScsiPassThru"},
+    {&efi_scsi_io_protocol_guid, "ScsiIo"},
+    {&efi_disk_info_protocol_guid, "DiskInfo"},
+    {&efi_disk_info_scsi_interface_guid, "DiskInfoScsiInterface"},
     {&efi_ata_pass_thru_protocol_guid, "AtaPassThru"},
     {&efi_nvm_express_pass_thru_protocol_guid, "NvmExpressPassThru"},
     {&efi_ide_controller_init_protocol_guid, "IdeControllerInit"},
