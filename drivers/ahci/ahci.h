@@ -8,7 +8,7 @@
 #include <efi/protocol/pci_io.h>
 #include <ember/drivers/blkdev.h>
 #include "ahci_regs.h"
-#include "ata.h"
+#include <ember/drivers/ata.h>
 
 /* Layout of the page each port owns: the command list (1 KiB aligned), the received-FIS
  * area (256-byte aligned), the command table of slot 0 (128-byte aligned) and a scratch

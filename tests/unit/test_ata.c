@@ -1,10 +1,10 @@
-/* ATA and ATAPI command building (drivers/ahci/ata_cmd.c, ata_identify.c, atapi.c): the
+/* ATA and ATAPI command building (drivers/ata: ata_cmd.c, ata_identify.c, atapi.c): the
  * Register H2D FIS byte by byte, command choice at the 28/48-bit limits, IDENTIFY DEVICE
  * decoding, SCSI CDBs, sense data and READ CAPACITY answers. */
 #include <string.h>
 
 #include "support/test.h"
-#include "../../drivers/ahci/ata.h"
+#include <ember/drivers/ata.h>
 
 TEST(ata_fis_read_dma_ext)
 {

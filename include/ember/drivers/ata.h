@@ -1,13 +1,18 @@
-/* ATA and ATAPI commands, independent of the host controller: building the Register
- * Host-to-Device FIS (SATA 3.x, 10.5.5) for ATA commands (ACS-3), reading IDENTIFY DEVICE
- * data, and the SCSI commands (SPC/MMC) that ATAPI devices take in a PACKET command. */
-#ifndef DRIVERS_ATA_H
-#define DRIVERS_ATA_H
+/* The ATA layer shared by the ATA host controllers (AHCI, IDE): ATA commands (ACS-3) and
+ * their Register Host-to-Device FIS (SATA 3.x, 10.5.5), IDENTIFY DEVICE data, the SCSI
+ * commands (SPC/MMC) ATAPI devices take in a PACKET command, and ATA devices as block
+ * devices (struct ata_dev) over a transport that only moves one command and its data. */
+#ifndef EMBER_DRIVERS_ATA_H
+#define EMBER_DRIVERS_ATA_H
 
 #include <stdbool.h>
 #include <efi/status.h>
 
 /* ATA command codes (ACS-3). */
+#define ATA_CMD_READ_SECTORS 0x20
+#define ATA_CMD_READ_SECTORS_EXT 0x24
+#define ATA_CMD_WRITE_SECTORS 0x30
+#define ATA_CMD_WRITE_SECTORS_EXT 0x34
 #define ATA_CMD_READ_DMA 0xc8
 #define ATA_CMD_READ_DMA_EXT 0x25
 #define ATA_CMD_WRITE_DMA 0xca
@@ -55,6 +60,9 @@ EFI_STATUS ata_parse_identify(const UINT16 id[256], struct ata_disk_info *info);
 /* The read or write command for count sectors at lba (48-bit forms when lba48, else the
  * 28-bit ones); false when the request does not fit the command set. */
 bool ata_rw_command(struct ata_command *cmd, bool write, bool lba48, UINT64 lba, UINT32 count);
+
+/* The same with the PIO data-transfer commands (READ/WRITE SECTORS (EXT)). */
+bool ata_pio_rw_command(struct ata_command *cmd, bool write, bool lba48, UINT64 lba, UINT32 count);
 
 /* Largest sector count one read/write command carries. */
 UINT32 ata_max_sectors(bool lba48);
@@ -106,5 +114,56 @@ bool scsi_parse_capacity_10(const UINT8 data[SCSI_CAPACITY_10_BYTES], UINT32 *la
 /* What a sense means for a block device: EFI_NO_MEDIA, EFI_MEDIA_CHANGED (unit attention),
  * EFI_NOT_READY (becoming ready), EFI_SUCCESS (no sense) or EFI_DEVICE_ERROR. */
 EFI_STATUS scsi_sense_status(const struct scsi_sense *sense);
+
+/* ---- ATA devices as block devices, over a transport ---- */
+
+#include <ember/drivers/blkdev.h>
+
+/* One command for a transport: the ATA command, for ATAPI the packet, and the data in host
+ * memory (bytes 0: none). */
+struct ata_request {
+	const struct ata_command *ata;
+	const UINT8 *cdb; /* ATAPI packet (12 bytes), or NULL for an ATA command */
+	void *buffer;
+	UINT32 bytes;
+	bool write; /* data flows to the device */
+	UINT32 timeout_ms;
+	UINT8 error;	    /* out: the error register when the device failed the command */
+	UINT32 transferred; /* out: bytes moved (an ATAPI drive may move fewer than asked) */
+};
+
+struct ata_dev;
+
+/* What a host controller does for the shared layer. */
+struct ata_transport_ops {
+	/* Runs one command: EFI_DEVICE_ERROR (req->error set) when the device failed it,
+	 * EFI_TIMEOUT when it did not finish; the transport has recovered in both cases. */
+	EFI_STATUS (*exec)(struct ata_dev *dev, struct ata_request *req);
+	/* Resets the device (BlockIo Reset). */
+	EFI_STATUS (*reset)(struct ata_dev *dev);
+};
+
+/* An ATA disk or ATAPI drive; the transport embeds it in its device structure. */
+struct ata_dev {
+	struct blkdev blk;
+	const struct ata_transport_ops *ops;
+	bool atapi;
+	bool lba48;
+	bool dma;	   /* the transport moves data by DMA (READ DMA), else PIO */
+	UINT32 max_blocks; /* per command */
+	UINT16 identify[ATA_IDENTIFY_BYTES / 2]; /* the device's IDENTIFY data */
+	UINT8 sense[SCSI_SENSE_BYTES];		 /* the last sense data (ATAPI) */
+	const char *name;			 /* for log lines */
+};
+
+/* Identifies a disk (IDENTIFY DEVICE) and fills dev->blk for it; ops, dma and name set. */
+EFI_STATUS ata_disk_probe(struct ata_dev *dev);
+
+/* Identifies an ATAPI drive (IDENTIFY PACKET DEVICE) and looks for its medium. */
+EFI_STATUS ata_atapi_probe(struct ata_dev *dev);
+
+/* Checks IDENTIFY PACKET DEVICE data (ATA8-ACS, 7.17): a packet device with 12-byte
+ * packets of the CD-ROM command set or direct access; false for anything else. */
+bool atapi_parse_identify(const UINT16 id[256]);
 
 #endif

@@ -1,0 +1,93 @@
+/* The IDE controller driver's state (PCI class 01/01: PIIX3/PIIX4 and the like): two
+ * channels of task-file registers (ATA8-ATA/ATAPI Interface, AT Attachment 8 - Parallel
+ * Transport), in compatibility mode at the legacy ports 0x1F0/0x3F6 and 0x170/0x376, in
+ * native mode at BARs 0-3; up to two devices on each, master and slave, each a child handle
+ * with BlockIo over the shared ATA layer (ember/drivers/ata.h). Data moves by PIO. */
+#ifndef DRIVERS_IDE_H
+#define DRIVERS_IDE_H
+
+#include <efi/protocol/pci_io.h>
+#include <ember/drivers/ata.h>
+
+/* Task-file registers: offsets in the command block ... */
+#define IDE_DATA 0
+#define IDE_ERROR 1    /* read */
+#define IDE_FEATURES 1 /* write */
+#define IDE_COUNT 2
+#define IDE_LBA_LOW 3
+#define IDE_LBA_MID 4
+#define IDE_LBA_HIGH 5
+#define IDE_DEVICE 6
+#define IDE_STATUS 7  /* read */
+#define IDE_COMMAND 7 /* write */
+/* ... and the one register of the control block (alternate status / device control). */
+#define IDE_CONTROL 0
+
+#define IDE_STATUS_ERR 0x01
+#define IDE_STATUS_DRQ 0x08
+#define IDE_STATUS_DF 0x20
+#define IDE_STATUS_DRDY 0x40
+#define IDE_STATUS_BSY 0x80
+#define IDE_CONTROL_NIEN 0x02 /* no interrupts: the driver polls */
+#define IDE_CONTROL_SRST 0x04
+#define IDE_CONTROL_HOB 0x80
+#define IDE_DEVICE_OBS 0xa0 /* bits that were set in old devices' register */
+#define IDE_DEVICE_SLAVE 0x10
+
+#define IDE_CHANNELS 2
+#define IDE_DRIVES 2
+
+/* The PCI programming interface: bit 0 (primary) and bit 2 (secondary) set for a channel in
+ * native mode. */
+#define IDE_PROG_IF_NATIVE(channel) (1u << (2 * (channel)))
+
+struct ide_device;
+
+struct ide_channel {
+	EFI_PCI_IO_PROTOCOL *pci_io;
+	UINT8 index;	 /* 0 primary, 1 secondary */
+	UINT8 cmd_bar;	 /* EFI_PCI_IO_PASS_THROUGH_BAR in compatibility mode */
+	UINT64 cmd_base; /* offset of the command block in cmd_bar */
+	UINT8 ctl_bar;
+	UINT64 ctl_base;
+	UINT8 selected; /* the drive the device register last named, 0xff: unknown */
+	struct ide_device *devices[IDE_DRIVES];
+	bool probed[IDE_DRIVES]; /* tried since Start (or since its child was stopped) */
+};
+
+struct ide_device {
+	struct ata_dev ata;
+	struct ide_channel *channel;
+	UINT8 drive; /* 0 master, 1 slave */
+	EFI_DEVICE_PATH_PROTOCOL *path;
+	char name[16];
+};
+
+/* ---- Registers and commands (ide_io.c) ---- */
+
+UINT8 ide_read(struct ide_channel *ch, UINT32 reg);
+void ide_write(struct ide_channel *ch, UINT32 reg, UINT8 value);
+/* Sets the device control register. */
+void ide_control(struct ide_channel *ch, UINT8 value);
+
+/* Resets both drives of the channel (SRST) and waits for them; EFI_TIMEOUT if one stays
+ * busy, EFI_NOT_FOUND when the channel floats (no drive at all). */
+EFI_STATUS ide_channel_reset(struct ide_channel *ch);
+
+/* Selects drive and reads its signature after a reset: EFI_SUCCESS with *atapi set for a
+ * drive that answers, EFI_NOT_FOUND for none. */
+EFI_STATUS ide_signature(struct ide_channel *ch, UINT8 drive, bool *atapi);
+
+/* The shared ATA layer's transport (struct ata_transport_ops) for IDE devices. */
+extern const struct ata_transport_ops ide_transport;
+
+/* ---- Devices (ide_device.c) ---- */
+
+/* Finds what sits at drive of ch and gives it a child handle under controller. */
+EFI_STATUS ide_device_create(struct ide_channel *ch, UINT8 drive, EFI_HANDLE controller,
+			     EFI_HANDLE driver, EFI_DEVICE_PATH_PROTOCOL *parent);
+
+/* Removes a child; EFI_ACCESS_DENIED (and it stays) when it is in use. */
+EFI_STATUS ide_device_destroy(struct ide_device *dev, EFI_HANDLE controller, EFI_HANDLE driver);
+
+#endif
