@@ -83,8 +83,9 @@ extern const struct ata_transport_ops ide_transport;
 
 /* ---- Devices (ide_device.c) ---- */
 
-/* Finds what sits at drive of ch and gives it a child handle under controller. */
-EFI_STATUS ide_device_create(struct ide_channel *ch, UINT8 drive, EFI_HANDLE controller,
+/* Identifies the drive of ch whose signature said ATA or ATAPI and gives it a child handle
+ * under controller. */
+EFI_STATUS ide_device_create(struct ide_channel *ch, UINT8 drive, bool atapi, EFI_HANDLE controller,
 			     EFI_HANDLE driver, EFI_DEVICE_PATH_PROTOCOL *parent);
 
 /* Removes a child; EFI_ACCESS_DENIED (and it stays) when it is in use. */

@@ -22,14 +22,8 @@ static EFI_DEVICE_PATH_PROTOCOL *ata_path(EFI_DEVICE_PATH_PROTOCOL *parent, UINT
 	return dp_append_node(parent, &node.Header);
 }
 
-static EFI_STATUS probe(struct ide_device *dev)
+static EFI_STATUS probe(struct ide_device *dev, bool atapi)
 {
-	struct ide_channel *ch = dev->channel;
-	bool atapi = false;
-	EFI_STATUS status = ide_signature(ch, dev->drive, &atapi);
-
-	if (EFI_ERROR(status))
-		return status;
 	dev->ata.ops = &ide_transport;
 	dev->ata.name = dev->name;
 	return atapi ? ata_atapi_probe(&dev->ata) : ata_disk_probe(&dev->ata);
@@ -54,7 +48,7 @@ static EFI_STATUS install(struct ide_device *dev, EFI_HANDLE controller, EFI_HAN
 	return status;
 }
 
-EFI_STATUS ide_device_create(struct ide_channel *ch, UINT8 drive, EFI_HANDLE controller,
+EFI_STATUS ide_device_create(struct ide_channel *ch, UINT8 drive, bool atapi, EFI_HANDLE controller,
 			     EFI_HANDLE driver, EFI_DEVICE_PATH_PROTOCOL *parent)
 {
 	struct ide_device *dev = pool_alloc(sizeof(*dev));
@@ -65,7 +59,7 @@ EFI_STATUS ide_device_create(struct ide_channel *ch, UINT8 drive, EFI_HANDLE con
 	dev->channel = ch;
 	dev->drive = drive;
 	format_sn(dev->name, sizeof(dev->name), "ide%u.%u", ch->index, drive);
-	status = probe(dev);
+	status = probe(dev, atapi);
 	if (EFI_ERROR(status))
 		goto err_free;
 	dev->path = ata_path(parent, ch->index, drive);

@@ -122,27 +122,42 @@ static void locate_channels(struct ide_instance *inst)
 	}
 }
 
-/* Tries the drives given, channel by channel, each channel reset first (the signatures
- * are read after a reset); EFI_SUCCESS when one of them gave a child. */
+/* Tries the drives given of one channel. The signatures are read right after the reset,
+ * before any command: a command's task file is written to both drives, over the other
+ * drive's signature. */
+static bool start_channel(EFI_DRIVER_BINDING_PROTOCOL *this, struct ide_instance *inst,
+			  struct ide_channel *ch, UINT32 drives)
+{
+	bool found[IDE_DRIVES] = {false, false}, atapi[IDE_DRIVES] = {false, false};
+	bool created = false;
+
+	if (EFI_ERROR(ide_channel_reset(ch)))
+		return false;
+	for (UINT8 d = 0; d < IDE_DRIVES; d++)
+		found[d] = (drives & (1u << d)) && !EFI_ERROR(ide_signature(ch, d, &atapi[d]));
+	for (UINT8 d = 0; d < IDE_DRIVES; d++) {
+		if (!(drives & (1u << d)))
+			continue;
+		ch->probed[d] = true;
+		if (found[d])
+			created |=
+			    !EFI_ERROR(ide_device_create(ch, d, atapi[d], inst->pci.controller,
+							 this->DriverBindingHandle, inst->path));
+	}
+	return created;
+}
+
+/* Tries the drives given, channel by channel; EFI_SUCCESS when one of them gave a child. */
 static EFI_STATUS start_drives(EFI_DRIVER_BINDING_PROTOCOL *this, struct ide_instance *inst,
 			       UINT32 drives)
 {
 	bool created = false;
 
 	for (UINT8 c = 0; c < IDE_CHANNELS; c++) {
-		struct ide_channel *ch = &inst->channels[c];
+		UINT32 mine = drives >> (c * IDE_DRIVES) & ((1u << IDE_DRIVES) - 1);
 
-		if (!(drives >> (c * IDE_DRIVES) & 3))
-			continue;
-		if (EFI_ERROR(ide_channel_reset(ch)))
-			continue;
-		for (UINT8 d = 0; d < IDE_DRIVES; d++) {
-			if (!(drives & (1u << (c * IDE_DRIVES + d))))
-				continue;
-			ch->probed[d] = true;
-			created |= !EFI_ERROR(ide_device_create(
-			    ch, d, inst->pci.controller, this->DriverBindingHandle, inst->path));
-		}
+		if (mine)
+			created |= start_channel(this, inst, &inst->channels[c], mine);
 	}
 	return created ? EFI_SUCCESS : EFI_NOT_FOUND;
 }
