@@ -123,3 +123,27 @@ def test_blk_test_on_all_four_drives(machine, tmp_path):
     check_image(cd, iso, 2048, written=False)
     empty = find(disks, base + r"Ata\(Secondary,Slave,0x0\)")
     assert empty["media"]["present"] == "0" and empty.get("no_media")
+
+
+def test_linux_uki_boots_from_hda(machine, tmp_path):
+    """Debian's kernel with systemd's stub as one image (tests/qemu/linux_payloads.py) at
+    the removable-media path of an -hda disk, to the initramfs' report and its power-off.
+    One Linux boot, on Ember only: OVMF boots the same disk in test_linux.py's kind of runs,
+    and a second boot would double the test's minutes."""
+    import linux_payloads as lp
+    from test_linux import report
+
+    try:
+        uki = lp.uki(f"{lp.CMDLINE} ember_stage=report")
+    except lp.PayloadError as e:
+        pytest.fail(f"cannot build the Linux payloads: {e}")
+    disk = lp.esp_disk(tmp_path / "disk.img", tmp_path, {"EFI/BOOT/BOOTX64.EFI": uki})
+    m = machine(machine="pc", firmware="pflash", memory=512, timeout=600,
+                extra=["-drive", f"file={disk},format=raw,if=ide,snapshot=on"])
+    m.expect(r"^EMBER-DONE: report")
+    assert m.wait_exit() == 0, "poweroff -f did not end QEMU"
+    r = report(m.text)
+    assert r["STAGE"] == ["report"] and r["EFI"] == ["yes"]
+    assert "efi: EFI v2.100 by Ember" in "\n".join(r.get("DMESG", []))
+    assert re.search(r"starting UEFI PciRoot\(0x0\)/Pci\(0x1,0x1\)/Ata\(0x0\)/HD\(1,GPT",
+                     m.debug_log)
