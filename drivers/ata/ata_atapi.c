@@ -22,51 +22,63 @@ static struct ata_dev *to_dev(struct blkdev *blk)
 	return container_of(blk, struct ata_dev, blk);
 }
 
-/* A packet command that must move at least min_bytes of its bytes. */
-static EFI_STATUS packet_min(struct ata_dev *dev, const UINT8 *cdb, void *buffer, UINT32 bytes,
-			     UINT32 min_bytes, UINT32 timeout_ms)
+/* Runs a packet command that must move at least min_bytes of its bytes. */
+static EFI_STATUS run(struct ata_dev *dev, struct ata_request *req, UINT32 min_bytes)
 {
-	struct ata_command cmd;
-	struct ata_request req = {
-	    .ata = &cmd, .cdb = cdb, .buffer = buffer, .bytes = bytes, .timeout_ms = timeout_ms};
-	EFI_STATUS status;
+	EFI_STATUS status = dev->ops->exec(dev, req);
 
-	atapi_packet_command(&cmd, dev->dma);
-	status = dev->ops->exec(dev, &req);
-	if (!EFI_ERROR(status) && req.transferred < min_bytes) {
-		log_debug("%s: command %#x moved %u of %u bytes\n", dev->name, cdb[0],
-			  req.transferred, bytes);
+	if (!EFI_ERROR(status) && req->transferred < min_bytes) {
+		log_debug("%s: command %#x moved %u of %u bytes\n", dev->name, req->cdb[0],
+			  req->transferred, req->bytes);
 		status = EFI_DEVICE_ERROR;
 	}
 	return status;
 }
 
-static EFI_STATUS packet(struct ata_dev *dev, const UINT8 *cdb, void *buffer, UINT32 bytes,
-			 UINT32 timeout_ms)
+/* What the sense data of a failed command says: EFI_NO_MEDIA, EFI_MEDIA_CHANGED,
+ * EFI_NOT_READY or EFI_DEVICE_ERROR. */
+static EFI_STATUS sense_status(struct ata_dev *dev)
 {
-	return packet_min(dev, cdb, buffer, bytes, bytes, timeout_ms);
-}
-
-/* A packet command whose failure is translated through its sense data. */
-static EFI_STATUS packet_checked(struct ata_dev *dev, const UINT8 *cdb, void *buffer, UINT32 bytes,
-				 UINT32 timeout_ms)
-{
-	UINT8 sense_cdb[ATAPI_CDB_BYTES];
+	UINT8 cdb[ATAPI_CDB_BYTES];
+	struct ata_command cmd;
+	struct ata_request req = {
+	    .ata = &cmd,
+	    .cdb = cdb,
+	    .buffer = dev->sense,
+	    .bytes = SCSI_SENSE_BYTES,
+	    .timeout_ms = COMMAND_TIMEOUT_MS,
+	};
 	struct scsi_sense sense;
-	EFI_STATUS status = packet(dev, cdb, buffer, bytes, timeout_ms);
+	EFI_STATUS status;
 
-	if (status != EFI_DEVICE_ERROR)
-		return status;
-	scsi_request_sense(sense_cdb);
+	scsi_request_sense(cdb);
+	atapi_packet_command(&cmd, dev->dma);
 	mem_set(dev->sense, 0, sizeof(dev->sense));
-	if (EFI_ERROR(packet_min(dev, sense_cdb, dev->sense, SCSI_SENSE_BYTES, SENSE_MIN_BYTES,
-				 COMMAND_TIMEOUT_MS)) ||
-	    !scsi_parse_sense(dev->sense, &sense)) {
+	if (EFI_ERROR(run(dev, &req, SENSE_MIN_BYTES)) || !scsi_parse_sense(dev->sense, &sense)) {
 		log_debug("%s: no usable sense data\n", dev->name);
 		return EFI_DEVICE_ERROR;
 	}
 	status = scsi_sense_status(&sense);
 	return status == EFI_SUCCESS ? EFI_DEVICE_ERROR : status;
+}
+
+/* A packet command whose failure is translated through its sense data. */
+static EFI_STATUS checked(struct ata_dev *dev, struct ata_request *req)
+{
+	EFI_STATUS status = run(dev, req, req->bytes);
+
+	return status == EFI_DEVICE_ERROR ? sense_status(dev) : status;
+}
+
+static EFI_STATUS packet_checked(struct ata_dev *dev, const UINT8 *cdb, void *buffer, UINT32 bytes,
+				 UINT32 timeout_ms)
+{
+	struct ata_command cmd;
+	struct ata_request req = {
+	    .ata = &cmd, .cdb = cdb, .buffer = buffer, .bytes = bytes, .timeout_ms = timeout_ms};
+
+	atapi_packet_command(&cmd, dev->dma);
+	return checked(dev, &req);
 }
 
 /* TEST UNIT READY until the drive settles: unit attentions (reset, medium changed) are
@@ -126,19 +138,38 @@ static void atapi_check_media(struct blkdev *blk)
 		blkdev_media_changed(blk);
 }
 
+static EFI_STATUS read_chunk(struct ata_dev *dev, EFI_LBA lba, UINT32 blocks, void *host,
+			     UINT64 addr, bool mapped, bool write)
+{
+	UINT8 cdb[ATAPI_CDB_BYTES];
+	struct ata_command cmd;
+	struct ata_request req = {
+	    .ata = &cmd,
+	    .cdb = cdb,
+	    .buffer = host,
+	    .addr = addr,
+	    .mapped = mapped,
+	    .bytes = blocks * dev->blk.media.BlockSize,
+	    .timeout_ms = READ_TIMEOUT_MS,
+	};
+
+	if (lba > 0xffffffffULL || blocks > MAX_READ_BLOCKS)
+		return EFI_INVALID_PARAMETER;
+	scsi_read_10(cdb, (UINT32)lba, (UINT16)blocks);
+	atapi_packet_command(&cmd, dev->dma);
+	return checked(dev, &req);
+}
+
 static EFI_STATUS read_blocks(struct ata_dev *dev, EFI_LBA lba, UINTN size, UINT8 *p)
 {
 	UINT32 block = dev->blk.media.BlockSize;
-	UINT8 cdb[ATAPI_CDB_BYTES];
 
+	if (dev->ops->transfer)
+		return dev->ops->transfer(dev, lba, size, p, false, read_chunk);
 	while (size) {
 		UINT32 blocks = (UINT32)MIN((UINT64)size / block, (UINT64)dev->max_blocks);
-		EFI_STATUS status;
+		EFI_STATUS status = read_chunk(dev, lba, blocks, p, 0, false, false);
 
-		if (lba + blocks - 1 > 0xffffffffULL)
-			return EFI_INVALID_PARAMETER;
-		scsi_read_10(cdb, (UINT32)lba, (UINT16)blocks);
-		status = packet_checked(dev, cdb, p, blocks * block, READ_TIMEOUT_MS);
 		if (EFI_ERROR(status))
 			return status;
 		p += (UINTN)blocks * block;
@@ -159,7 +190,8 @@ static EFI_STATUS atapi_read(struct blkdev *blk, EFI_LBA lba, UINTN size, void *
 		blkdev_media_changed(blk);
 		return blk->media.MediaPresent ? EFI_MEDIA_CHANGED : EFI_NO_MEDIA;
 	}
-	return EFI_ERROR(status) ? EFI_DEVICE_ERROR : status;
+	/* A buffer the transport could not map is the caller's problem, not the drive's. */
+	return EFI_ERROR(status) && status != EFI_OUT_OF_RESOURCES ? EFI_DEVICE_ERROR : status;
 }
 
 static EFI_STATUS atapi_write(struct blkdev *blk, EFI_LBA lba, UINTN size, const void *buffer)

@@ -17,13 +17,15 @@ static struct ata_dev *to_dev(struct blkdev *blk)
 	return container_of(blk, struct ata_dev, blk);
 }
 
-static EFI_STATUS rw_once(struct ata_dev *dev, EFI_LBA lba, UINT32 blocks, UINT8 *buffer,
-			  bool write)
+static EFI_STATUS rw_once(struct ata_dev *dev, EFI_LBA lba, UINT32 blocks, void *host, UINT64 addr,
+			  bool mapped, bool write)
 {
 	struct ata_command cmd;
 	struct ata_request req = {
 	    .ata = &cmd,
-	    .buffer = buffer,
+	    .buffer = host,
+	    .addr = addr,
+	    .mapped = mapped,
 	    .bytes = blocks * dev->blk.media.BlockSize,
 	    .write = write,
 	    .timeout_ms = IO_TIMEOUT_MS,
@@ -45,9 +47,11 @@ static EFI_STATUS transfer(struct ata_dev *dev, EFI_LBA lba, UINTN size, UINT8 *
 {
 	UINT32 block = dev->blk.media.BlockSize;
 
+	if (dev->ops->transfer)
+		return dev->ops->transfer(dev, lba, size, p, write, rw_once);
 	while (size) {
 		UINT32 blocks = (UINT32)MIN((UINT64)size / block, (UINT64)dev->max_blocks);
-		EFI_STATUS status = rw_once(dev, lba, blocks, p, write);
+		EFI_STATUS status = rw_once(dev, lba, blocks, p, 0, false, write);
 
 		if (EFI_ERROR(status))
 			return status;

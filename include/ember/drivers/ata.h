@@ -119,12 +119,15 @@ EFI_STATUS scsi_sense_status(const struct scsi_sense *sense);
 
 #include <ember/drivers/blkdev.h>
 
-/* One command for a transport: the ATA command, for ATAPI the packet, and the data in host
- * memory (bytes 0: none). */
+/* One command for a transport: the ATA command, for ATAPI the packet, and its data (bytes
+ * 0: none) in host memory, or for a chunk a DMA transport mapped (see transfer below) at
+ * the device address addr. */
 struct ata_request {
 	const struct ata_command *ata;
 	const UINT8 *cdb; /* ATAPI packet (12 bytes), or NULL for an ATA command */
 	void *buffer;
+	UINT64 addr; /* when mapped */
+	bool mapped;
 	UINT32 bytes;
 	bool write; /* data flows to the device */
 	UINT32 timeout_ms;
@@ -134,6 +137,11 @@ struct ata_request {
 
 struct ata_dev;
 
+/* One piece of a block transfer, as the shared layer turns it into a command: blocks at lba
+ * from host (or, when mapped, the device address addr). */
+typedef EFI_STATUS (*ata_chunk_fn)(struct ata_dev *dev, EFI_LBA lba, UINT32 blocks, void *host,
+				   UINT64 addr, bool mapped, bool write);
+
 /* What a host controller does for the shared layer. */
 struct ata_transport_ops {
 	/* Runs one command: EFI_DEVICE_ERROR (req->error set) when the device failed it,
@@ -141,6 +149,11 @@ struct ata_transport_ops {
 	EFI_STATUS (*exec)(struct ata_dev *dev, struct ata_request *req);
 	/* Resets the device (BlockIo Reset). */
 	EFI_STATUS (*reset)(struct ata_dev *dev);
+	/* Optional, for DMA: cuts [buffer, buffer + size) into mapped pieces of whole blocks
+	 * (at most max_blocks each) and calls chunk for each; NULL: the shared layer hands
+	 * pieces of host memory to exec. */
+	EFI_STATUS (*transfer)(struct ata_dev *dev, EFI_LBA lba, UINTN size, void *buffer,
+			       bool write, ata_chunk_fn chunk);
 };
 
 /* An ATA disk or ATAPI drive; the transport embeds it in its device structure. */
