@@ -15,6 +15,7 @@
 #include <efi/protocol/device_path_from_text.h>
 #include <efi/protocol/device_path_to_text.h>
 #include <efi/protocol/device_path_utilities.h>
+#include <efi/protocol/disk_info.h>
 #include <efi/protocol/disk_io.h>
 #include <efi/protocol/disk_io2.h>
 #include <efi/protocol/driver_binding.h>
@@ -52,6 +53,9 @@ const EFI_GUID efi_device_path_messaging_uart_flow_control_guid =
 const EFI_GUID efi_device_path_protocol_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
 const EFI_GUID efi_device_path_to_text_protocol_guid = EFI_DEVICE_PATH_TO_TEXT_PROTOCOL_GUID;
 const EFI_GUID efi_device_path_utilities_protocol_guid = EFI_DEVICE_PATH_UTILITIES_PROTOCOL_GUID;
+const EFI_GUID efi_disk_info_ahci_interface_guid = EFI_DISK_INFO_AHCI_INTERFACE_GUID;
+const EFI_GUID efi_disk_info_ide_interface_guid = EFI_DISK_INFO_IDE_INTERFACE_GUID;
+const EFI_GUID efi_disk_info_protocol_guid = EFI_DISK_INFO_PROTOCOL_GUID;
 const EFI_GUID efi_disk_io2_protocol_guid = EFI_DISK_IO2_PROTOCOL_GUID;
 const EFI_GUID efi_disk_io_protocol_guid = EFI_DISK_IO_PROTOCOL_GUID;
 const EFI_GUID efi_driver_binding_protocol_guid = EFI_DRIVER_BINDING_PROTOCOL_GUID;
@@ -167,6 +171,7 @@ static const struct guid_name table[] = {
     {&efi_device_path_protocol_guid, "DevicePath"},
     {&efi_device_path_to_text_protocol_guid, "DevicePathToText"},
     {&efi_device_path_utilities_protocol_guid, "DevicePathUtilities"},
+    {&efi_disk_info_protocol_guid, "DiskInfo"},
     {&efi_disk_io2_protocol_guid, "DiskIo2"},
     {&efi_disk_io_protocol_guid, "DiskIo"},
     {&efi_driver_binding_protocol_guid, "DriverBinding"},

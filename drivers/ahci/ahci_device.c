@@ -136,7 +136,6 @@ static EFI_STATUS probe(struct ahci_device *dev)
 EFI_STATUS ahci_device_create(struct ahci_hba *hba, struct ahci_port *port)
 {
 	struct ahci_device *dev = pool_alloc(sizeof(*dev));
-	EFI_HANDLE handle = NULL;
 	EFI_PCI_IO_PROTOCOL *pci_io;
 	EFI_STATUS status;
 
@@ -151,18 +150,21 @@ EFI_STATUS ahci_device_create(struct ahci_hba *hba, struct ahci_port *port)
 		status = EFI_OUT_OF_RESOURCES;
 		goto err_free;
 	}
-	status = blkdev_install(&dev->ata.blk, &handle, dev->path);
+	dev->ata.channel = port->index;
+	dev->ata.device = AHCI_NO_PORT_MULTIPLIER;
+	status = ata_dev_install(&dev->ata, &efi_disk_info_ahci_interface_guid, dev->path);
 	if (EFI_ERROR(status))
 		goto err_path;
-	status = protocol_open(hba->controller, &efi_pci_io_protocol_guid, (void **)&pci_io,
-			       hba->driver, handle, EFI_OPEN_PROTOCOL_BY_CHILD_CONTROLLER);
+	status =
+	    protocol_open(hba->controller, &efi_pci_io_protocol_guid, (void **)&pci_io, hba->driver,
+			  dev->ata.blk.handle, EFI_OPEN_PROTOCOL_BY_CHILD_CONTROLLER);
 	if (EFI_ERROR(status))
 		goto err_uninstall;
 	port->device = dev;
 	return EFI_SUCCESS;
 
 err_uninstall:
-	blkdev_uninstall(&dev->ata.blk, dev->path);
+	ata_dev_uninstall(&dev->ata, dev->path);
 err_path:
 	pool_free(dev->path);
 err_free:
@@ -177,7 +179,7 @@ EFI_STATUS ahci_device_destroy(struct ahci_hba *hba, struct ahci_device *dev)
 	EFI_STATUS status;
 
 	protocol_close(hba->controller, &efi_pci_io_protocol_guid, hba->driver, handle);
-	status = blkdev_uninstall(&dev->ata.blk, dev->path);
+	status = ata_dev_uninstall(&dev->ata, dev->path);
 	if (EFI_ERROR(status)) {
 		/* Still in use: the child stays, and so does its claim on the controller. */
 		protocol_open(hba->controller, &efi_pci_io_protocol_guid, (void **)&pci_io,

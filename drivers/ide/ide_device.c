@@ -1,5 +1,5 @@
-/* Drives on IDE channels as child handles: BlockIo and BlockIo2 (the shared ATA layer over
- * the PIO transport) with the device path <controller>/Ata(Primary|Secondary,Master|Slave,0)
+/* Drives on IDE channels as child handles: BlockIo, BlockIo2 and DiskInfo (the shared ATA layer
+ * over the PIO transport) with the device path <controller>/Ata(Primary|Secondary,Master|Slave,0)
  * and the controller's PciIo opened BY_CHILD_CONTROLLER. */
 #define LOG_PREFIX "ide: "
 #include "ide.h"
@@ -31,19 +31,19 @@ static EFI_STATUS probe(struct ide_device *dev, bool atapi)
 
 static EFI_STATUS install(struct ide_device *dev, EFI_HANDLE controller, EFI_HANDLE driver)
 {
-	EFI_HANDLE handle = NULL;
 	EFI_PCI_IO_PROTOCOL *pci_io;
-	EFI_STATUS status = blkdev_install(&dev->ata.blk, &handle, dev->path);
+	EFI_STATUS status;
 
-	if (EFI_ERROR(status)) {
-		log_debug("%s: BlockIo: %r\n", dev->name, status);
+	dev->ata.channel = dev->channel->index;
+	dev->ata.device = dev->drive;
+	status = ata_dev_install(&dev->ata, &efi_disk_info_ide_interface_guid, dev->path);
+	if (EFI_ERROR(status))
 		return status;
-	}
 	status = protocol_open(controller, &efi_pci_io_protocol_guid, (void **)&pci_io, driver,
-			       handle, EFI_OPEN_PROTOCOL_BY_CHILD_CONTROLLER);
+			       dev->ata.blk.handle, EFI_OPEN_PROTOCOL_BY_CHILD_CONTROLLER);
 	if (EFI_ERROR(status)) {
 		log_debug("%s: PciIo by child: %r\n", dev->name, status);
-		blkdev_uninstall(&dev->ata.blk, dev->path);
+		ata_dev_uninstall(&dev->ata, dev->path);
 	}
 	return status;
 }
@@ -87,7 +87,7 @@ EFI_STATUS ide_device_destroy(struct ide_device *dev, EFI_HANDLE controller, EFI
 	EFI_STATUS status;
 
 	protocol_close(controller, &efi_pci_io_protocol_guid, driver, handle);
-	status = blkdev_uninstall(&dev->ata.blk, dev->path);
+	status = ata_dev_uninstall(&dev->ata, dev->path);
 	if (EFI_ERROR(status)) {
 		/* Still in use: the child stays, and so does its claim on the controller. */
 		protocol_open(controller, &efi_pci_io_protocol_guid, (void **)&pci_io, driver,

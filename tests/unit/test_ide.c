@@ -12,6 +12,7 @@
 #include "block_dev.h"
 #include "fake_ide.h"
 #include <efi/protocol/block_io.h>
+#include <efi/protocol/disk_info.h>
 #include <ember/core/core.h>
 #include <ember/core/devpath.h>
 #include <ember/lib/util.h>
@@ -370,4 +371,51 @@ TEST(ide_empty_controller_starts_without_children)
 	EXPECT(!fake_pci_io_unclaimed(ide->pci));
 	expect_released(ide);
 	fake_ide_destroy(ide);
+}
+
+static EFI_DISK_INFO_PROTOCOL *disk_info(struct fake_ide *ide, UINT8 channel, UINT8 drive)
+{
+	static const EFI_GUID guid = EFI_DISK_INFO_PROTOCOL_GUID;
+	EFI_DEVICE_PATH_PROTOCOL *want =
+	    dp_append_node(&ide->pci->path.root.Header, ata_node(channel, drive));
+	EFI_DEVICE_PATH_PROTOCOL *rest = want;
+	EFI_HANDLE handle = NULL;
+	EFI_DISK_INFO_PROTOCOL *info = NULL;
+
+	if (!EFI_ERROR(handle_locate_device_path(&guid, &rest, &handle)) && dp_is_end(rest))
+		protocol_get(handle, &guid, (void **)&info);
+	pool_free(want);
+	return info;
+}
+
+TEST(ide_disk_info_gives_identify_data_and_the_drive_position)
+{
+	static const EFI_GUID ide_interface = EFI_DISK_INFO_IDE_INTERFACE_GUID;
+	struct fake_ide *ide = controller(false);
+	UINT8 *disk = image(64 * 512, 16);
+	struct fake_ide_drive *drv = fake_ide_attach_disk(ide, 1, 1, disk, 64);
+	EFI_DISK_INFO_PROTOCOL *info;
+	UINT16 id[256 + 8];
+	UINT32 size = 100, channel = 9, device = 9;
+	UINT8 sense[32], count;
+
+	ASSERT_STATUS(connect(ide), EFI_SUCCESS);
+	info = disk_info(ide, 1, 1);
+	ASSERT(info != NULL);
+	EXPECT(!memcmp(&info->Interface, &ide_interface, sizeof(EFI_GUID)));
+	EXPECT_STATUS(info->Identify(info, id, &size), EFI_BUFFER_TOO_SMALL);
+	EXPECT_EQ(size, 512);
+	size = sizeof(id);
+	ASSERT_STATUS(info->Identify(info, id, &size), EFI_SUCCESS);
+	EXPECT_EQ(size, 512);
+	EXPECT(!memcmp(id, drv->identify, 512));
+	ASSERT_STATUS(info->WhichIde(info, &channel, &device), EFI_SUCCESS);
+	EXPECT_EQ(channel, 1);
+	EXPECT_EQ(device, 1);
+	size = sizeof(sense);
+	EXPECT_STATUS(info->Inquiry(info, sense, &size), EFI_NOT_FOUND);
+	EXPECT_STATUS(info->SenseData(info, sense, &size, &count), EFI_NOT_FOUND);
+	expect_released(ide);
+	fake_ide_destroy(ide);
+	free(disk);
 }

@@ -118,6 +118,7 @@ EFI_STATUS scsi_sense_status(const struct scsi_sense *sense);
 /* ---- ATA devices as block devices, over a transport ---- */
 
 #include <ember/drivers/blkdev.h>
+#include <efi/protocol/disk_info.h>
 
 /* One command for a transport: the ATA command, for ATAPI the packet, and its data (bytes
  * 0: none) in host memory, or for a chunk a DMA transport mapped (see transfer below) at
@@ -167,6 +168,9 @@ struct ata_dev {
 	UINT16 identify[ATA_IDENTIFY_BYTES / 2]; /* the device's IDENTIFY data */
 	UINT8 sense[SCSI_SENSE_BYTES];		 /* the last sense data (ATAPI) */
 	const char *name;			 /* for log lines */
+	EFI_DISK_INFO_PROTOCOL disk_info;
+	UINT32 channel, device; /* WhichIde's answer: IDE channel and drive, AHCI port and
+				   port multiplier port */
 };
 
 /* Identifies a disk (IDENTIFY DEVICE) and fills dev->blk for it; ops, dma and name set. */
@@ -174,6 +178,14 @@ EFI_STATUS ata_disk_probe(struct ata_dev *dev);
 
 /* Identifies an ATAPI drive (IDENTIFY PACKET DEVICE) and looks for its medium. */
 EFI_STATUS ata_atapi_probe(struct ata_dev *dev);
+
+/* Sets up the device's EFI_DISK_INFO_PROTOCOL (interface: the IDE or AHCI GUID) and
+ * installs it with BlockIo, BlockIo2 and path on a new handle (dev->blk.handle). */
+EFI_STATUS ata_dev_install(struct ata_dev *dev, const EFI_GUID *interface,
+			   EFI_DEVICE_PATH_PROTOCOL *path);
+
+/* Removes what ata_dev_install installed; EFI_ACCESS_DENIED (all left) while in use. */
+EFI_STATUS ata_dev_uninstall(struct ata_dev *dev, EFI_DEVICE_PATH_PROTOCOL *path);
 
 /* Checks IDENTIFY PACKET DEVICE data (ATA8-ACS, 7.17): a packet device with 12-byte
  * packets of the CD-ROM command set or direct access; false for anything else. */
