@@ -36,6 +36,8 @@ def test_article_programs_boot_from_hda(machine, tmp_path, program, firmware):
     if firmware == "bios":
         assert re.search(r"starting UEFI PciRoot\(0x0\)/Pci\(0x1,0x1\)/Ata\(0x0\)/HD\(1,GPT",
                          m.debug_log), m.debug_log[-2000:]
+    else:  # OVMF names the disk's node in full: the one Ember's children carry
+        assert "from PciRoot(0x0)/Pci(0x1,0x1)/Ata(Primary,Master,0x0)" in m.text
 
 
 @pytest.mark.parametrize("firmware", FIRMWARES)
@@ -51,6 +53,8 @@ def test_eltorito_iso_boots_from_cdrom(machine, tmp_path, firmware):
     m.expect(r"Hello World!")
     if firmware == "bios":
         assert "Ata(0x0)/CDROM(0x0)" in m.debug_log
+    else:
+        assert "from PciRoot(0x0)/Pci(0x1,0x1)/Ata(Secondary,Master,0x0)" in m.text
 
 
 # Run by Ember's shell (BOOTX64.EFI) from the disk: writes through the firmware's FAT driver.
