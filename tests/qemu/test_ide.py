@@ -151,3 +151,23 @@ def test_linux_uki_boots_from_hda(machine, tmp_path):
     assert "efi: EFI v2.100 by Ember" in "\n".join(r.get("DMESG", []))
     assert re.search(r"starting UEFI PciRoot\(0x0\)/Pci\(0x1,0x1\)/Ata\(0x0\)/HD\(1,GPT",
                      m.debug_log)
+
+
+@pytest.mark.parametrize("firmware", FIRMWARES)
+def test_bootindex_picks_the_secondary_slave(machine, tmp_path, firmware):
+    """QEMU's bootorder names /pci@i0cf8/ide@1,1/drive@1/disk@1: the secondary slave's
+    program starts although the primary master's comes first in the default order."""
+    first = tmp_path / "first"
+    second = tmp_path / "second"
+    first.mkdir()
+    second.mkdir()
+    master = gpt_esp_disk(tmp_path / "master.img", first,
+                          {"EFI/BOOT/BOOTX64.EFI": PROGRAMS / "hello.efi"})
+    slave = gpt_esp_disk(tmp_path / "slave.img", second,
+                         {"EFI/BOOT/BOOTX64.EFI": PROGRAMS / "gop_mode.efi"})
+    args = ["-drive", f"if=ide,index=0,format=raw,file={master}",
+            "-drive", f"if=none,id=slave,format=raw,file={slave}",
+            "-device", "ide-hd,drive=slave,bus=ide.1,unit=1,bootindex=0"]
+    m = machine(machine="pc", firmware=firmware, extra=args, timeout=180)
+    m.expect(EXPECTED["gop_mode"][firmware])
+    assert "Hello World!" not in m.text
