@@ -171,3 +171,38 @@ def test_bootindex_picks_the_secondary_slave(machine, tmp_path, firmware):
     m = machine(machine="pc", firmware=firmware, extra=args, timeout=180)
     m.expect(EXPECTED["gop_mode"][firmware])
     assert "Hello World!" not in m.text
+
+
+def test_cdrom_media_changes(machine, tmp_path):
+    """Removable media on IDE CD-ROM drives: a swapped disc, an ejected one and one put into
+    an empty drive each give the old MediaId's reads EFI_MEDIA_CHANGED or EFI_NO_MEDIA, a
+    new MediaId, and the new medium's content."""
+    first = remember(iso_image(tmp_path / "first.iso", tmp_path, seed=60))
+    second = remember(iso_image(tmp_path / "second.iso", tmp_path, data_size=MIB, seed=61))
+    args = ["-drive", f"if=none,id=c0,media=cdrom,format=raw,file={first}",
+            "-device", "ide-cd,drive=c0,bus=ide.0,unit=1",
+            "-drive", f"if=none,id=c1,media=cdrom,format=raw,file={first}",
+            "-device", "ide-cd,drive=c1,bus=ide.1,unit=0",
+            "-drive", "if=none,id=c2,media=cdrom",
+            "-device", "ide-cd,drive=c2,bus=ide.1,unit=1"]
+    m = machine(machine="pc", app=BLK_TEST, args="blk-test list media crc shutdown",
+                extra=args, timeout=300)
+    m.expect(r"blk-test: change the media, then press a key")
+    m.qmp("blockdev-change-medium", device="c0", filename=str(second), format="raw")
+    m.qmp("eject", device="c1", force=True)
+    m.qmp("blockdev-change-medium", device="c2", filename=str(second), format="raw")
+    m.send("x")
+    summary = m.expect(r"blk-test: (\d+) passed, (\d+) failed")
+    m.wait_exit()
+    assert summary.group(2) == "0", m.text
+    after = m.text.split("change the media")[1]
+    disks = parse(after)
+    swapped = find(disks, r".*/Ata\(Primary,Slave,0x0\)")
+    ejected = find(disks, r".*/Ata\(Secondary,Master,0x0\)")
+    inserted = find(disks, r".*/Ata\(Secondary,Slave,0x0\)")
+    assert re.search(r"disk \d+: after change: EFI_MEDIA_CHANGED", after)
+    assert re.search(r"disk \d+: after change: EFI_NO_MEDIA", after)
+    assert ejected["media"]["present"] == "0"
+    for d in (swapped, inserted):
+        assert d["media"]["present"] == "1" and d["media"]["id"] != "0"
+    check_image(swapped, second, 2048, written=False)
