@@ -163,12 +163,14 @@ static EFI_STATUS ide_exec(struct ata_dev *ata, struct ata_request *req)
 	EFI_STATUS status = run(dev, req, deadline);
 
 	req->error = 0;
-	if (status == EFI_DEVICE_ERROR) {
+	if (status == EFI_DEVICE_ERROR)
 		req->error = ide_read(dev->channel, IDE_ERROR);
-	} else if (status == EFI_TIMEOUT) {
+	else if (status == EFI_TIMEOUT)
 		log_warn("%s: command %#x timed out\n", dev->name, req->ata->command);
+	/* A drive still busy or offering data would refuse the next command. */
+	if (EFI_ERROR(status) &&
+	    (ide_read(dev->channel, IDE_STATUS) & (IDE_STATUS_BSY | IDE_STATUS_DRQ)))
 		ide_channel_reset(dev->channel);
-	}
 	return status;
 }
 

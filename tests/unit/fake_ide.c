@@ -80,7 +80,7 @@ static void atapi_next_block(struct fake_ide_channel *ch, struct fake_ide_drive 
 {
 	UINT32 limit = d->tf[0][TF_MID] | (UINT32)d->tf[0][TF_HIGH] << 8;
 
-	ch->block = MIN(limit, ch->len - ch->pos) + d->extra_bytes;
+	ch->block = d->zero_blocks ? 0 : MIN(limit, ch->len - ch->pos) + d->extra_bytes;
 	ch->block_pos = 0;
 	d->tf[0][TF_MID] = (UINT8)ch->block;
 	d->tf[0][TF_HIGH] = (UINT8)(ch->block >> 8);

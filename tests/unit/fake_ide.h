@@ -33,6 +33,7 @@ struct fake_ide_drive {
 	UINT8 fail_cdb;	      /* a SCSI opcode answered with MEDIUM ERROR (0: none) */
 	bool hang;	      /* the next command leaves the drive busy for ever */
 	UINT32 extra_bytes;   /* CD: each data block announces (and sends) this many more bytes */
+	bool zero_blocks;     /* CD: data blocks announce 0 bytes (and stay pending) */
 	UINT16 identify[256]; /* built when attached; the test may edit it */
 	UINT32 commands;      /* commands the drive took */
 	UINT8 last_command;

@@ -343,6 +343,30 @@ TEST(ide_cd_sending_more_than_asked_writes_nothing_beyond_the_buffer)
 	free(buf);
 }
 
+/* A drive that offers a data block of 0 bytes fails the request; the channel is reset so
+ * that the next command is not refused for the data still pending. */
+TEST(ide_cd_offering_empty_blocks_fails_and_recovers)
+{
+	struct fake_ide *ide = controller(false);
+	UINT8 *disc = image(8 * 2048, 17), buf[2048];
+	struct fake_ide_drive *drv = fake_ide_attach_cd(ide, 0, 0, disc, 8);
+	EFI_BLOCK_IO_PROTOCOL *c;
+
+	ASSERT_STATUS(connect(ide), EFI_SUCCESS);
+	c = child(ide, 0, 0);
+	ASSERT(c != NULL);
+	drv->zero_blocks = true;
+	EXPECT_STATUS(c->ReadBlocks(c, c->Media->MediaId, 1, sizeof(buf), buf), EFI_DEVICE_ERROR);
+	drv->zero_blocks = false;
+	c = child(ide, 0, 0); /* the reset's unit attention may have renewed the media */
+	ASSERT(c != NULL);
+	EXPECT_STATUS(c->ReadBlocks(c, c->Media->MediaId, 1, sizeof(buf), buf), EFI_SUCCESS);
+	EXPECT(image_at(buf, sizeof(buf), 2048, 17));
+	expect_released(ide);
+	fake_ide_destroy(ide);
+	free(disc);
+}
+
 TEST(ide_remaining_path_names_one_drive)
 {
 	struct fake_ide *ide = controller(false);

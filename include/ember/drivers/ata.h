@@ -7,6 +7,8 @@
 
 #include <stdbool.h>
 #include <efi/status.h>
+#include <efi/protocol/disk_info.h>
+#include <ember/drivers/blkdev.h>
 
 /* ATA command codes (ACS-3). */
 #define ATA_CMD_READ_SECTORS 0x20
@@ -90,6 +92,10 @@ void ata_flush_command(struct ata_command *cmd, bool lba48);
 #define SCSI_ASC_RESET 0x29
 #define SCSI_ASC_NO_MEDIUM 0x3a
 
+/* Checks IDENTIFY PACKET DEVICE data (ATA8-ACS, 7.17): a packet device with 12-byte
+ * packets of the CD-ROM command set or direct access; false for anything else. */
+bool atapi_parse_identify(const UINT16 id[256]);
+
 /* The PACKET command's FIS: DMA data transfer (features bit 0) when dma. */
 void atapi_packet_command(struct ata_command *cmd, bool dma);
 
@@ -116,9 +122,6 @@ bool scsi_parse_capacity_10(const UINT8 data[SCSI_CAPACITY_10_BYTES], UINT32 *la
 EFI_STATUS scsi_sense_status(const struct scsi_sense *sense);
 
 /* ---- ATA devices as block devices, over a transport ---- */
-
-#include <ember/drivers/blkdev.h>
-#include <efi/protocol/disk_info.h>
 
 /* One command for a transport: the ATA command, for ATAPI the packet, and its data (bytes
  * 0: none) in host memory, or for a chunk a DMA transport mapped (see transfer below) at
@@ -186,9 +189,5 @@ EFI_STATUS ata_dev_install(struct ata_dev *dev, const EFI_GUID *interface,
 
 /* Removes what ata_dev_install installed; EFI_ACCESS_DENIED (all left) while in use. */
 EFI_STATUS ata_dev_uninstall(struct ata_dev *dev, EFI_DEVICE_PATH_PROTOCOL *path);
-
-/* Checks IDENTIFY PACKET DEVICE data (ATA8-ACS, 7.17): a packet device with 12-byte
- * packets of the CD-ROM command set or direct access; false for anything else. */
-bool atapi_parse_identify(const UINT16 id[256]);
 
 #endif
