@@ -2,7 +2,8 @@
  * channels of task-file registers (ATA8-ATA/ATAPI Interface, AT Attachment 8 - Parallel
  * Transport), in compatibility mode at the legacy ports 0x1F0/0x3F6 and 0x170/0x376, in
  * native mode at BARs 0-3; up to two devices on each, master and slave, each a child handle
- * with BlockIo over the shared ATA layer (ember/drivers/ata.h). Data moves by PIO. */
+ * with BlockIo over the shared ATA layer (ember/drivers/ata.h). Data moves by bus-master
+ * DMA (the BMIDE registers in BAR 4, SFF-8038i) where the function has them, else by PIO. */
 #ifndef DRIVERS_IDE_H
 #define DRIVERS_IDE_H
 
@@ -37,6 +38,22 @@
 #define IDE_CHANNELS 2
 #define IDE_DRIVES 2
 
+/* Bus-master IDE registers (SFF-8038i), at 8 * channel in BAR 4. */
+#define IDE_BM_BAR 4
+#define IDE_BM_COMMAND 0
+#define IDE_BM_STATUS 2
+#define IDE_BM_PRDT 4
+#define IDE_BM_START 0x01
+#define IDE_BM_TO_MEMORY 0x08 /* the device's data goes to memory (a read) */
+#define IDE_BM_ACTIVE 0x01
+#define IDE_BM_ERROR 0x02
+#define IDE_BM_INTERRUPT 0x04
+/* Physical region descriptors: 8 bytes each, half a page per channel. */
+#define IDE_PRD_BYTES 8
+#define IDE_PRDS (2048 / IDE_PRD_BYTES)
+#define IDE_PRD_EOT 0x80000000u
+#define IDE_DMA_MAX_BYTES (8u << 20) /* one command: 128 regions of 64 KiB and the ends */
+
 /* The PCI programming interface: bit 0 (primary) and bit 2 (secondary) set for a channel in
  * native mode. */
 #define IDE_PROG_IF_NATIVE(channel) (1u << (2 * (channel)))
@@ -51,6 +68,9 @@ struct ide_channel {
 	UINT8 ctl_bar;
 	UINT64 ctl_base;
 	UINT8 selected; /* the drive the device register last named, 0xff: unknown */
+	bool dma;	/* bus mastering works: the PRD table below is mapped */
+	UINT32 *prd;	/* the channel's PRD table (host) and its device address */
+	UINT64 prd_addr;
 	struct ide_device *devices[IDE_DRIVES];
 	bool probed[IDE_DRIVES]; /* tried since Start (or since its child was stopped) */
 };
@@ -78,8 +98,35 @@ EFI_STATUS ide_channel_reset(struct ide_channel *ch);
  * drive that answers, EFI_NOT_FOUND for none. */
 EFI_STATUS ide_signature(struct ide_channel *ch, UINT8 drive, bool *atapi);
 
-/* The shared ATA layer's transport (struct ata_transport_ops) for IDE devices. */
+/* ---- Commands (ide_pio.c) ---- */
+
+/* Waits until BSY clears and gives the status (0xff: EFI_DEVICE_ERROR); EFI_TIMEOUT after
+ * deadline (core_time_ns). */
+EFI_STATUS ide_wait_status(struct ide_channel *ch, UINT64 deadline, UINT8 *st);
+/* Selects the device's drive (device_bits: LBA and LBA 27:24) once the channel is free. */
+EFI_STATUS ide_select(struct ide_device *dev, UINT8 device_bits, UINT64 deadline);
+/* Writes the task file of cmd (the 48-bit registers' high bytes first). */
+void ide_write_task_file(struct ide_channel *ch, const struct ata_command *cmd);
+/* Sends an ATAPI packet once the drive asks for it. */
+EFI_STATUS ide_send_packet(struct ide_channel *ch, const UINT8 *cdb, UINT64 deadline);
+
+/* The shared ATA layer's transports (struct ata_transport_ops) for IDE devices: PIO only,
+ * and bus-master DMA for block data (small transfers by PIO). */
 extern const struct ata_transport_ops ide_transport;
+extern const struct ata_transport_ops ide_dma_transport;
+
+/* ---- Bus-master DMA (ide_dma.c) ---- */
+
+/* Runs a command whose data (req->mapped) the channel moves by DMA. */
+EFI_STATUS ide_dma_run(struct ide_device *dev, struct ata_request *req, UINT64 deadline);
+
+/* Stops the channel's bus master (at ExitBootServices and after a failure). */
+void ide_dma_stop(struct ide_channel *ch);
+
+/* Cuts a block transfer into mapped pieces one PRD table covers (the transports'
+ * transfer op). */
+EFI_STATUS ide_dma_transfer(struct ata_dev *ata, EFI_LBA lba, UINTN size, void *buffer, bool write,
+			    ata_chunk_fn chunk);
 
 /* ---- Devices (ide_device.c) ---- */
 

@@ -24,7 +24,8 @@ static EFI_DEVICE_PATH_PROTOCOL *ata_path(EFI_DEVICE_PATH_PROTOCOL *parent, UINT
 
 static EFI_STATUS probe(struct ide_device *dev, bool atapi)
 {
-	dev->ata.ops = &ide_transport;
+	dev->ata.ops = dev->channel->dma ? &ide_dma_transport : &ide_transport;
+	dev->ata.dma = dev->channel->dma;
 	dev->ata.name = dev->name;
 	return atapi ? ata_atapi_probe(&dev->ata) : ata_disk_probe(&dev->ata);
 }

@@ -16,7 +16,8 @@
 #define PCI_CLASS_CODE 0x09 /* programming interface, subclass, class */
 #define PCI_CLASS_MASS_STORAGE 0x01
 #define PCI_SUBCLASS_IDE 0x01
-#define ALL_DRIVES 0xf /* bit channel * 2 + drive */
+#define ALL_DRIVES 0xf
+#define PCI_BAR4 0x20 /* bit channel * 2 + drive */
 
 /* Legacy ports of the two channels: command block and device control. */
 static const UINT16 legacy_cmd[IDE_CHANNELS] = {0x1f0, 0x170};
@@ -27,6 +28,9 @@ struct ide_instance {
 	EFI_DEVICE_PATH_PROTOCOL *path;
 	UINT8 prog_if;
 	struct ide_channel channels[IDE_CHANNELS];
+	void *prd_page; /* both channels' PRD tables, when bus mastering works */
+	void *prd_mapping;
+	EFI_EVENT exit_event;
 };
 
 static bool is_ide(void *interface)
@@ -162,6 +166,90 @@ static EFI_STATUS start_drives(EFI_DRIVER_BINDING_PROTOCOL *this, struct ide_ins
 	return created ? EFI_SUCCESS : EFI_NOT_FOUND;
 }
 
+static void EFIAPI ide_exit_boot_services(EFI_EVENT event, void *context)
+{
+	struct ide_instance *inst = context;
+
+	for (UINT8 i = 0; i < IDE_CHANNELS; i++)
+		ide_dma_stop(&inst->channels[i]);
+}
+
+/* Whether BAR 4 holds the bus-master registers: an I/O BAR with an address. */
+static bool has_bus_master(EFI_PCI_IO_PROTOCOL *pci_io)
+{
+	UINT32 bar = 0;
+
+	if (EFI_ERROR(pci_io->Pci.Read(pci_io, EfiPciIoWidthUint32, PCI_BAR4, 1, &bar)))
+		return false;
+	return (bar & 1) && (bar & ~3u);
+}
+
+/* A page for the PRD tables, mapped for the bus master below 4 GiB. */
+static EFI_STATUS map_prd_page(struct ide_instance *inst, UINT64 *addr)
+{
+	EFI_PCI_IO_PROTOCOL *pci_io = inst->pci.pci_io;
+	UINTN bytes = EFI_PAGE_SIZE;
+	void *host = NULL;
+	EFI_STATUS status =
+	    pci_io->AllocateBuffer(pci_io, AllocateAnyPages, EfiBootServicesData, 1, &host, 0);
+
+	if (EFI_ERROR(status))
+		return status;
+	status = pci_io->Map(pci_io, EfiPciIoOperationBusMasterCommonBuffer, host, &bytes, addr,
+			     &inst->prd_mapping);
+	if (!EFI_ERROR(status) && (bytes < EFI_PAGE_SIZE || *addr >> 32)) {
+		pci_io->Unmap(pci_io, inst->prd_mapping);
+		status = EFI_OUT_OF_RESOURCES;
+	}
+	if (EFI_ERROR(status)) {
+		pci_io->FreeBuffer(pci_io, 1, host);
+		return status;
+	}
+	inst->prd_page = host;
+	return EFI_SUCCESS;
+}
+
+static void release_dma(struct ide_instance *inst)
+{
+	EFI_PCI_IO_PROTOCOL *pci_io = inst->pci.pci_io;
+
+	if (!inst->prd_page)
+		return;
+	event_close(inst->exit_event);
+	pci_io->Unmap(pci_io, inst->prd_mapping);
+	pci_io->FreeBuffer(pci_io, 1, inst->prd_page);
+	inst->prd_page = NULL;
+}
+
+/* Bus-master DMA for both channels where the function offers it; PIO otherwise. */
+static void setup_dma(struct ide_instance *inst)
+{
+	UINT64 addr;
+	EFI_STATUS status = EFI_UNSUPPORTED;
+
+	if (has_bus_master(inst->pci.pci_io))
+		status = pci_driver_enable(&inst->pci, EFI_PCI_IO_ATTRIBUTE_BUS_MASTER, 0);
+	if (!EFI_ERROR(status))
+		status = map_prd_page(inst, &addr);
+	if (!EFI_ERROR(status)) {
+		status = event_create(EVT_SIGNAL_EXIT_BOOT_SERVICES, TPL_CALLBACK,
+				      ide_exit_boot_services, inst, NULL, &inst->exit_event);
+		if (EFI_ERROR(status))
+			release_dma(inst);
+	}
+	if (EFI_ERROR(status)) {
+		log_debug("no bus-master DMA, PIO only: %r\n", status);
+		return;
+	}
+	for (UINT8 i = 0; i < IDE_CHANNELS; i++) {
+		struct ide_channel *ch = &inst->channels[i];
+
+		ch->dma = true;
+		ch->prd = (UINT32 *)((UINT8 *)inst->prd_page + i * IDE_PRDS * IDE_PRD_BYTES);
+		ch->prd_addr = addr + i * IDE_PRDS * IDE_PRD_BYTES;
+	}
+}
+
 static EFI_STATUS open_controller(struct ide_instance *inst)
 {
 	EFI_PCI_IO_PROTOCOL *pci_io = inst->pci.pci_io;
@@ -198,6 +286,7 @@ static EFI_STATUS start_controller(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE
 	if (EFI_ERROR(status))
 		goto err_pci;
 	locate_channels(inst);
+	setup_dma(inst);
 	/* The controller is started even when no drive answers. */
 	start_drives(this, inst, drives_to_try(inst, asked, false));
 	return EFI_SUCCESS;
@@ -253,6 +342,7 @@ static EFI_STATUS EFIAPI ide_stop(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE 
 	}
 	if (child_count)
 		return result;
+	release_dma(inst);
 	pci_driver_stop(&inst->pci);
 	pool_free(inst);
 	return EFI_SUCCESS;

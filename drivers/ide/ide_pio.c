@@ -19,9 +19,7 @@ static struct ide_device *to_ide(struct ata_dev *ata)
 	return container_of(ata, struct ide_device, ata);
 }
 
-/* Waits until BSY clears and returns the status (clearing any interrupt), or 0xff after
- * the deadline. */
-static EFI_STATUS wait_status(struct ide_channel *ch, UINT64 deadline, UINT8 *st)
+EFI_STATUS ide_wait_status(struct ide_channel *ch, UINT64 deadline, UINT8 *st)
 {
 	for (;;) {
 		*st = ide_read(ch, IDE_STATUS);
@@ -55,7 +53,7 @@ static void move_block(struct ide_channel *ch, struct ata_request *req, UINT32 *
 		pio_words(ch, req->write, &spare, 1);
 }
 
-static void write_task_file(struct ide_channel *ch, const struct ata_command *cmd)
+void ide_write_task_file(struct ide_channel *ch, const struct ata_command *cmd)
 {
 	/* The 48-bit registers hold two bytes each, the previous write being the high one;
 	 * 28-bit commands use only the last. */
@@ -71,12 +69,11 @@ static void write_task_file(struct ide_channel *ch, const struct ata_command *cm
 	ide_write(ch, IDE_LBA_HIGH, (UINT8)(cmd->lba >> 16));
 }
 
-/* Selects the drive and waits until the channel is free for a command. */
-static EFI_STATUS select_drive(struct ide_device *dev, UINT8 device_bits, UINT64 deadline)
+EFI_STATUS ide_select(struct ide_device *dev, UINT8 device_bits, UINT64 deadline)
 {
 	struct ide_channel *ch = dev->channel;
 	UINT8 st;
-	EFI_STATUS status = wait_status(ch, deadline, &st);
+	EFI_STATUS status = ide_wait_status(ch, deadline, &st);
 
 	if (EFI_ERROR(status))
 		return status;
@@ -84,7 +81,7 @@ static EFI_STATUS select_drive(struct ide_device *dev, UINT8 device_bits, UINT64
 		  (UINT8)(IDE_DEVICE_OBS | device_bits | (dev->drive ? IDE_DEVICE_SLAVE : 0)));
 	ch->selected = dev->drive;
 	core_stall_us(1); /* the 400 ns a drive needs to answer a selection */
-	status = wait_status(ch, deadline, &st);
+	status = ide_wait_status(ch, deadline, &st);
 	if (!EFI_ERROR(status) && (st & IDE_STATUS_DRQ))
 		status = EFI_DEVICE_ERROR; /* a command of the other drive left data behind */
 	return status;
@@ -99,7 +96,7 @@ static EFI_STATUS data_phase(struct ide_device *dev, struct ata_request *req, UI
 	UINT8 st;
 
 	for (;;) {
-		EFI_STATUS status = wait_status(ch, deadline, &st);
+		EFI_STATUS status = ide_wait_status(ch, deadline, &st);
 		UINT32 bytes = ATA_DRQ_BLOCK;
 
 		if (EFI_ERROR(status))
@@ -124,11 +121,11 @@ static EFI_STATUS data_phase(struct ide_device *dev, struct ata_request *req, UI
 	return EFI_SUCCESS;
 }
 
-static EFI_STATUS send_packet(struct ide_channel *ch, const UINT8 *cdb, UINT64 deadline)
+EFI_STATUS ide_send_packet(struct ide_channel *ch, const UINT8 *cdb, UINT64 deadline)
 {
 	UINT16 words[ATAPI_CDB_BYTES / 2];
 	UINT8 st;
-	EFI_STATUS status = wait_status(ch, deadline, &st);
+	EFI_STATUS status = ide_wait_status(ch, deadline, &st);
 
 	if (EFI_ERROR(status))
 		return status;
@@ -139,17 +136,18 @@ static EFI_STATUS send_packet(struct ide_channel *ch, const UINT8 *cdb, UINT64 d
 	return EFI_SUCCESS;
 }
 
-static EFI_STATUS run(struct ide_device *dev, struct ata_request *req, UINT64 deadline)
+static EFI_STATUS run(struct ide_device *dev, struct ata_request *req,
+		      const struct ata_command *cmd, UINT64 deadline)
 {
 	struct ide_channel *ch = dev->channel;
-	EFI_STATUS status = select_drive(dev, req->ata->device, deadline);
+	EFI_STATUS status = ide_select(dev, cmd->device, deadline);
 
 	if (EFI_ERROR(status))
 		return status;
-	write_task_file(ch, req->ata);
-	ide_write(ch, IDE_COMMAND, req->ata->command);
+	ide_write_task_file(ch, cmd);
+	ide_write(ch, IDE_COMMAND, cmd->command);
 	if (req->cdb) {
-		status = send_packet(ch, req->cdb, deadline);
+		status = ide_send_packet(ch, req->cdb, deadline);
 		if (EFI_ERROR(status))
 			return status;
 	}
@@ -160,7 +158,18 @@ static EFI_STATUS ide_exec(struct ata_dev *ata, struct ata_request *req)
 {
 	struct ide_device *dev = to_ide(ata);
 	UINT64 deadline = core_time_ns() + (UINT64)req->timeout_ms * 1000000;
-	EFI_STATUS status = run(dev, req, deadline);
+	struct ata_command pio = *req->ata;
+	EFI_STATUS status;
+
+	if (req->mapped) {
+		status = ide_dma_run(dev, req, deadline);
+	} else {
+		/* The shared layer asks a DMA device's packets for DMA; small transfers in
+		 * host memory go by PIO. */
+		if (req->cdb)
+			pio.features &= (UINT16)~1u;
+		status = run(dev, req, &pio, deadline);
+	}
 
 	req->error = 0;
 	if (status == EFI_DEVICE_ERROR)
@@ -184,4 +193,10 @@ static EFI_STATUS ide_reset(struct ata_dev *ata)
 const struct ata_transport_ops ide_transport = {
     .exec = ide_exec,
     .reset = ide_reset,
+};
+
+const struct ata_transport_ops ide_dma_transport = {
+    .exec = ide_exec,
+    .reset = ide_reset,
+    .transfer = ide_dma_transfer,
 };
