@@ -20,7 +20,13 @@
 #define FLOATING 0xff
 
 enum { TF_FEATURES, TF_COUNT, TF_LOW, TF_MID, TF_HIGH, TF_DEVICE };
-enum { PH_IDLE, PH_CDB, PH_IN, PH_OUT };
+enum { PH_IDLE, PH_CDB, PH_IN, PH_OUT, PH_DMA };
+
+#define BM_START 0x01
+#define BM_TO_MEMORY 0x08
+#define BM_ACTIVE 0x01
+#define BM_ERROR 0x02
+#define BM_INTERRUPT 0x04
 
 #define SCSI_TUR 0x00
 #define SCSI_SENSE 0x03
@@ -109,10 +115,10 @@ static void data_in(struct fake_ide_channel *ch, struct fake_ide_drive *d, const
 	ch->buf = malloc(bytes);
 	memcpy(ch->buf, src, bytes);
 	ch->len = bytes;
-	ch->phase = PH_IN;
+	ch->phase = atapi && ch->packet_dma ? PH_DMA : PH_IN;
 	ch->out = false;
 	d->status = ST_DRDY | ST_DRQ;
-	if (atapi)
+	if (ch->phase == PH_IN && atapi)
 		atapi_next_block(ch, d);
 }
 
@@ -122,7 +128,8 @@ static UINT16 read_data(struct fake_ide_channel *ch)
 	UINT16 v = 0;
 
 	if (ch->phase != PH_IN) {
-		violation(ch, "data read without DRQ");
+		violation(ch, ch->phase == PH_DMA ? "PIO read of a DMA command's data"
+						  : "data read without DRQ");
 		return 0xffff;
 	}
 	if (ch->pos + 2 <= ch->len)
@@ -162,7 +169,10 @@ static bool rw_range(struct fake_ide_drive *d, bool ext, UINT64 *lba, UINT32 *co
 	return (t[TF_DEVICE] & DEV_LBA) && *lba < d->sectors && *count <= d->sectors - *lba;
 }
 
-static void read_write(struct fake_ide_channel *ch, struct fake_ide_drive *d, bool ext, bool write)
+static void run_dma(struct fake_ide_channel *ch);
+
+static void read_write(struct fake_ide_channel *ch, struct fake_ide_drive *d, bool ext, bool write,
+		       bool dma)
 {
 	UINT64 lba;
 	UINT32 count;
@@ -171,15 +181,19 @@ static void read_write(struct fake_ide_channel *ch, struct fake_ide_drive *d, bo
 		return fail(ch, d, ERR_ABRT);
 	if (!rw_range(d, ext, &lba, &count))
 		return fail(ch, d, ERR_IDNF);
-	if (!write)
+	if (!write && !dma)
 		return data_in(ch, d, d->data + lba * 512, count * 512, false);
 	end_phase(ch);
 	ch->buf = malloc(count * 512);
 	ch->len = count * 512;
-	ch->phase = PH_OUT;
-	ch->out = true;
+	if (!write)
+		memcpy(ch->buf, d->data + lba * 512, ch->len);
+	ch->phase = dma ? PH_DMA : PH_OUT;
+	ch->out = write;
 	ch->write_lba = lba;
 	d->status = ST_DRDY | ST_DRQ;
+	if (dma && (ch->bm_command & BM_START))
+		run_dma(ch);
 }
 
 static void ata_command(struct fake_ide_channel *ch, struct fake_ide_drive *d, UINT8 cmd)
@@ -198,7 +212,13 @@ static void ata_command(struct fake_ide_channel *ch, struct fake_ide_drive *d, U
 	case 0x24:
 	case 0x30:
 	case 0x34:
-		return read_write(ch, d, cmd & 0x04, cmd & 0x10);
+		return read_write(ch, d, cmd & 0x04, cmd & 0x10, false);
+	case 0xc8:
+	case 0xca:
+		return read_write(ch, d, false, cmd == 0xca, true);
+	case 0x25:
+	case 0x35:
+		return read_write(ch, d, true, cmd == 0x35, true);
 	case 0xe7:
 	case 0xea:
 		if (!disk || (cmd == 0xea && d->lba28))
@@ -213,6 +233,7 @@ static void ata_command(struct fake_ide_channel *ch, struct fake_ide_drive *d, U
 		ch->len = CDB_BYTES;
 		ch->phase = PH_CDB;
 		ch->out = true;
+		ch->packet_dma = d->tf[0][TF_FEATURES] & 1;
 		d->tf[0][TF_COUNT] = 1; /* C/D: the packet */
 		d->status = ST_DRDY | ST_DRQ;
 		return;
@@ -301,11 +322,117 @@ static void write_data(struct fake_ide_channel *ch, UINT16 v)
 
 		memcpy(cdb, ch->buf, CDB_BYTES);
 		end_phase(ch);
-		return packet(ch, d, cdb);
+		packet(ch, d, cdb);
+		if (ch->phase == PH_DMA && (ch->bm_command & BM_START))
+			run_dma(ch);
+		return;
 	}
 	memcpy(d->data + ch->write_lba * 512, ch->buf, ch->len);
 	end_phase(ch);
 	d->status = ST_DRDY | ST_DSC;
+}
+
+/* ---- Bus-master DMA ---- */
+
+/* Moves the pending DMA command's data through the PRD table. */
+static void run_dma(struct fake_ide_channel *ch)
+{
+	struct fake_ide_drive *d = sel(ch);
+	struct fake_pci_io *pci = ch->ide->pci;
+	UINT32 done = 0;
+
+	if (!(ch->bm_command & BM_TO_MEMORY) != ch->out)
+		violation(ch, "bus master started in the wrong direction");
+	for (UINT32 i = 0; done < ch->len; i++) {
+		UINT32 *prd = fake_pci_io_dma(pci, ch->bm_prdt + 8ULL * i, 8, false);
+		UINT32 count, take;
+		UINT8 *mem;
+
+		if (!prd) {
+			ch->bm_status |= BM_ERROR;
+			break;
+		}
+		count = prd[1] & 0xffff ? prd[1] & 0xffff : 0x10000;
+		if ((prd[0] & 1) || (prd[0] & 0xffff) + count > 0x10000)
+			violation(ch, "PRD region odd or across a 64 KiB boundary");
+		take = MIN(count, ch->len - done);
+		mem = fake_pci_io_dma(pci, prd[0], take, !ch->out);
+		if (!mem) {
+			ch->bm_status |= BM_ERROR;
+			break;
+		}
+		if (ch->out)
+			memcpy(ch->buf + done, mem, take);
+		else
+			memcpy(mem, ch->buf + done, take);
+		done += take;
+		if ((prd[1] & 0x80000000u) && done < ch->len) {
+			violation(ch, "PRD table shorter than the transfer");
+			break;
+		}
+	}
+	ch->dma_commands++;
+	if (ch->out && done == ch->len)
+		memcpy(d->data + ch->write_lba * 512, ch->buf, ch->len);
+	if (d->kind == FAKE_IDE_CD)
+		atapi_done(ch, d);
+	else
+		end_phase(ch);
+	d->status = ST_DRDY | ST_DSC;
+	ch->bm_status = (UINT8)((ch->bm_status & ~BM_ACTIVE) | BM_INTERRUPT);
+}
+
+static UINT64 bm_read(void *dev, UINT64 offset, UINT32 width)
+{
+	struct fake_ide *ide = dev;
+	struct fake_ide_channel *ch = &ide->channels[offset / 8 & 1];
+
+	switch (offset % 8) {
+	case 0:
+		return ch->bm_command;
+	case 2:
+		return ch->bm_status;
+	case 4:
+		return ch->bm_prdt;
+	default:
+		violation(ch, "read of a reserved bus-master register");
+		return 0;
+	}
+}
+
+static void bm_write(void *dev, UINT64 offset, UINT32 width, UINT64 v)
+{
+	struct fake_ide *ide = dev;
+	struct fake_ide_channel *ch = &ide->channels[offset / 8 & 1];
+	bool was = ch->bm_command & BM_START;
+
+	if (offset % 8 == 4) {
+		if (width != 4 || (v & 3))
+			violation(ch, "PRD table address not a dword at a dword boundary");
+		ch->bm_prdt = (UINT32)v;
+	} else if (offset % 8 == 2) {
+		ch->bm_status &= (UINT8) ~(v & (BM_ERROR | BM_INTERRUPT));
+	} else if (offset % 8 == 0) {
+		ch->bm_command = (UINT8)v & (BM_START | BM_TO_MEMORY);
+		if (!was && (v & BM_START)) {
+			/* Started: a pending command moves its data; without one the bus master
+			 * stays active until stopped. */
+			ch->bm_status |= BM_ACTIVE;
+			if (ch->phase == PH_DMA)
+				run_dma(ch);
+		} else if (!(v & BM_START)) {
+			ch->bm_status &= (UINT8)~BM_ACTIVE;
+		}
+	} else {
+		violation(ch, "write of a reserved bus-master register");
+	}
+}
+
+void fake_ide_enable_dma(struct fake_ide *ide)
+{
+	struct fake_pci_bar bar = {16, true, bm_read, bm_write, ide};
+
+	fake_pci_io_set_bar(ide->pci, 4, &bar);
 }
 
 /* ---- Registers ---- */

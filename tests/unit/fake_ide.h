@@ -6,7 +6,11 @@
  * PACKET DEVICE, PACKET with TEST UNIT READY, REQUEST SENSE, READ CAPACITY(10), READ(10)).
  * As on real drives, each drive keeps its own task file, writes reach both, reads come from
  * the selected one, and a channel reset (SRST) leaves the signatures. Commands complete at
- * once, or never (a hang). What the protocol forbids (a command written while the drive is
+ * once, or never (a hang). With fake_ide_enable_dma the function gets the bus-master
+ * registers (SFF-8038i) in BAR 4: READ/WRITE DMA (EXT) and DMA packets move their data
+ * through the PRD table by fake_pci_io_dma, so only mapped memory is reachable; a bus
+ * master started for a command that failed stays active, as QEMU's does. What the protocol
+ * forbids (a command written while the drive is
  * busy, data moved without DRQ, a packet that is not 12 bytes ...) is an error of the PCI
  * function (fake_pci_io_error). Written from ATA8-ACS/ATA8-APT and MMC, not from the
  * driver. */
@@ -59,6 +63,11 @@ struct fake_ide_channel {
 	bool out;		 /* host to drive */
 	int phase;		 /* see fake_ide.c */
 	UINT64 write_lba;
+	bool packet_dma; /* the PACKET command asked for DMA */
+	/* Bus-master registers. */
+	UINT8 bm_command, bm_status;
+	UINT32 bm_prdt;
+	UINT32 dma_commands; /* commands whose data went by DMA */
 };
 
 struct fake_ide {
@@ -71,6 +80,9 @@ struct fake_ide {
  * native mode (0x8f), with no drives. */
 struct fake_ide *fake_ide_create(UINT8 pci_dev, bool native);
 void fake_ide_destroy(struct fake_ide *ide);
+
+/* Gives the function its bus-master registers (BAR 4), before the driver starts. */
+void fake_ide_enable_dma(struct fake_ide *ide);
 
 /* Attaches a disk of sectors (512 bytes each, data the test's) or a CD-ROM drive (data
  * NULL: no medium) at channel/drive, and builds its IDENTIFY data. */
