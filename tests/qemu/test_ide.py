@@ -1,8 +1,11 @@
-"""IDE on QEMU's pc machine (the PIIX3 IDE function, legacy channels): the article's two
-programs boot from a GPT disk given as -hda, an El Torito ISO made by xorriso boots from
--cdrom, and files Ember's shell writes on an -hda disk through the firmware's FAT driver read
-back with mtools with fsck.fat clean. Each runs on OVMF too (the oracle); blk-test, started
-through Ember's fw_cfg hook, checks the four drive positions on Ember only."""
+"""IDE on QEMU's pc machine (the PIIX3 IDE function, legacy channels, bus-master DMA): the
+article's two programs boot from a GPT disk given as -hda, an El Torito ISO made by xorriso
+boots from -cdrom, files Ember's shell writes on an -hda disk through the firmware's FAT
+driver read back with mtools with fsck.fat clean, and bootindex= on a drive picks it; each
+of these also runs on OVMF (the oracle), whose boot lines name the same Ata() nodes.
+blk-test (started through Ember's fw_cfg hook, which OVMF lacks) checks the four drive
+positions and CD-ROM media changes on Ember only, and Debian's kernel as a UKI boots from an
+IDE disk once."""
 import re
 import subprocess
 
