@@ -18,8 +18,8 @@
 #include <efi/protocol/device_path_from_text.h>
 #include <efi/protocol/device_path_to_text.h>
 #include <efi/protocol/device_path_utilities.h>
-#include <efi/protocol/disk_io.h>
 #include <efi/protocol/disk_info.h>
+#include <efi/protocol/disk_io.h>
 #include <efi/protocol/disk_io2.h>
 #include <efi/protocol/driver_binding.h>
 #include <efi/protocol/driver_override.h>
@@ -58,6 +58,9 @@ const EFI_GUID efi_device_path_messaging_uart_flow_control_guid =
 const EFI_GUID efi_device_path_protocol_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
 const EFI_GUID efi_device_path_to_text_protocol_guid = EFI_DEVICE_PATH_TO_TEXT_PROTOCOL_GUID;
 const EFI_GUID efi_device_path_utilities_protocol_guid = EFI_DEVICE_PATH_UTILITIES_PROTOCOL_GUID;
+const EFI_GUID efi_disk_info_ahci_interface_guid = EFI_DISK_INFO_AHCI_INTERFACE_GUID;
+const EFI_GUID efi_disk_info_ide_interface_guid = EFI_DISK_INFO_IDE_INTERFACE_GUID;
+const EFI_GUID efi_disk_info_protocol_guid = EFI_DISK_INFO_PROTOCOL_GUID;
 const EFI_GUID efi_disk_io2_protocol_guid = EFI_DISK_IO2_PROTOCOL_GUID;
 const EFI_GUID efi_disk_io_protocol_guid = EFI_DISK_IO_PROTOCOL_GUID;
 const EFI_GUID efi_driver_binding_protocol_guid = EFI_DRIVER_BINDING_PROTOCOL_GUID;
@@ -160,7 +163,6 @@ const EFI_GUID efi_edid_override_protocol_guid =
     EFI_GUID_INIT(0x48ecb431, 0xfb72, 0x45c0, 0xa9, 0x22, 0xf4, 0x58, 0xfe, 0x04, 0x0b, 0xd5);
 const EFI_GUID efi_ext_scsi_pass_thru_protocol_guid = EFI_EXT_SCSI_PASS_THRU_PROTOCOL_GUID;
 const EFI_GUID efi_scsi_io_protocol_guid = EFI_SCSI_IO_PROTOCOL_GUID;
-const EFI_GUID efi_disk_info_protocol_guid = EFI_DISK_INFO_PROTOCOL_GUID;
 const EFI_GUID efi_disk_info_scsi_interface_guid = EFI_DISK_INFO_SCSI_INTERFACE_GUID;
 const EFI_GUID efi_ata_pass_thru_protocol_guid =
     EFI_GUID_INIT(0x1d3de7f0, 0x0807, 0x424f, 0xaa, 0x69, 0x11, 0xa5, 0x4e, 0x19, 0xa4, 0x6f);
@@ -199,6 +201,7 @@ static const struct guid_name table[] = {
     {&efi_device_path_protocol_guid, "DevicePath"},
     {&efi_device_path_to_text_protocol_guid, "DevicePathToText"},
     {&efi_device_path_utilities_protocol_guid, "DevicePathUtilities"},
+    {&efi_disk_info_protocol_guid, "DiskInfo"},
     {&efi_disk_io2_protocol_guid, "DiskIo2"},
     {&efi_disk_io_protocol_guid, "DiskIo"},
     {&efi_driver_binding_protocol_guid, "DriverBinding"},
@@ -272,7 +275,6 @@ static const struct guid_name table[] = {
     {&efi_edid_override_protocol_guid, "EdidOverride"},
     {&efi_ext_scsi_pass_thru_protocol_guid, "ExtScsiPassThru"},
     {&efi_scsi_io_protocol_guid, "ScsiIo"},
-    {&efi_disk_info_protocol_guid, "DiskInfo"},
     {&efi_disk_info_scsi_interface_guid, "DiskInfoScsiInterface"},
     {&efi_ata_pass_thru_protocol_guid, "AtaPassThru"},
     {&efi_nvm_express_pass_thru_protocol_guid, "NvmExpressPassThru"},

@@ -1,5 +1,5 @@
 /* ATA command selection and Register H2D FIS encoding (SATA 3.x, 10.5.5; ACS-3). */
-#include "ata.h"
+#include <ember/drivers/ata.h>
 #include <ember/lib/str.h>
 
 #define LBA28_LIMIT (1ULL << 28)
@@ -65,4 +65,15 @@ void atapi_packet_command(struct ata_command *cmd, bool dma)
 	cmd->features = dma ? 1 : 0;
 	/* The byte count limit (LBA 23:8) matters only for PIO transfers: one CD block. */
 	cmd->lba = (UINT64)ATAPI_BLOCK_SIZE << 8;
+}
+
+bool ata_pio_rw_command(struct ata_command *cmd, bool write, bool lba48, UINT64 lba, UINT32 count)
+{
+	if (!ata_rw_command(cmd, write, lba48, lba, count))
+		return false;
+	if (lba48)
+		cmd->command = write ? ATA_CMD_WRITE_SECTORS_EXT : ATA_CMD_READ_SECTORS_EXT;
+	else
+		cmd->command = write ? ATA_CMD_WRITE_SECTORS : ATA_CMD_READ_SECTORS;
+	return true;
 }

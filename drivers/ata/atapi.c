@@ -1,5 +1,5 @@
 /* SCSI commands for ATAPI devices (SPC-4, MMC-6) and what their answers mean. */
-#include "ata.h"
+#include <ember/drivers/ata.h>
 #include <ember/lib/str.h>
 
 #define SENSE_FIXED_CURRENT 0x70

@@ -1,7 +1,8 @@
 /* Reading IDENTIFY DEVICE data (ACS-3, 7.12.7): capacity, sector geometry, the 48-bit
  * feature set, the write cache and the model name. */
-#include "ata.h"
+#include <ember/drivers/ata.h>
 #include <ember/lib/str.h>
+#include <ember/lib/util.h>
 
 #define W0_NOT_ATA (1u << 15)
 #define W0_REMOVABLE (1u << 7)
@@ -10,6 +11,8 @@
 #define W85_WRITE_CACHE (1u << 5)
 #define W106_MULTIPLE_LOGICAL (1u << 13)
 #define W106_LONG_LOGICAL (1u << 12)
+/* Logical sectors above 64 KiB exist on no device; refused rather than trusted. */
+#define MAX_SECTOR_WORDS 32768
 
 /* Words whose bits 15:14 read 01 carry valid content (word 83, 87, 106, 209). */
 static bool word_valid(UINT16 w)
@@ -49,7 +52,7 @@ static void parse_sectors(const UINT16 *id, struct ata_disk_info *info)
 	if (!word_valid(w106))
 		return;
 	if ((w106 & W106_LONG_LOGICAL) && words(id, 117, 2) >= 256)
-		info->sector_size = (UINT32)words(id, 117, 2) * 2;
+		info->sector_size = (UINT32)MIN(words(id, 117, 2), MAX_SECTOR_WORDS + 1) * 2;
 	if (w106 & W106_MULTIPLE_LOGICAL)
 		info->logical_per_physical = 1u << (w106 & 0xf);
 	/* Word 209 gives where LBA 0 sits inside the first physical sector. */
@@ -74,5 +77,23 @@ EFI_STATUS ata_parse_identify(const UINT16 id[256], struct ata_disk_info *info)
 	info->write_cache = word_valid(id[87]) && (id[85] & W85_WRITE_CACHE);
 	parse_sectors(id, info);
 	copy_model(info->model, id);
+	if (info->sector_size > MAX_SECTOR_WORDS * 2)
+		return EFI_DEVICE_ERROR;
 	return info->sectors ? EFI_SUCCESS : EFI_DEVICE_ERROR;
+}
+
+#define W0_PACKET_MASK 0xc000
+#define W0_PACKET 0x8000    /* bits 15:14 = 10b: an ATAPI device */
+#define W0_PACKET_SIZE 0x03 /* 00b: 12-byte packets */
+#define W0_COMMAND_SET(w) (((w) >> 8) & 0x1f)
+#define COMMAND_SET_DIRECT 0x00
+#define COMMAND_SET_CDROM 0x05
+
+bool atapi_parse_identify(const UINT16 id[256])
+{
+	UINT16 w0 = id[0];
+
+	if ((w0 & W0_PACKET_MASK) != W0_PACKET || (w0 & W0_PACKET_SIZE))
+		return false;
+	return W0_COMMAND_SET(w0) == COMMAND_SET_CDROM || W0_COMMAND_SET(w0) == COMMAND_SET_DIRECT;
 }
