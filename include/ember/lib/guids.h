@@ -96,6 +96,8 @@ extern const EFI_GUID efi_edid_override_protocol_guid;
 extern const EFI_GUID efi_ext_scsi_pass_thru_protocol_guid;
 extern const EFI_GUID efi_ata_pass_thru_protocol_guid;
 extern const EFI_GUID efi_nvm_express_pass_thru_protocol_guid;
+extern const EFI_GUID efi_disk_info_protocol_guid;
+extern const EFI_GUID efi_disk_info_nvme_interface_guid;
 extern const EFI_GUID efi_ide_controller_init_protocol_guid;
 
 /* Ember's own protocols (include/ember/drivers/). */
