@@ -68,7 +68,8 @@ struct nvme_ctrl {
 	bool io_created;  /* the I/O queue pair exists on the controller */
 	bool needs_reset; /* a command was lost: reset before the next one */
 	struct nvme_ctrl_info info;
-	UINT32 *ns_ids; /* the active namespaces, rising */
+	UINT32 *ns_ids;	    /* the active namespaces, rising */
+	UINT8 *ns_given_up; /* for each: it gave no child when all were asked for */
 	UINT32 ns_count;
 	struct list namespaces; /* struct nvme_ns, the children */
 	EFI_EVENT exit_event;
@@ -101,6 +102,10 @@ struct nvme_cmd {
 
 UINT32 nvme_read32(struct nvme_ctrl *c, UINT32 offset);
 void nvme_write32(struct nvme_ctrl *c, UINT32 offset, UINT32 value);
+
+/* Waits a little between two looks at the controller, longer the longer it has been
+ * waited for since start_ns. */
+void nvme_poll_pause(UINT64 start_ns);
 
 /* Reads CAP and VS, allocates and maps the DMA area. */
 EFI_STATUS nvme_ctrl_init(struct nvme_ctrl *c);

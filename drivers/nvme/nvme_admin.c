@@ -62,9 +62,11 @@ static EFI_STATUS read_namespaces(struct nvme_ctrl *c)
 	UINT32 largest = c->info.namespaces;
 	EFI_STATUS status;
 
-	c->ns_ids = pool_alloc(NVME_MAX_NAMESPACES * sizeof(UINT32));
+	/* One allocation: the IDs, then a byte for each. */
+	c->ns_ids = pool_alloc(NVME_MAX_NAMESPACES * (sizeof(UINT32) + 1));
 	if (!c->ns_ids)
 		return EFI_OUT_OF_RESOURCES;
+	c->ns_given_up = (UINT8 *)(c->ns_ids + NVME_MAX_NAMESPACES);
 	if (c->version < VERSION_1_1) {
 		c->ns_count = MIN(largest, NVME_MAX_NAMESPACES);
 		for (UINT32 i = 0; i < c->ns_count; i++)

@@ -8,7 +8,7 @@
 #include <ember/lib/str.h>
 #include <ember/lib/util.h>
 
-#define POLL_US 10
+#define POLL_MAX_US 1000
 #define TO_UNIT_NS 500000000ull /* CAP.TO counts 500 ms */
 
 UINT32 nvme_read32(struct nvme_ctrl *c, UINT32 offset)
@@ -22,6 +22,15 @@ UINT32 nvme_read32(struct nvme_ctrl *c, UINT32 offset)
 void nvme_write32(struct nvme_ctrl *c, UINT32 offset, UINT32 value)
 {
 	c->pci_io->Mem.Write(c->pci_io, EfiPciIoWidthUint32, NVME_BAR, offset, 1, &value);
+}
+
+void nvme_poll_pause(UINT64 start_ns)
+{
+	UINT64 waited_us = (core_time_ns() - start_ns) / 1000;
+
+	/* An eighth of the time waited so far: quick completions are seen at once, and a long
+	 * wait (a timeout of many seconds) costs few register reads. */
+	core_stall_us(MIN(MAX(waited_us / 8, 1), POLL_MAX_US));
 }
 
 /* 64-bit registers as two dwords, low first: controllers need not take 64-bit accesses. */
@@ -105,7 +114,7 @@ void nvme_ctrl_release(struct nvme_ctrl *c)
  * the wait too. */
 static EFI_STATUS wait_status(struct nvme_ctrl *c, UINT32 mask, UINT32 value)
 {
-	UINT64 deadline = core_time_ns() + c->ready_timeout_ns;
+	UINT64 start = core_time_ns();
 
 	for (;;) {
 		UINT32 csts = nvme_read32(c, NVME_REG_CSTS);
@@ -114,9 +123,9 @@ static EFI_STATUS wait_status(struct nvme_ctrl *c, UINT32 mask, UINT32 value)
 			return EFI_DEVICE_ERROR;
 		if ((csts & mask) == value)
 			return EFI_SUCCESS;
-		if (core_time_ns() >= deadline)
+		if (core_time_ns() - start >= c->ready_timeout_ns)
 			return EFI_TIMEOUT;
-		core_stall_us(POLL_US);
+		nvme_poll_pause(start);
 	}
 }
 
@@ -130,12 +139,12 @@ static EFI_STATUS disable(struct nvme_ctrl *c)
 		return EFI_SUCCESS;
 	nvme_write32(c, NVME_REG_CC, cc & ~NVME_CC_EN);
 	/* CFS may be set by the failure that brought us here: only RDY matters now. */
-	for (UINT64 deadline = core_time_ns() + c->ready_timeout_ns;;) {
+	for (UINT64 start = core_time_ns();;) {
 		if (!(nvme_read32(c, NVME_REG_CSTS) & NVME_CSTS_RDY))
 			return EFI_SUCCESS;
-		if (core_time_ns() >= deadline)
+		if (core_time_ns() - start >= c->ready_timeout_ns)
 			return EFI_TIMEOUT;
-		core_stall_us(POLL_US);
+		nvme_poll_pause(start);
 	}
 }
 

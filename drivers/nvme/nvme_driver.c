@@ -58,13 +58,14 @@ static struct nvme_instance *instance_on(EFI_DRIVER_BINDING_PROTOCOL *binding,
 }
 
 /* Whether a namespace asked for has no child yet (a bus driver's Start makes the missing
- * children, 11.1). Namespaces this driver cannot use are tried again only by name. */
+ * children, 11.1). One that gave none when all were asked for is tried again only by name:
+ * each try costs commands, and ConnectController is called often. */
 static bool child_missing(struct nvme_ctrl *c, UINT32 nsid)
 {
 	if (nsid != ALL_NAMESPACES)
 		return nvme_ns_active(c, nsid) && !nvme_ns_find(c, nsid);
 	for (UINT32 i = 0; i < c->ns_count; i++)
-		if (!nvme_ns_find(c, c->ns_ids[i]))
+		if (!c->ns_given_up[i] && !nvme_ns_find(c, c->ns_ids[i]))
 			return true;
 	return false;
 }
@@ -84,7 +85,7 @@ static EFI_STATUS EFIAPI nvme_supported(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_H
 	if (status != EFI_ALREADY_STARTED)
 		return status;
 	inst = instance_on(this, controller);
-	if (inst && !none && nsid != ALL_NAMESPACES && child_missing(&inst->ctrl, nsid))
+	if (inst && !none && child_missing(&inst->ctrl, nsid))
 		return EFI_SUCCESS;
 	return EFI_ALREADY_STARTED;
 }
@@ -99,10 +100,11 @@ static EFI_STATUS create_children(struct nvme_ctrl *c, UINT32 nsid)
 	if (nsid != ALL_NAMESPACES)
 		return nvme_ns_active(c, nsid) ? nvme_ns_create(c, nsid) : EFI_NOT_FOUND;
 	for (UINT32 i = 0; i < c->ns_count; i++) {
-		if (nvme_ns_find(c, c->ns_ids[i]))
+		if (c->ns_given_up[i] || nvme_ns_find(c, c->ns_ids[i]))
 			continue;
 		status = nvme_ns_create(c, c->ns_ids[i]);
 		created |= !EFI_ERROR(status);
+		c->ns_given_up[i] = EFI_ERROR(status);
 	}
 	return created ? EFI_SUCCESS : status;
 }

@@ -8,8 +8,6 @@
 #include <ember/core/log.h>
 #include <ember/lib/str.h>
 
-#define POLL_US 1
-
 void nvme_queue_init(struct nvme_ctrl *c, struct nvme_queue *q, UINT16 id, UINT16 entries)
 {
 	enum nvme_page sq = id ? NVME_PAGE_IO_SQ : NVME_PAGE_ADMIN_SQ;
@@ -72,7 +70,7 @@ static EFI_STATUS wait_completion(struct nvme_ctrl *c, struct nvme_queue *q, str
 			log_warn("queue %u: command %#x timed out\n", q->id, cmd->sqe.cdw0 & 0xff);
 			return EFI_TIMEOUT;
 		}
-		core_stall_us(POLL_US);
+		nvme_poll_pause(start);
 	}
 	if (cmd->cqe.cid != cid || cmd->cqe.sq_id != q->id || cmd->cqe.sq_head >= q->entries) {
 		log_warn("queue %u: completion of command %#x (SQ %u, head %u), expected %#x\n",
