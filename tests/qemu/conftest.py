@@ -1,4 +1,5 @@
-"""QEMU test harness: boots Ember's firmware (build/qemu-x86_64) under TCG.
+"""QEMU test harness: boots Ember's firmware (build/qemu-x86_64) under TCG, or OVMF
+(firmware="ovmf", the oracle for tests of what OVMF has too).
 
     with Machine(machine="q35", firmware="bios", app=path) as m:
         m.expect("Hello World!")
@@ -22,6 +23,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 BUILD = Path(os.environ.get("EMBER_BUILD", ROOT / "build"))
 FW = BUILD / "qemu-x86_64"
+OVMF_CODE = Path("/usr/share/OVMF/OVMF_CODE_4M.fd")
+OVMF_VARS = Path("/usr/share/OVMF/OVMF_VARS_4M.fd")
 ESCAPES = re.compile(rb"\x1b(\[[0-9;?=>]*[ -/]*[@-~]|[()][0-9A-Za-z]|[=>78cDEHM])")
 
 
@@ -40,6 +43,12 @@ class Machine:
             cmd.append("-no-reboot")
         if firmware == "bios":
             cmd += ["-bios", str(FW / "ember.fd")]
+        elif firmware == "ovmf":  # the oracle: OVMF's pflash pair, a fresh copy of its VARS
+            self.vars = Path(vars_file) if vars_file else self.work / "ovmf-vars.fd"
+            if not self.vars.exists():
+                shutil.copy(OVMF_VARS, self.vars)
+            cmd += ["-drive", f"if=pflash,format=raw,readonly=on,file={OVMF_CODE}",
+                    "-drive", f"if=pflash,format=raw,file={self.vars}"]
         else:
             self.vars = Path(vars_file) if vars_file else self.work / "vars.fd"
             if not self.vars.exists():
@@ -189,7 +198,10 @@ def machine():
     made = []
 
     def make(**kwargs):
-        if not (FW / "ember.fd").exists():
+        if kwargs.get("firmware") == "ovmf":
+            if not OVMF_CODE.exists():
+                pytest.fail(f"{OVMF_CODE} is missing: scripts/deps installs ovmf")
+        elif not (FW / "ember.fd").exists():
             pytest.fail(f"{FW}/ember.fd is missing: run make first")
         m = Machine(**kwargs)
         made.append(m)
