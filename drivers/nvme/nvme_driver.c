@@ -11,6 +11,7 @@
 #include <ember/drivers/pci_driver.h>
 #include <ember/lib/guids.h>
 #include <ember/lib/str.h>
+#include <efi/pci.h>
 
 #define PCI_CLASS_CODE 0x09 /* programming interface, subclass, class */
 #define ALL_NAMESPACES 0
@@ -20,14 +21,24 @@ struct nvme_instance {
 	struct nvme_ctrl ctrl;
 };
 
+/* Class 01/08/02 with its registers where the spec puts them: BAR 0, a memory BAR the PCI
+ * bus driver gave an address. */
 static bool is_nvme(void *interface)
 {
 	EFI_PCI_IO_PROTOCOL *pci_io = interface;
 	UINT8 class[3] = {0, 0, 0};
+	UINT32 bar[2] = {1, 0};
 
 	pci_io->Pci.Read(pci_io, EfiPciIoWidthUint8, PCI_CLASS_CODE, 3, class);
-	return class[2] == NVME_PCI_CLASS && class[1] == NVME_PCI_SUBCLASS &&
-	       class[0] == NVME_PCI_PROG_IF;
+	if (class[2] != NVME_PCI_CLASS || class[1] != NVME_PCI_SUBCLASS ||
+	    class[0] != NVME_PCI_PROG_IF)
+		return false;
+	pci_io->Pci.Read(pci_io, EfiPciIoWidthUint32, PCI_BASE_ADDRESS_OFFSET, 2, bar);
+	if (bar[0] & PCI_BAR_IO_SPACE)
+		return false;
+	/* The upper half counts only for a 64-bit BAR (type 2). */
+	return (bar[0] & PCI_BAR_MEM_MASK) ||
+	       ((bar[0] & PCI_BAR_MEM_TYPE_MASK) == PCI_BAR_MEM_TYPE_64 && bar[1]);
 }
 
 /* The namespace a remaining path asks for (11.1): ALL_NAMESPACES for NULL, *none false for

@@ -26,6 +26,15 @@ static struct nvme_ctrl *to_ctrl(EFI_NVM_EXPRESS_PASS_THRU_PROTOCOL *this)
 	return c->signature == NVME_CTRL_SIGNATURE ? c : NULL;
 }
 
+/* Commands run at TPL_CALLBACK (or the caller's, if higher), as blkdev's requests do, so
+ * that a command from an event notification never lands in the middle of another. */
+static EFI_TPL lock(void)
+{
+	EFI_TPL now = tpl_current();
+
+	return tpl_raise(now > TPL_CALLBACK ? now : TPL_CALLBACK);
+}
+
 static bool namespace_ok(struct nvme_ctrl *c, UINT32 nsid, UINT8 queue)
 {
 	if (nsid == NSID_ALL || nvme_ns_active(c, nsid))
@@ -150,7 +159,13 @@ static EFI_STATUS EFIAPI pass_thru(EFI_NVM_EXPRESS_PASS_THRU_PROTOCOL *this, UIN
 	if (!c)
 		return EFI_INVALID_PARAMETER;
 	status = check_packet(c, nsid, packet);
-	return EFI_ERROR(status) ? status : run(c, nsid, packet);
+	if (!EFI_ERROR(status)) {
+		EFI_TPL old = lock();
+
+		status = run(c, nsid, packet);
+		tpl_restore(old);
+	}
+	return status;
 }
 
 static EFI_STATUS EFIAPI get_next_namespace(EFI_NVM_EXPRESS_PASS_THRU_PROTOCOL *this, UINT32 *nsid)
@@ -179,12 +194,15 @@ static EFI_STATUS EFIAPI build_device_path(EFI_NVM_EXPRESS_PASS_THRU_PROTOCOL *t
 	struct nvme_ctrl *c = to_ctrl(this);
 	NVME_NAMESPACE_DEVICE_PATH node;
 	EFI_STATUS status;
+	EFI_TPL old;
 
 	if (!c || !path)
 		return EFI_INVALID_PARAMETER;
 	if (!nvme_ns_active(c, nsid))
 		return EFI_NOT_FOUND;
+	old = lock();
 	status = nvme_ns_node(c, nsid, &node);
+	tpl_restore(old);
 	if (EFI_ERROR(status))
 		return EFI_DEVICE_ERROR;
 	*path = pool_dup(&node, sizeof(node));
@@ -196,6 +214,8 @@ static EFI_STATUS EFIAPI get_namespace(EFI_NVM_EXPRESS_PASS_THRU_PROTOCOL *this,
 {
 	struct nvme_ctrl *c = to_ctrl(this);
 	NVME_NAMESPACE_DEVICE_PATH given, known;
+	EFI_STATUS status;
+	EFI_TPL old;
 
 	if (!c || !path || !nsid)
 		return EFI_INVALID_PARAMETER;
@@ -203,9 +223,12 @@ static EFI_STATUS EFIAPI get_namespace(EFI_NVM_EXPRESS_PASS_THRU_PROTOCOL *this,
 	    dp_node_length(path) != sizeof(given))
 		return EFI_UNSUPPORTED;
 	mem_copy(&given, path, sizeof(given)); /* a node need not be aligned */
-	if (!nvme_ns_active(c, given.NamespaceId) ||
-	    EFI_ERROR(nvme_ns_node(c, given.NamespaceId, &known)) ||
-	    given.NamespaceUuid != known.NamespaceUuid)
+	if (!nvme_ns_active(c, given.NamespaceId))
+		return EFI_NOT_FOUND;
+	old = lock();
+	status = nvme_ns_node(c, given.NamespaceId, &known);
+	tpl_restore(old);
+	if (EFI_ERROR(status) || given.NamespaceUuid != known.NamespaceUuid)
 		return EFI_NOT_FOUND;
 	*nsid = given.NamespaceId;
 	return EFI_SUCCESS;

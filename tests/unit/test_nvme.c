@@ -384,7 +384,8 @@ static void exit_boot_services(void)
 	static const EFI_GUID exit_group = EFI_EVENT_GROUP_EXIT_BOOT_SERVICES;
 	struct fake_nvme *n = nvme_test_ctrl();
 
-	nvme_test_ns(n, 1, 64, 9);
+	UINT8 *image = nvme_test_ns(n, 1, 64, 9)->data;
+
 	ASSERT_STATUS(nvme_test_connect(n), EFI_SUCCESS);
 	event_signal_group(&exit_group);
 	/* No DMA after ExitBootServices: shut down (the cache written out), then disabled. */
@@ -392,6 +393,7 @@ static void exit_boot_services(void)
 	EXPECT_EQ(n->cc & 1, 0);
 	nvme_test_expect_no_errors(n);
 	fake_nvme_destroy(n);
+	free(image);
 }
 
 TEST(nvme_exit_boot_services_shuts_the_controller_down)

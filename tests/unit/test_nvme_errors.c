@@ -209,3 +209,18 @@ TEST(nvme_controller_before_1_1_uses_every_id_up_to_nn)
 	EXPECT(nvme_test_child(n, 2) != NULL);
 	nvme_test_done(n);
 }
+
+TEST(nvme_class_without_a_memory_bar_0_is_left_alone)
+{
+	struct fake_nvme *n = nvme_test_ctrl();
+
+	nvme_test_ns(n, 1, 64, 9);
+	/* An I/O BAR 0, then none at all: the registers are not where NVMe puts them. */
+	fake_pci_io_config_set(n->pci, 0x10, 4, 0xc001);
+	EXPECT_STATUS(nvme_test_connect(n), EFI_NOT_FOUND);
+	fake_pci_io_config_set(n->pci, 0x10, 8, 0);
+	EXPECT_STATUS(nvme_test_connect(n), EFI_NOT_FOUND);
+	EXPECT(fake_pci_io_unclaimed(n->pci));
+	EXPECT_EQ(n->enables, 0);
+	nvme_test_done(n);
+}
