@@ -232,6 +232,44 @@ TEST(nvme_reads_and_writes_blocks)
 	nvme_test_done(n);
 }
 
+static void EFIAPI count_signal(EFI_EVENT event, void *context)
+{
+	(*(int *)context)++;
+}
+
+TEST(nvme_block_io2_completes_tokens)
+{
+	struct fake_nvme *n = nvme_test_ctrl();
+	struct fake_nvme_ns *ns = nvme_test_ns(n, 1, 64, 9);
+	EFI_BLOCK_IO2_PROTOCOL *bio2 = NULL;
+	EFI_BLOCK_IO2_TOKEN token = {0};
+	UINT8 buf[2048];
+	int signals = 0;
+
+	ASSERT_STATUS(nvme_test_connect(n), EFI_SUCCESS);
+	ASSERT_STATUS(
+	    protocol_get(nvme_test_child(n, 1), &efi_block_io2_protocol_guid, (void **)&bio2),
+	    EFI_SUCCESS);
+	ASSERT_STATUS(event_create(EVT_NOTIFY_SIGNAL, TPL_CALLBACK, count_signal, &signals, NULL,
+				   &token.Event),
+		      EFI_SUCCESS);
+	token.TransactionStatus = EFI_NOT_READY;
+	EXPECT_STATUS(bio2->ReadBlocksEx(bio2, bio2->Media->MediaId, 8, &token, sizeof(buf), buf),
+		      EFI_SUCCESS);
+	EXPECT_STATUS(token.TransactionStatus, EFI_SUCCESS);
+	EXPECT_EQ(signals, 1);
+	EXPECT(nvme_test_image_at(buf, sizeof(buf), 8 * 512, 1));
+	memset(buf, 0x5a, sizeof(buf));
+	EXPECT_STATUS(bio2->WriteBlocksEx(bio2, bio2->Media->MediaId, 0, &token, sizeof(buf), buf),
+		      EFI_SUCCESS);
+	EXPECT_EQ(ns->data[2047], 0x5a);
+	EXPECT_STATUS(bio2->FlushBlocksEx(bio2, &token), EFI_SUCCESS);
+	EXPECT_EQ(signals, 3);
+	EXPECT_EQ(ns->flushes, 2);
+	event_close(token.Event);
+	nvme_test_done(n);
+}
+
 TEST(nvme_splits_transfers_at_mdts)
 {
 	struct fake_nvme *n = nvme_test_ctrl();
