@@ -3,8 +3,9 @@ oracle, which has an NVMe driver too):
 - the article's two programs boot from a GPT disk on an NVMe namespace;
 - FAT interop on NVMe: the shell (as \\EFI\\BOOT\\BOOTX64.EFI) runs startup.nsh, which
   shows the mappings (the namespace's device path, .../Pci(0x5,0x0)/NVMe(0x1,EUI-64)/HD(...)),
-  runs `fat-test write` (apps/fat-test) and `fat-test dump`, and powers off; mtools must
-  then read the same tree the firmware listed, and fsck.fat find the volume clean;
+  reads a file from a second namespace of 4096-byte blocks (a FAT volume without
+  partitions), runs `fat-test write` (apps/fat-test) and `fat-test dump`, and powers off;
+  mtools must then read the same tree the firmware listed, and fsck.fat find it clean;
 - Debian's kernel as a UKI boots from NVMe (one Linux boot per firmware).
 The namespace has an EUI-64 (nvme-ns eui64=), so the NVMe() node shows it."""
 import re
@@ -29,13 +30,19 @@ FAT_TEST = BUILD / "apps" / "fat-test.efi"
 ESP_START = MIB
 
 
-def nvme_args(image, snapshot=False):
-    """An NVMe controller at 00:05.0 with the image as namespace 1. cache=unsafe: the
-    driver flushes after every write, which the test need not wait for on the host."""
+def nvme_args(image, snapshot=False, second=None):
+    """An NVMe controller at 00:05.0 with the image as namespace 1, and second (when given)
+    as namespace 2 of 4096-byte blocks. cache=unsafe: the driver flushes after every
+    write, which the test need not wait for on the host."""
     drive = f"if=none,id=nvm,file={image},format=raw,cache=unsafe"
-    return ["-drive", drive + (",snapshot=on" if snapshot else ""),
+    args = ["-drive", drive + (",snapshot=on" if snapshot else ""),
             "-device", "nvme,id=nvme0,serial=EMBERNVME,addr=0x5",
             "-device", f"nvme-ns,drive=nvm,bus=nvme0,nsid=1,eui64={EUI64}"]
+    if second:
+        args += ["-drive", f"if=none,id=nvm2,file={second},format=raw,cache=unsafe",
+                 "-device", "nvme-ns,drive=nvm2,bus=nvme0,nsid=2,eui64=0x1122334455667788,"
+                 "logical_block_size=4096,physical_block_size=4096"]
+    return args
 
 
 @pytest.mark.parametrize("program", sorted(PROGRAMS))
@@ -68,14 +75,20 @@ def fat_lines(top):
     return sorted(lines)
 
 
+# startup.nsh runs in the volume the shell came from (the ESP), whatever its fsN: name;
+# the 4K namespace is the other file system.
 STARTUP = """@echo -off
 map
-fs0:\\fat-test.efi write
+type fs0:\\HELLO4K.TXT
+type fs1:\\HELLO4K.TXT
+fat-test.efi write
 echo ==== dump
-fs0:\\fat-test.efi dump
+fat-test.efi dump
 echo ==== end
 reset -s
 """
+FOUR_K_TEXT = "Hello from a namespace of 4096-byte blocks"
+
 
 
 @pytest.mark.parametrize("firmware", FIRMWARES)
@@ -85,12 +98,21 @@ def test_fat_interop_on_nvme(machine, tmp_path, firmware):
     disk = gpt_esp_disk(tmp_path / "disk.img", tmp_path,
                         {"EFI/BOOT/BOOTX64.EFI": SHELL, "fat-test.efi": FAT_TEST,
                          "startup.nsh": startup})
-    m = machine(firmware=firmware, timeout=600, extra=nvme_args(disk))
+    # A second namespace of 4096-byte blocks holds a FAT volume without partitions.
+    second = tmp_path / "ns2.img"
+    tool("mkfs.vfat", "-S", "4096", "-C", second, 16384)
+    (tmp_path / "hello4k.txt").write_text(FOUR_K_TEXT + "\n")
+    tool("mcopy", "-i", second, tmp_path / "hello4k.txt", "::/HELLO4K.TXT")
+    m = machine(firmware=firmware, timeout=600, extra=nvme_args(disk, second=second))
     m.expect(r"^==== end", timeout=600)
     assert m.wait_exit(60) == 0, "reset -s did not power off"
     out = m.text
-    # The shell shows the namespace's partition by its device path.
-    assert re.search(r"\bfs0: " + NVME_PATH, out), out[:3000]
+    # The shell shows each namespace (the first's partition) by its device path, and reads
+    # the 4K namespace's file.
+    assert re.search(r"\bfs\d: " + NVME_PATH, out), out[:3000]
+    assert re.search(r"\bfs\d: PciRoot\(0x0\)/Pci\(0x5,0x0\)/NVMe\(0x2,88-77-66-55-44-33-22-11\)$",
+                     out, re.M), out[:3000]
+    assert FOUR_K_TEXT in out, out[:3000]
     assert re.search(r"\bblk\d+: " + NVME_PATH[:-len(r"/HD\(1,GPT,")] + "$", out, re.M), out[:3000]
     summary = re.findall(r"fat-test: (\d+) passed, (\d+) failed", out)
     assert len(summary) == 2 and all(int(p) > 0 for p, _ in summary), out[-3000:]
