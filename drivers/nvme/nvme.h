@@ -158,8 +158,8 @@ EFI_STATUS nvme_ctrl_recover(struct nvme_ctrl *c);
 /* Whether nsid is one of the controller's active namespaces. */
 bool nvme_ns_active(struct nvme_ctrl *c, UINT32 nsid);
 
-/* The device-path node NVMe(nsid, EUI-64) of an active namespace, its EUI-64 read by
- * Identify; NULL when it cannot be read. */
+/* The device-path node NVMe(nsid, EUI-64) of an active namespace: its child's, or built
+ * from Identify Namespace (whose failure is returned). */
 EFI_STATUS nvme_ns_node(struct nvme_ctrl *c, UINT32 nsid, NVME_NAMESPACE_DEVICE_PATH *node);
 
 /* Creates the child of namespace nsid (Identify Namespace, BlockIo, BlockIo2, DiskInfo,

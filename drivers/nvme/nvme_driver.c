@@ -41,8 +41,8 @@ static bool is_nvme(void *interface)
 	       ((bar[0] & PCI_BAR_MEM_TYPE_MASK) == PCI_BAR_MEM_TYPE_64 && bar[1]);
 }
 
-/* The namespace a remaining path asks for (11.1): ALL_NAMESPACES for NULL, *none false for
- * End, the ID of an NVMe() node; false for any other node. */
+/* The namespace a remaining path asks for (11.1): ALL_NAMESPACES for NULL, none at all
+ * (*none) for End, the ID of an NVMe() node; false for any other node. */
 static bool namespace_asked(EFI_DEVICE_PATH_PROTOCOL *remaining, UINT32 *nsid, bool *none)
 {
 	NVME_NAMESPACE_DEVICE_PATH node;
