@@ -1,6 +1,6 @@
 """NVMe (`-device nvme`, drivers/nvme) end to end, each test on Ember and on OVMF (the
 oracle, which has an NVMe driver too):
-- the article's two programs boot from a GPT disk on an NVMe namespace;
+- the article's two programs boot from a GPT disk on an NVMe namespace (q35, and hello on pc);
 - FAT interop on NVMe: the shell (as \\EFI\\BOOT\\BOOTX64.EFI) runs startup.nsh, which
   shows the mappings (the namespace's device path, .../Pci(0x5,0x0)/NVMe(0x1,EUI-64)/HD(...)),
   reads a file from a second namespace of 4096-byte blocks (a FAT volume without
@@ -55,6 +55,15 @@ def test_article_programs_boot_from_nvme(machine, tmp_path, firmware, program):
     if firmware != "ovmf":  # the log may trail the console: wait for it
         m.expect_log(r"starting UEFI " + NVME_PATH)
         m.expect_log(r"BOOTX64.EFI exited: EFI_SUCCESS")
+
+
+@pytest.mark.parametrize("firmware", FIRMWARES)
+def test_hello_boots_from_nvme_on_pc(machine, tmp_path, firmware):
+    """The i440FX machine places and sizes PCI memory otherwise than q35."""
+    image = BUILD / "tests" / "programs" / "hello.efi"
+    disk = gpt_esp_disk(tmp_path / "disk.img", tmp_path, {"EFI/BOOT/BOOTX64.EFI": image})
+    m = machine(machine="pc", firmware=firmware, timeout=120, extra=nvme_args(disk))
+    m.expect(PROGRAMS["hello"])
 
 
 def tool(*args, **kwargs):
