@@ -114,6 +114,10 @@ EFI_STATUS nvme_ctrl_init(struct nvme_ctrl *c);
  * the I/O queues are gone afterwards. */
 EFI_STATUS nvme_ctrl_enable(struct nvme_ctrl *c);
 
+/* Resets the controller (CC.EN cleared, waiting for RDY to clear): it stops every command
+ * and forgets its queues. */
+EFI_STATUS nvme_ctrl_disable(struct nvme_ctrl *c);
+
 /* Shuts the controller down (CC.SHN, 7.6.2), then disables it, so it does no more DMA. */
 void nvme_ctrl_shutdown(struct nvme_ctrl *c);
 
@@ -132,7 +136,8 @@ void nvme_queue_init(struct nvme_ctrl *c, struct nvme_queue *q, UINT16 id, UINT1
 /* Runs cmd on q and waits for its completion. EFI_DEVICE_ERROR when it completed with an
  * error status (cmd->cqe tells which) or the controller answered with a completion that is
  * not this command's; EFI_TIMEOUT when it did not complete in time. After either of the
- * last two the controller is reset before the next command. */
+ * last two the controller is reset at once (the lost command must not write into memory
+ * its caller frees) and enabled again before the next command. */
 EFI_STATUS nvme_exec(struct nvme_ctrl *c, struct nvme_queue *q, struct nvme_cmd *cmd);
 
 /* Points the command's PRP entries at bytes of memory at device address data, using the

@@ -129,7 +129,7 @@ static EFI_STATUS wait_status(struct nvme_ctrl *c, UINT32 mask, UINT32 value)
 	}
 }
 
-static EFI_STATUS disable(struct nvme_ctrl *c)
+EFI_STATUS nvme_ctrl_disable(struct nvme_ctrl *c)
 {
 	UINT32 cc = nvme_read32(c, NVME_REG_CC);
 	UINT32 csts = nvme_read32(c, NVME_REG_CSTS);
@@ -151,7 +151,7 @@ static EFI_STATUS disable(struct nvme_ctrl *c)
 EFI_STATUS nvme_ctrl_enable(struct nvme_ctrl *c)
 {
 	UINT16 entries = (UINT16)MIN(NVME_QUEUE_ENTRIES, NVME_CAP_MQES(c->cap) + 1);
-	EFI_STATUS status = disable(c);
+	EFI_STATUS status = nvme_ctrl_disable(c);
 
 	if (EFI_ERROR(status)) {
 		log_debug("disable: %r\n", status);
@@ -184,6 +184,6 @@ void nvme_ctrl_shutdown(struct nvme_ctrl *c)
 		if (EFI_ERROR(wait_status(c, NVME_CSTS_SHST_MASK, NVME_CSTS_SHST_DONE)))
 			log_debug("shutdown did not complete\n");
 	}
-	if (EFI_ERROR(disable(c)))
+	if (EFI_ERROR(nvme_ctrl_disable(c)))
 		log_debug("the controller did not stop\n");
 }

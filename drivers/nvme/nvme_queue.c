@@ -95,7 +95,9 @@ EFI_STATUS nvme_exec(struct nvme_ctrl *c, struct nvme_queue *q, struct nvme_cmd 
 	submit(c, q, &cmd->sqe);
 	status = wait_completion(c, q, cmd, cid);
 	if (EFI_ERROR(status)) {
-		/* The command may still be running, or the queues are out of step: start over. */
+		/* The command may still be running, or the queues are out of step: stop the
+		 * controller now, and start over with the next command. */
+		nvme_ctrl_disable(c);
 		c->needs_reset = true;
 		return status;
 	}
