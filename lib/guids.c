@@ -27,6 +27,7 @@
 #include <efi/protocol/graphics_output.h>
 #include <efi/protocol/load_file.h>
 #include <efi/protocol/loaded_image.h>
+#include <efi/protocol/nvm_express_pass_thru.h>
 #include <efi/protocol/partition_info.h>
 #include <efi/protocol/pci_io.h>
 #include <efi/protocol/pci_root_bridge_io.h>
@@ -166,8 +167,8 @@ const EFI_GUID efi_scsi_io_protocol_guid = EFI_SCSI_IO_PROTOCOL_GUID;
 const EFI_GUID efi_disk_info_scsi_interface_guid = EFI_DISK_INFO_SCSI_INTERFACE_GUID;
 const EFI_GUID efi_ata_pass_thru_protocol_guid =
     EFI_GUID_INIT(0x1d3de7f0, 0x0807, 0x424f, 0xaa, 0x69, 0x11, 0xa5, 0x4e, 0x19, 0xa4, 0x6f);
-const EFI_GUID efi_nvm_express_pass_thru_protocol_guid =
-    EFI_GUID_INIT(0x52c78312, 0x8edc, 0x4233, 0x98, 0xf2, 0x1a, 0x1a, 0xa5, 0xe3, 0x88, 0xa5);
+const EFI_GUID efi_nvm_express_pass_thru_protocol_guid = EFI_NVM_EXPRESS_PASS_THRU_PROTOCOL_GUID;
+const EFI_GUID efi_disk_info_nvme_interface_guid = EFI_DISK_INFO_NVME_INTERFACE_GUID;
 const EFI_GUID efi_ide_controller_init_protocol_guid =
     EFI_GUID_INIT(0xa1e37052, 0x80d9, 0x4e65, 0xa3, 0x17, 0x3e, 0x9a, 0x55, 0xc4, 0x3e, 0xc9);
 
@@ -278,6 +279,7 @@ static const struct guid_name table[] = {
     {&efi_disk_info_scsi_interface_guid, "DiskInfoScsiInterface"},
     {&efi_ata_pass_thru_protocol_guid, "AtaPassThru"},
     {&efi_nvm_express_pass_thru_protocol_guid, "NvmExpressPassThru"},
+    {&efi_disk_info_nvme_interface_guid, "DiskInfoNvmeInterface"},
     {&efi_ide_controller_init_protocol_guid, "IdeControllerInit"},
 };
 

@@ -1,4 +1,5 @@
-"""QEMU test harness: boots Ember's firmware (build/qemu-x86_64) under TCG.
+"""QEMU test harness: boots Ember's firmware (build/qemu-x86_64) under TCG, or OVMF
+(firmware="ovmf", the oracle for tests of what OVMF has too).
 
     with Machine(machine="q35", firmware="bios", app=path) as m:
         m.expect("Hello World!")
@@ -43,9 +44,10 @@ class Machine:
             cmd.append("-no-reboot")
         if firmware == "bios":
             cmd += ["-bios", str(FW / "ember.fd")]
-        elif firmware == "ovmf":
-            self.vars = self.work / "ovmf-vars.fd"
-            shutil.copy(OVMF_VARS, self.vars)
+        elif firmware == "ovmf":  # the oracle: OVMF's pflash pair, a fresh copy of its VARS
+            self.vars = Path(vars_file) if vars_file else self.work / "ovmf-vars.fd"
+            if not self.vars.exists():
+                shutil.copy(OVMF_VARS, self.vars)
             cmd += ["-drive", f"if=pflash,format=raw,readonly=on,file={OVMF_CODE}",
                     "-drive", f"if=pflash,format=raw,file={self.vars}"]
         else:
@@ -197,9 +199,10 @@ def machine():
     made = []
 
     def make(**kwargs):
-        if kwargs.get("firmware") == "ovmf" and not OVMF_CODE.exists():
-            pytest.skip(f"{OVMF_CODE} is not installed")
-        if not (FW / "ember.fd").exists():
+        if kwargs.get("firmware") == "ovmf":
+            if not OVMF_CODE.exists():
+                pytest.fail(f"{OVMF_CODE} is missing: scripts/deps installs ovmf")
+        elif not (FW / "ember.fd").exists():
             pytest.fail(f"{FW}/ember.fd is missing: run make first")
         m = Machine(**kwargs)
         made.append(m)

@@ -112,6 +112,7 @@ extern const EFI_GUID efi_scsi_io_protocol_guid;
 extern const EFI_GUID efi_disk_info_scsi_interface_guid;
 extern const EFI_GUID efi_ata_pass_thru_protocol_guid;
 extern const EFI_GUID efi_nvm_express_pass_thru_protocol_guid;
+extern const EFI_GUID efi_disk_info_nvme_interface_guid;
 extern const EFI_GUID efi_ide_controller_init_protocol_guid;
 
 /* Ember's own protocols (include/ember/drivers/). */

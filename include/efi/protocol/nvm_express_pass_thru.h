@@ -1,0 +1,108 @@
+/* EFI_NVM_EXPRESS_PASS_THRU_PROTOCOL (UEFI 2.10, section 13.15): raw NVM Express commands
+ * to a controller's admin and I/O queues, and its namespaces' device-path nodes. */
+#ifndef EFI_PROTOCOL_NVM_EXPRESS_PASS_THRU_H
+#define EFI_PROTOCOL_NVM_EXPRESS_PASS_THRU_H
+
+#include <efi/types.h>
+#include <efi/protocol/device_path.h>
+
+#define EFI_NVM_EXPRESS_PASS_THRU_PROTOCOL_GUID                                                    \
+	EFI_GUID_INIT(0x52c78312, 0x8edc, 0x4233, 0x98, 0xf2, 0x1a, 0x1a, 0xa5, 0xe3, 0x88, 0xa5)
+
+typedef struct _EFI_NVM_EXPRESS_PASS_THRU_PROTOCOL EFI_NVM_EXPRESS_PASS_THRU_PROTOCOL;
+
+#define EFI_NVM_EXPRESS_PASS_THRU_ATTRIBUTES_PHYSICAL 0x0001
+#define EFI_NVM_EXPRESS_PASS_THRU_ATTRIBUTES_LOGICAL 0x0002
+#define EFI_NVM_EXPRESS_PASS_THRU_ATTRIBUTES_NONBLOCKIO 0x0004
+#define EFI_NVM_EXPRESS_PASS_THRU_ATTRIBUTES_CMD_SET_NVM 0x0008
+
+typedef struct {
+	UINT32 Attributes;
+	UINT32 IoAlign;
+	UINT32 NvmeVersion;
+} EFI_NVM_EXPRESS_PASS_THRU_MODE;
+
+/* QueueType of a packet. */
+#define NVME_ADMIN_QUEUE 0x00
+#define NVME_IO_QUEUE 0x01
+
+typedef struct {
+	UINT8 Opcode;
+	UINT8 FusedOperation;
+	UINT16 Reserved;
+} NVME_CDW0;
+
+/* FusedOperation. */
+#define NORMAL_CMD 0x00
+#define FUSED_FIRST_CMD 0x01
+#define FUSED_SECOND_CMD 0x02
+
+/* Flags: which of the command's dwords the caller filled. */
+#define CDW2_VALID 0x01
+#define CDW3_VALID 0x02
+#define CDW10_VALID 0x04
+#define CDW11_VALID 0x08
+#define CDW12_VALID 0x10
+#define CDW13_VALID 0x20
+#define CDW14_VALID 0x40
+#define CDW15_VALID 0x80
+
+typedef struct {
+	NVME_CDW0 Cdw0;
+	UINT8 Flags;
+	UINT32 Nsid;
+	UINT32 Cdw2;
+	UINT32 Cdw3;
+	UINT32 Cdw10;
+	UINT32 Cdw11;
+	UINT32 Cdw12;
+	UINT32 Cdw13;
+	UINT32 Cdw14;
+	UINT32 Cdw15;
+} EFI_NVM_EXPRESS_COMMAND;
+
+typedef struct {
+	UINT32 DW0;
+	UINT32 DW1;
+	UINT32 DW2;
+	UINT32 DW3;
+} EFI_NVM_EXPRESS_COMPLETION;
+
+typedef struct {
+	UINT64 CommandTimeout; /* 100 ns units; 0 waits for ever */
+	VOID *TransferBuffer;
+	UINT32 TransferLength;
+	VOID *MetadataBuffer;
+	UINT32 MetadataLength;
+	UINT8 QueueType;
+	EFI_NVM_EXPRESS_COMMAND *NvmeCmd;
+	EFI_NVM_EXPRESS_COMPLETION *NvmeCompletion;
+} EFI_NVM_EXPRESS_PASS_THRU_COMMAND_PACKET;
+
+typedef EFI_STATUS(EFIAPI *EFI_NVM_EXPRESS_PASS_THRU_PASSTHRU)(
+    EFI_NVM_EXPRESS_PASS_THRU_PROTOCOL *This, UINT32 NamespaceId,
+    EFI_NVM_EXPRESS_PASS_THRU_COMMAND_PACKET *Packet, EFI_EVENT Event);
+typedef EFI_STATUS(EFIAPI *EFI_NVM_EXPRESS_PASS_THRU_GET_NEXT_NAMESPACE)(
+    EFI_NVM_EXPRESS_PASS_THRU_PROTOCOL *This, UINT32 *NamespaceId);
+typedef EFI_STATUS(EFIAPI *EFI_NVM_EXPRESS_PASS_THRU_BUILD_DEVICE_PATH)(
+    EFI_NVM_EXPRESS_PASS_THRU_PROTOCOL *This, UINT32 NamespaceId,
+    EFI_DEVICE_PATH_PROTOCOL **DevicePath);
+typedef EFI_STATUS(EFIAPI *EFI_NVM_EXPRESS_PASS_THRU_GET_NAMESPACE)(
+    EFI_NVM_EXPRESS_PASS_THRU_PROTOCOL *This, EFI_DEVICE_PATH_PROTOCOL *DevicePath,
+    UINT32 *NamespaceId);
+
+struct _EFI_NVM_EXPRESS_PASS_THRU_PROTOCOL {
+	EFI_NVM_EXPRESS_PASS_THRU_MODE *Mode;
+	EFI_NVM_EXPRESS_PASS_THRU_PASSTHRU PassThru;
+	EFI_NVM_EXPRESS_PASS_THRU_GET_NEXT_NAMESPACE GetNextNamespace;
+	EFI_NVM_EXPRESS_PASS_THRU_BUILD_DEVICE_PATH BuildDevicePath;
+	EFI_NVM_EXPRESS_PASS_THRU_GET_NAMESPACE GetNamespace;
+};
+
+_Static_assert(sizeof(EFI_NVM_EXPRESS_COMMAND) == 44, "EFI_NVM_EXPRESS_COMMAND layout");
+_Static_assert(sizeof(EFI_NVM_EXPRESS_PASS_THRU_COMMAND_PACKET) == 56,
+	       "EFI_NVM_EXPRESS_PASS_THRU_COMMAND_PACKET layout");
+_Static_assert(sizeof(EFI_NVM_EXPRESS_PASS_THRU_PROTOCOL) == 40,
+	       "EFI_NVM_EXPRESS_PASS_THRU_PROTOCOL layout");
+
+#endif
