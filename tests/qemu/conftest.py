@@ -22,6 +22,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 BUILD = Path(os.environ.get("EMBER_BUILD", ROOT / "build"))
 FW = BUILD / "qemu-x86_64"
+OVMF_CODE = Path("/usr/share/OVMF/OVMF_CODE_4M.fd")
+OVMF_VARS = Path("/usr/share/OVMF/OVMF_VARS_4M.fd")
 ESCAPES = re.compile(rb"\x1b(\[[0-9;?=>]*[ -/]*[@-~]|[()][0-9A-Za-z]|[=>78cDEHM])")
 
 
@@ -40,6 +42,13 @@ class Machine:
             cmd.append("-no-reboot")
         if firmware == "bios":
             cmd += ["-bios", str(FW / "ember.fd")]
+        elif firmware == "ovmf":  # the reference: a pflash pair, the app on a FAT disk
+            shutil.copy(OVMF_VARS, self.work / "ovmf-vars.fd")
+            cmd += ["-drive", f"if=pflash,format=raw,readonly=on,file={OVMF_CODE}",
+                    "-drive", f"if=pflash,format=raw,file={self.work / 'ovmf-vars.fd'}"]
+            if app:
+                cmd += ["-drive", f"format=raw,if=ide,file={boot_disk(app, self.work)}"]
+                app = None
         else:
             self.vars = Path(vars_file) if vars_file else self.work / "vars.fd"
             if not self.vars.exists():
@@ -169,6 +178,19 @@ class Machine:
 
     def __exit__(self, *exc):
         self.close()
+
+
+def boot_disk(app, work):
+    """A FAT image holding app as \\EFI\\BOOT\\BOOTX64.EFI (removable media), for OVMF."""
+    disk = Path(work) / "boot.img"
+    with open(disk, "wb") as f:
+        f.truncate(32 * 1024 * 1024)
+    env = dict(os.environ, MTOOLS_SKIP_CHECK="1")
+    for cmd in (["mformat", "-i", disk, "-T", "65536", "::"],
+                ["mmd", "-i", disk, "::/EFI", "::/EFI/BOOT"],
+                ["mcopy", "-i", disk, app, "::/EFI/BOOT/BOOTX64.EFI"]):
+        subprocess.run([str(c) for c in cmd], check=True, env=env, stdout=subprocess.DEVNULL)
+    return disk
 
 
 def read_ppm(path):
