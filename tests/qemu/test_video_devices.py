@@ -104,3 +104,21 @@ def test_ps2_mouse_motion(machine, firmware):
     m.expect(r"^pointer: moved ")
     # QMP's Y grows downwards, as the screen's and SimplePointer's do.
     assert "pointer: moved 40,15 left clicked" in m.text, m.text
+
+
+@pytest.mark.parametrize("firmware", FIRMWARES)
+@pytest.mark.parametrize("device", ["virtio-vga", "virtio-gpu-pci", "qxl-vga"])
+def test_shell_on_the_screen(machine, tmp_path, firmware, device):
+    """Nothing to boot: the shell (Ember's embedded one, OVMF's built-in one) shows its
+    prompt, and the screen shows it too."""
+    m = boot(machine, firmware, None, vga="none", extra=["-device", device])
+    m.expect(r"Shell> ")
+    size = START_MODE[firmware, device]
+    if firmware == "ember":
+        line = "Type 'help' for the commands, 'exit' to leave."
+        assert line in m.text
+        screen_shows(m, tmp_path, size,
+                     lambda pixel, w, h, data: row_showing(pixel, w, h, line) is not None)
+    else:
+        screen_shows(m, tmp_path, size,
+                     lambda pixel, w, h, data: data.count(0) < len(data) - 3 * 2000)
