@@ -1,6 +1,7 @@
 /* pointer-test: reads the PS/2 mouse's EFI_SIMPLE_POINTER_PROTOCOL (UEFI 2.10, 12.5) until the
  * pointer has moved at least 40 counts to the right and the left button was pressed and
- * released, or 60 seconds passed, then prints the motion it summed, for tests that move a
+ * released, or 60 seconds passed, then prints the motion it summed and the keys typed
+ * meanwhile, for tests that move a
  * mouse through QEMU's QMP input-send-event (tests/qemu/test_video_devices.py). Takes no
  * arguments, so it also runs on OVMF as BOOTX64.EFI. */
 #include "../lib/app.h"
@@ -91,6 +92,22 @@ static void follow(EFI_SIMPLE_POINTER_PROTOCOL *p, struct totals *t)
 	app_bs->CloseEvent(timer);
 }
 
+/* The keys typed meanwhile, as text: keyboard and mouse share a controller, and neither
+ * may lose the other's bytes. */
+static void print_keys(void)
+{
+	EFI_SIMPLE_TEXT_INPUT_PROTOCOL *in = app_st->ConIn;
+	EFI_INPUT_KEY key;
+	char text[32];
+	UINTN n = 0;
+
+	while (n + 1 < sizeof(text) && !EFI_ERROR(in->ReadKeyStroke(in, &key)))
+		if (key.UnicodeChar >= 0x20 && key.UnicodeChar < 0x7f)
+			text[n++] = (char)key.UnicodeChar;
+	text[n] = 0;
+	app_print("pointer: keys '%s'\n", text);
+}
+
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 {
 	EFI_SIMPLE_POINTER_PROTOCOL *p;
@@ -116,5 +133,6 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 		  t.clicked   ? "clicked"
 		  : t.pressed ? "held"
 			      : "untouched");
+	print_keys();
 	return EFI_SUCCESS;
 }

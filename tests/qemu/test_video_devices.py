@@ -79,15 +79,19 @@ def test_gop_program_and_console(machine, tmp_path, firmware, device):
                      lambda pixel, w, h, data: data.count(0) < len(data) - 3 * 2000)
 
 
-def send_mouse(m):
+def send_mouse_and_keys(m):
+    """Mouse motion and a click, with keys typed in between."""
     def rel(axis, value):
         return {"type": "rel", "data": {"axis": axis, "value": value}}
 
     def left(down):
         return {"type": "btn", "data": {"down": down, "button": "left"}}
-    for events in ([rel("x", 30), rel("y", 20)], [rel("x", 10), rel("y", -5)], [left(True)],
-                   [left(False)]):
+    m.send_keys("a")
+    for events, key in (([rel("x", 30), rel("y", 20)], "b"), ([rel("x", 10), rel("y", -5)], "c"),
+                        ([left(True)], None), ([left(False)], None)):
         m.qmp("input-send-event", events=events)
+        if key:
+            m.send_keys(key)
         time.sleep(0.3)
 
 
@@ -100,10 +104,12 @@ def test_ps2_mouse_motion(machine, firmware):
     assert found == "ready", m.text
     assert "pointer: resolution 4,4,0 buttons 1,1" in m.text
     assert "pointer: idle EFI_NOT_READY" in m.text
-    send_mouse(m)
-    m.expect(r"^pointer: moved ")
+    send_mouse_and_keys(m)
+    m.expect(r"^pointer: keys ")
     # QMP's Y grows downwards, as the screen's and SimplePointer's do.
     assert "pointer: moved 40,15 left clicked" in m.text, m.text
+    # The keyboard lost nothing to the mouse sharing its controller.
+    assert "pointer: keys 'abc'" in m.text, m.text
 
 
 @pytest.mark.parametrize("firmware", FIRMWARES)
