@@ -1,6 +1,6 @@
-/* The QEMU video driver's binding (UEFI 2.10, 11.1): Supported accepts QEMU's standard VGA
- * and bochs-display, Start programs mode 0 and publishes the GOP on a child handle, Stop
- * takes it down again. */
+/* The QEMU video driver's binding (UEFI 2.10, 11.1): Supported accepts QEMU's standard VGA,
+ * bochs-display, qxl-vga and virtio-vga, Start programs mode 0 and publishes the GOP on a child
+ * handle, Stop takes it down again. */
 #define LOG_PREFIX "qemu-video: "
 #include "qemu_video.h"
 #include <ember/core/core.h>
@@ -20,9 +20,7 @@ static bool remaining_is_output(const EFI_DEVICE_PATH_PROTOCOL *remaining)
 
 static bool is_display(void *pci_io)
 {
-	bool vga;
-
-	return qv_hw_identify(pci_io, &vga);
+	return qv_hw_identify(pci_io) != NULL;
 }
 
 static EFI_STATUS EFIAPI qv_supported(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE controller,
@@ -41,11 +39,12 @@ static EFI_STATUS qv_bring_up(struct qemu_video *qv)
 {
 	EFI_STATUS status;
 
-	if (!qv_hw_identify(qv->pci.pci_io, &qv->vga)) {
+	qv->model = qv_hw_identify(qv->pci.pci_io);
+	if (!qv->model) {
 		log_debug("not a QEMU display\n");
 		return EFI_UNSUPPORTED;
 	}
-	if (qv->vga) {
+	if (qv->model->vga) {
 		status = pci_driver_enable(&qv->pci, 0, EFI_PCI_IO_ATTRIBUTE_IO);
 		if (EFI_ERROR(status))
 			return status;
@@ -136,7 +135,7 @@ static EFI_STATUS EFIAPI qv_controller_name(EFI_COMPONENT_NAME2_PROTOCOL *this,
 
 	if (!qv || (child && child != qv->child))
 		return EFI_UNSUPPORTED;
-	*name = qv->vga ? (CHAR16 *)u"QEMU Standard VGA" : (CHAR16 *)u"QEMU Bochs Display";
+	*name = (CHAR16 *)qv->model->name;
 	return EFI_SUCCESS;
 }
 

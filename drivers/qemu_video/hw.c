@@ -11,8 +11,7 @@
 #include <efi/pci.h>
 #include <ember/core/core.h>
 #include <ember/core/log.h>
-
-#define QV_DEVICE_ID 0x1111
+#include <ember/lib/util.h>
 
 #define FB_BAR 0
 #define MMIO_BAR 2
@@ -94,31 +93,46 @@ static void vga_unblank(struct qemu_video *qv)
 {
 	UINT8 status, pas = VGA_ATTRIBUTE_PAS;
 
-	if (!qv->mmio && !qv->vga)
+	if (!qv->mmio && !qv->model->vga)
 		return;
 	vga_port(qv, VGA_INPUT_STATUS_PORT, &status, false);
 	vga_port(qv, VGA_ATTRIBUTE_PORT, &pas, true);
 }
 
-bool qv_hw_identify(EFI_PCI_IO_PROTOCOL *pci_io, bool *vga)
+/* The devices QEMU draws through the Bochs DISPI interface (facts from QEMU's
+ * hw/display/{vga-pci,qxl,virtio-vga}.c; OVMF's QemuVideoDxe lists the same ones):
+ *  - QXL's VGA mode is a standard VGA on the legacy ports; its BAR2 is the QXL ROM, not the
+ *    DISPI registers, so they are reached through the I/O ports only;
+ *  - virtio-vga puts the standard VGA's MMIO registers at the start of its virtio BAR2. */
+static const struct qv_model qv_models[] = {
+    {PCI_VENDOR_ID_BOCHS, 0x1111, PCI_CLASS_DISPLAY_VGA, true, true, "standard VGA",
+     u"QEMU Standard VGA"},
+    {PCI_VENDOR_ID_BOCHS, 0x1111, PCI_CLASS_DISPLAY_OTHER, false, true, "bochs-display",
+     u"QEMU Bochs Display"},
+    {PCI_VENDOR_ID_REDHAT, 0x0100, PCI_CLASS_DISPLAY_VGA, true, false, "qxl-vga", u"QEMU QXL VGA"},
+    {PCI_VENDOR_ID_REDHAT_QUMRANET, 0x1050, PCI_CLASS_DISPLAY_VGA, true, true, "virtio-vga",
+     u"QEMU Virtio VGA"},
+};
+
+const struct qv_model *qv_hw_identify(EFI_PCI_IO_PROTOCOL *pci_io)
 {
 	UINT32 id = 0, class_rev = 0;
-	UINT8 base_class, sub_class;
 
 	if (EFI_ERROR(
 		pci_io->Pci.Read(pci_io, EfiPciIoWidthUint32, PCI_VENDOR_ID_OFFSET, 1, &id)) ||
 	    EFI_ERROR(pci_io->Pci.Read(pci_io, EfiPciIoWidthUint32, PCI_REVISION_ID_OFFSET, 1,
 				       &class_rev)))
-		return false;
-	if ((id & 0xFFFF) != PCI_VENDOR_ID_BOCHS || id >> 16 != QV_DEVICE_ID)
-		return false;
-	base_class = (UINT8)(class_rev >> 24);
-	sub_class = (UINT8)(class_rev >> 16);
-	if (base_class != PCI_CLASS_DISPLAY ||
-	    (sub_class != PCI_CLASS_DISPLAY_VGA && sub_class != PCI_CLASS_DISPLAY_OTHER))
-		return false;
-	*vga = sub_class == PCI_CLASS_DISPLAY_VGA;
-	return true;
+		return NULL;
+	if ((UINT8)(class_rev >> 24) != PCI_CLASS_DISPLAY)
+		return NULL;
+	for (size_t i = 0; i < ARRAY_SIZE(qv_models); i++) {
+		const struct qv_model *m = &qv_models[i];
+
+		if ((id & 0xFFFF) == m->vendor && id >> 16 == m->device &&
+		    (UINT8)(class_rev >> 16) == m->sub_class)
+			return m;
+	}
+	return NULL;
 }
 
 /* The memory range a BAR decodes, from GetBarAttributes' QWORD descriptor. */
@@ -151,9 +165,10 @@ EFI_STATUS qv_hw_probe(struct qemu_video *qv)
 		log_warn("qemu-video: BAR0 (framebuffer) is not assigned\n");
 		return EFI_UNSUPPORTED;
 	}
-	qv->mmio = !EFI_ERROR(bar_range(qv->pci.pci_io, MMIO_BAR, &mmio_base, &mmio_size)) &&
+	qv->mmio = qv->model->mmio_bar &&
+		   !EFI_ERROR(bar_range(qv->pci.pci_io, MMIO_BAR, &mmio_base, &mmio_size)) &&
 		   mmio_size >= MMIO_MIN_SIZE;
-	if (!qv->mmio && !qv->vga) {
+	if (!qv->mmio && !qv->model->vga) {
 		log_warn("qemu-video: bochs-display without its register BAR\n");
 		return EFI_UNSUPPORTED;
 	}
@@ -166,7 +181,7 @@ EFI_STATUS qv_hw_probe(struct qemu_video *qv)
 	vram = (UINT64)dispi_read(qv, DISPI_VRAM_64K) * 0x10000;
 	qv->vram_size = vram && vram < fb_size ? vram : fb_size;
 	log_info("qemu-video: %s, framebuffer %#llx, %llu KiB, DISPI %#x through %s\n",
-		 qv->vga ? "standard VGA" : "bochs-display", (unsigned long long)qv->fb_base,
+		 qv->model->kind, (unsigned long long)qv->fb_base,
 		 (unsigned long long)(qv->vram_size >> 10), id, qv->mmio ? "MMIO" : "I/O ports");
 	return EFI_SUCCESS;
 }

@@ -1,6 +1,7 @@
 /* The QEMU video driver: Graphics Output on QEMU's standard VGA (1234:1111, class 0x0300)
- * and bochs-display (1234:1111, class 0x0380), both programmed through the Bochs DISPI
- * registers. One device per PCI controller; its GOP lives on a child handle whose device
+ * and bochs-display (1234:1111, class 0x0380), and the VGA-compatible interfaces of qxl-vga
+ * (1b36:0100) and virtio-vga (1af4:1050, class 0x0300), all programmed through the Bochs
+ * DISPI registers. One device per PCI controller; its GOP lives on a child handle whose device
  * path is the controller's followed by AcpiAdr(display output). */
 #ifndef DRIVERS_QEMU_VIDEO_H
 #define DRIVERS_QEMU_VIDEO_H
@@ -17,10 +18,20 @@ struct qv_size {
 	UINT32 width, height;
 };
 
+/* A device the driver knows, by PCI IDs and subclass. */
+struct qv_model {
+	UINT16 vendor, device;
+	UINT8 sub_class;
+	bool vga;	    /* VGA ports (attribute controller; DISPI on I/O without MMIO) */
+	bool mmio_bar;	    /* BAR2 may hold the DISPI and VGA registers */
+	const char *kind;   /* for the log */
+	const CHAR16 *name; /* ComponentName2's controller name */
+};
+
 struct qemu_video {
 	struct pci_driver_dev pci;    /* the PCI function, PciIo opened BY_DRIVER */
 	EFI_HANDLE child;	      /* the GOP handle, NULL when none was created */
-	bool vga;		      /* class 0x0300: VGA ports, DISPI on I/O if no MMIO */
+	const struct qv_model *model; /* which device it is */
 	bool mmio;		      /* DISPI and VGA ports through BAR2, else I/O ports */
 	EFI_PHYSICAL_ADDRESS fb_base; /* BAR0 */
 	UINT64 vram_size;	      /* usable bytes from fb_base */
@@ -32,8 +43,8 @@ struct qemu_video {
 
 /* ---- hw.c: the device ---- */
 
-/* Reads the PCI IDs and class; true for a display this driver handles (vga tells which). */
-bool qv_hw_identify(EFI_PCI_IO_PROTOCOL *pci_io, bool *vga);
+/* Reads the PCI IDs and class: the model of a display this driver handles, else NULL. */
+const struct qv_model *qv_hw_identify(EFI_PCI_IO_PROTOCOL *pci_io);
 /* Finds BAR0 and the register interface, checks the DISPI ID and reads the VRAM size. */
 EFI_STATUS qv_hw_probe(struct qemu_video *qv);
 /* Programs a width x height x 32 bpp linear mode and shows it; EFI_DEVICE_ERROR if the

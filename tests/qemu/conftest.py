@@ -50,6 +50,9 @@ class Machine:
                 shutil.copy(OVMF_VARS, self.vars)
             cmd += ["-drive", f"if=pflash,format=raw,readonly=on,file={OVMF_CODE}",
                     "-drive", f"if=pflash,format=raw,file={self.vars}"]
+            if app:  # OVMF has no fw_cfg hook for Ember's test apps: they go on a FAT disk
+                cmd += ["-drive", f"format=raw,if=ide,file={boot_disk(app, self.work)}"]
+                app = None
         else:
             self.vars = Path(vars_file) if vars_file else self.work / "vars.fd"
             if not self.vars.exists():
@@ -179,6 +182,19 @@ class Machine:
 
     def __exit__(self, *exc):
         self.close()
+
+
+def boot_disk(app, work):
+    """A FAT image holding app as \\EFI\\BOOT\\BOOTX64.EFI (removable media), for OVMF."""
+    disk = Path(work) / "boot.img"
+    with open(disk, "wb") as f:
+        f.truncate(32 * 1024 * 1024)
+    env = dict(os.environ, MTOOLS_SKIP_CHECK="1")
+    for cmd in (["mformat", "-i", disk, "-T", "65536", "::"],
+                ["mmd", "-i", disk, "::/EFI", "::/EFI/BOOT"],
+                ["mcopy", "-i", disk, app, "::/EFI/BOOT/BOOTX64.EFI"]):
+        subprocess.run([str(c) for c in cmd], check=True, env=env, stdout=subprocess.DEVNULL)
+    return disk
 
 
 def read_ppm(path):

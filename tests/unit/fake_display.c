@@ -54,6 +54,8 @@ static EFI_STATUS EFIAPI mem_read(EFI_PCI_IO_PROTOCOL *this, EFI_PCI_IO_PROTOCOL
 {
 	struct fake_display *d = fake(this);
 
+	if (bar == 2)
+		d->mmio_accesses++;
 	if (bar != 2 || d->config.no_mmio || count != 1)
 		return EFI_UNSUPPORTED;
 	if (width == EfiPciIoWidthUint16 && offset >= 0x500 && offset < 0x520)
@@ -70,6 +72,8 @@ static EFI_STATUS EFIAPI mem_write(EFI_PCI_IO_PROTOCOL *this, EFI_PCI_IO_PROTOCO
 {
 	struct fake_display *d = fake(this);
 
+	if (bar == 2)
+		d->mmio_accesses++;
 	if (bar != 2 || d->config.no_mmio || count != 1)
 		return EFI_UNSUPPORTED;
 	if (width == EfiPciIoWidthUint16 && offset >= 0x500 && offset < 0x520)

@@ -37,6 +37,7 @@ struct fake_display {
 	bool ar_data_next;  /* the attribute controller's flip-flop */
 	UINT64 attributes;  /* PCI attributes now enabled */
 	UINTN dispi_writes;
+	UINTN mmio_accesses; /* reads and writes of BAR2 */
 };
 
 enum {

@@ -38,6 +38,7 @@ static void reset(struct fake_virtio *d)
 	d->dfselect = d->gfselect = 0;
 	d->queue_select = 0;
 	d->msix_config = VIRTIO_MSI_NO_VECTOR;
+	fake_virtio_gpu_reset(d->gpu);
 	for (UINTN i = 0; i < FAKE_VIRTIO_QUEUES; i++) {
 		struct fake_virtio_queue *q = &d->queues[i];
 		*q = (struct fake_virtio_queue){.max = q->max,
@@ -625,6 +626,7 @@ void fake_virtio_destroy(struct fake_virtio *d)
 		return;
 	fake_virtio_settle(d);
 	fake_pci_io_destroy(d->pci);
+	fake_virtio_gpu_free(d->gpu);
 	free(d->disk);
 	free(d);
 }

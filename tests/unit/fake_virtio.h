@@ -100,6 +100,15 @@ struct fake_virtio_stats {
 	UINTN failed;		  /* times the driver set FAILED */
 };
 
+/* One buffer of a chain as the device reaches it. */
+struct fake_virtio_buf {
+	UINT8 *p; /* NULL when the device may not reach it */
+	UINT32 len;
+	bool writes;
+};
+
+struct fake_virtio_gpu;
+
 struct fake_virtio {
 	struct fake_pci_io *pci; /* its function: IO decoding on, configuration read-only */
 	enum fake_virtio_interface interface;
@@ -122,9 +131,10 @@ struct fake_virtio {
 	char serial[21];
 	pthread_t late_thread; /* serving a late completion */
 	bool late_running;
-	UINT16 late_index;	    /* the queue it serves */
-	fake_virtio_serve_fn serve; /* a backend other than virtio-blk and virtio-rng */
-	void *backend;		    /* its state */
+	UINT16 late_index;	     /* the queue it serves */
+	fake_virtio_serve_fn serve;  /* a backend other than virtio-blk and virtio-rng */
+	void *backend;		     /* its state */
+	struct fake_virtio_gpu *gpu; /* a virtio GPU's state (fake_virtio_gpu.c), or NULL */
 };
 
 /* A device of a type (VIRTIO_ID_*) offering VERSION_1 only, with one queue of 256 entries,
@@ -136,6 +146,14 @@ struct fake_virtio *fake_virtio_create(enum fake_virtio_interface interface, UIN
 struct fake_virtio *fake_virtio_blk_create(enum fake_virtio_interface interface, UINT64 sectors);
 /* A virtio-rng device: one queue of 64 entries. */
 struct fake_virtio *fake_virtio_rng_create(enum fake_virtio_interface interface);
+/* The virtio GPU's control queue served (fake_virtio_gpu.c): one chain, its request in the
+ * readable buffers, the answer written into the first writable one; the bytes written. */
+UINT32 fake_virtio_gpu_serve(struct fake_virtio *d, struct fake_virtio_buf *bufs, UINT16 count,
+			     bool bad);
+/* A device reset destroys a virtio GPU's resources and disables its scanout. */
+void fake_virtio_gpu_reset(struct fake_virtio_gpu *gpu);
+/* Frees a virtio GPU's state. */
+void fake_virtio_gpu_free(struct fake_virtio_gpu *gpu);
 /* Disconnects the drivers, removes the handle, frees everything. */
 void fake_virtio_destroy(struct fake_virtio *d);
 

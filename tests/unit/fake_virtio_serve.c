@@ -235,7 +235,8 @@ static void serve_queue(struct fake_virtio *d, UINT16 index)
 		}
 		take_chain(d, q, desc, head, &c);
 		put_used(d, q, used, head,
-			 d->serve		      ? d->serve(d, index, &c)
+			 d->serve ? d->serve(d, index, &c)
+			 : d->gpu ? fake_virtio_gpu_serve(d, c.bufs, c.count, c.bad)
 			 : d->type == VIRTIO_ID_BLOCK ? blk_serve(d, &c)
 						      : rng_serve(d, &c));
 	}

@@ -234,12 +234,50 @@ TEST(qemu_video_uses_io_ports_without_the_mmio_bar)
 	fake_display_destroy(d);
 }
 
+static EFI_COMPONENT_NAME2_PROTOCOL *qv_names(void);
+
+TEST(qemu_video_drives_qxl_vga_through_the_io_ports)
+{
+	/* qxl-vga's BAR2 is its ROM: the DISPI registers are reached on the I/O ports only. */
+	struct fake_display_config config = {0x1b36, 0x0100, 0x00, 16 * MIB};
+	EFI_GRAPHICS_OUTPUT_PROTOCOL *gop = NULL;
+	struct fake_display *d = start(config);
+	CHAR16 *name = NULL;
+
+	ASSERT(gop_child(d, &gop) != NULL);
+	EXPECT_EQ(d->mmio_accesses, 0);
+	EXPECT_EQ(d->dispi[FAKE_DISPI_XRES], 1024);
+	EXPECT_EQ(d->ar_index, 0x20);
+	EXPECT_STATUS(gop->SetMode(gop, 1), EFI_SUCCESS);
+	EXPECT_EQ(d->dispi[FAKE_DISPI_XRES], 640);
+	EXPECT_EQ(d->mmio_accesses, 0);
+	ASSERT(qv_names() != NULL);
+	EXPECT_STATUS(
+	    qv_names()->GetControllerName(qv_names(), d->handle, NULL, (CHAR8 *)"en", &name),
+	    EFI_SUCCESS);
+	EXPECT(name && str16_cmp(name, u"QEMU QXL VGA") == 0);
+	fake_display_destroy(d);
+}
+
+TEST(qemu_video_drives_virtio_vga_through_its_vga_registers)
+{
+	struct fake_display_config config = {0x1af4, 0x1050, 0x00, 8 * MIB};
+	struct fake_display *d = start(config);
+
+	ASSERT(gop_child(d, NULL) != NULL);
+	EXPECT(d->mmio_accesses > 0);
+	EXPECT_EQ(d->dispi[FAKE_DISPI_XRES], 1024);
+	fake_display_destroy(d);
+}
+
 TEST(qemu_video_leaves_other_devices_alone)
 {
 	static const struct fake_display_config others[] = {
 	    {0x8086, 0x1111, 0x00, 16 * MIB},
 	    {0x1234, 0x1112, 0x00, 16 * MIB},
 	    {0x1234, 0x1111, 0x01, 16 * MIB},
+	    {0x1b36, 0x0100, 0x80, 16 * MIB}, /* qxl without VGA: no DISPI */
+	    {0x1af4, 0x1050, 0x80, 16 * MIB}, /* virtio-gpu-pci: the virtio GPU driver's */
 	};
 
 	for (UINTN i = 0; i < ARRAY_SIZE(others); i++) {

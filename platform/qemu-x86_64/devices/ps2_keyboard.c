@@ -1,24 +1,17 @@
 /* The PS/2 keyboard behind QEMU's i8042 as SimpleTextIn and SimpleTextInEx, on a handle
  * with OVMF's device path for it (PciRoot(0x0)/Pci(LPC)/Acpi(PNP0303,0)). The controller
  * translates to scan code set 1 (platform/qemu-x86_64/pure/ps2_keys.c decodes it); no interrupt: a
- * timer polls. */
+ * timer polls. Mouse bytes read here go to the mouse driver (ps2_mouse.c). */
 #include <ember/core/core.h>
 #include <ember/core/devpath.h>
 #include <ember/core/init.h>
 #include <ember/core/log.h>
-#include <ember/core/platform.h>
 #include "pure/ps2_keys.h"
 #include <ember/drivers/text_input.h>
 #include "cpu/io.h"
 #include "chipset/isa.h"
+#include "devices/i8042.h"
 #include <ember/lib/guids.h>
-
-#define I8042_DATA 0x60
-#define I8042_STATUS 0x64  /* read */
-#define I8042_COMMAND 0x64 /* write */
-#define STATUS_OUTPUT_FULL 0x01
-#define STATUS_INPUT_FULL 0x02
-#define STATUS_AUX_DATA 0x20
 
 #define CMD_READ_CONFIG 0x20
 #define CMD_WRITE_CONFIG 0x60
@@ -37,7 +30,6 @@
 #define KBD_SELF_TEST_PASSED 0xaa
 
 #define PNP_KEYBOARD 0x0303
-#define WAIT_NS (50 * 1000 * 1000ULL)
 
 struct ps2_keyboard {
 	struct text_input input;
@@ -48,44 +40,17 @@ struct ps2_keyboard {
 
 static struct ps2_keyboard keyboard;
 
-/* Waits for the controller's status to have (or lose) bits; false after WAIT_NS. */
-static bool wait_status(UINT8 bits, bool set)
-{
-	UINT64 deadline = plat_monotonic_ns() + WAIT_NS;
-
-	while (((inb(I8042_STATUS) & bits) != 0) != set)
-		if (plat_monotonic_ns() > deadline)
-			return false;
-	return true;
-}
-
-static bool write_port(UINT16 port, UINT8 value)
-{
-	if (!wait_status(STATUS_INPUT_FULL, false))
-		return false;
-	outb(port, value);
-	return true;
-}
-
-static bool read_data(UINT8 *value)
-{
-	if (!wait_status(STATUS_OUTPUT_FULL, true))
-		return false;
-	*value = inb(I8042_DATA);
-	return true;
-}
-
 /* A command to the keyboard itself, acknowledged with 0xfa. */
 static bool keyboard_command(UINT8 command)
 {
 	UINT8 reply;
 
-	return write_port(I8042_DATA, command) && read_data(&reply) && reply == KBD_ACK;
+	return i8042_write(I8042_DATA, command) && i8042_read(&reply, NULL) && reply == KBD_ACK;
 }
 
 static void flush_output(void)
 {
-	for (int i = 0; i < 32 && (inb(I8042_STATUS) & STATUS_OUTPUT_FULL); i++)
+	for (int i = 0; i < 32 && (inb(I8042_STATUS) & I8042_STATUS_OUTPUT_FULL); i++)
 		inb(I8042_DATA);
 }
 
@@ -96,18 +61,19 @@ static bool controller_init(void)
 
 	if (inb(I8042_STATUS) == 0xff)
 		return false; /* no controller */
-	if (!write_port(I8042_COMMAND, CMD_DISABLE_KBD) ||
-	    !write_port(I8042_COMMAND, CMD_DISABLE_AUX))
+	if (!i8042_write(I8042_COMMAND, CMD_DISABLE_KBD) ||
+	    !i8042_write(I8042_COMMAND, CMD_DISABLE_AUX))
 		return false;
 	flush_output();
-	if (!write_port(I8042_COMMAND, CMD_READ_CONFIG) || !read_data(&config))
+	if (!i8042_write(I8042_COMMAND, CMD_READ_CONFIG) || !i8042_read(&config, NULL))
 		return false;
 	config &= (UINT8) ~(CONFIG_KBD_IRQ | CONFIG_AUX_IRQ | CONFIG_KBD_CLOCK_OFF);
 	config |= CONFIG_TRANSLATE;
-	if (!write_port(I8042_COMMAND, CMD_WRITE_CONFIG) || !write_port(I8042_DATA, config) ||
-	    !write_port(I8042_COMMAND, CMD_ENABLE_KBD))
+	if (!i8042_write(I8042_COMMAND, CMD_WRITE_CONFIG) || !i8042_write(I8042_DATA, config) ||
+	    !i8042_write(I8042_COMMAND, CMD_ENABLE_KBD))
 		return false;
-	if (!keyboard_command(KBD_RESET) || !read_data(&reply) || reply != KBD_SELF_TEST_PASSED)
+	if (!keyboard_command(KBD_RESET) || !i8042_read(&reply, NULL) ||
+	    reply != KBD_SELF_TEST_PASSED)
 		log_warn("ps2: keyboard reset not confirmed\n");
 	return keyboard_command(KBD_ENABLE_SCANNING);
 }
@@ -116,8 +82,32 @@ static bool controller_init(void)
  * are dropped by the decoder. */
 static void set_leds(struct ps2_keyboard *kb)
 {
-	if (write_port(I8042_DATA, KBD_SET_LEDS))
-		write_port(I8042_DATA, ps2_keys_leds(&kb->decoder));
+	if (i8042_write(I8042_DATA, KBD_SET_LEDS))
+		i8042_write(I8042_DATA, ps2_keys_leds(&kb->decoder));
+}
+
+/* One byte from the keyboard into the key queue. */
+static void keyboard_byte(struct ps2_keyboard *kb, UINT8 byte)
+{
+	struct text_input *ti = &kb->input;
+	EFI_KEY_DATA key;
+	UINT32 what = ps2_keys_feed(&kb->decoder, byte, &key);
+
+	if (what & PS2_LOCKS_CHANGED) {
+		ti->toggle_state = EFI_TOGGLE_STATE_VALID | kb->decoder.toggle_state;
+		set_leds(kb);
+	}
+	if (what & PS2_KEY)
+		text_input_push(ti, &key);
+}
+
+void ps2_keyboard_feed(UINT8 byte)
+{
+	EFI_TPL old = tpl_raise(TPL_NOTIFY);
+
+	if (keyboard.handle && text_input_room(&keyboard.input))
+		keyboard_byte(&keyboard, byte);
+	tpl_restore(old);
 }
 
 static void ps2_poll(struct text_input *ti)
@@ -125,20 +115,13 @@ static void ps2_poll(struct text_input *ti)
 	struct ps2_keyboard *kb = container_of(ti, struct ps2_keyboard, input);
 	UINT8 status;
 
-	while (text_input_room(ti) && ((status = inb(I8042_STATUS)) & STATUS_OUTPUT_FULL)) {
+	while (text_input_room(ti) && ((status = inb(I8042_STATUS)) & I8042_STATUS_OUTPUT_FULL)) {
 		UINT8 byte = inb(I8042_DATA);
-		EFI_KEY_DATA key;
-		UINT32 what;
 
-		if (status & STATUS_AUX_DATA)
-			continue; /* a mouse byte */
-		what = ps2_keys_feed(&kb->decoder, byte, &key);
-		if (what & PS2_LOCKS_CHANGED) {
-			ti->toggle_state = EFI_TOGGLE_STATE_VALID | kb->decoder.toggle_state;
-			set_leds(kb);
-		}
-		if (what & PS2_KEY)
-			text_input_push(ti, &key);
+		if (status & I8042_STATUS_AUX_DATA)
+			ps2_mouse_feed(byte);
+		else
+			keyboard_byte(kb, byte);
 	}
 }
 
