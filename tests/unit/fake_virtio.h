@@ -101,12 +101,6 @@ struct fake_virtio_stats {
 };
 
 /* One buffer of a chain as the device reaches it. */
-struct fake_virtio_buf {
-	UINT8 *p; /* NULL when the device may not reach it */
-	UINT32 len;
-	bool writes;
-};
-
 struct fake_virtio_gpu;
 
 struct fake_virtio {
