@@ -64,7 +64,7 @@ static void draw(const UINT16 *order, UINTN count, UINTN selected)
 		struct bds_option o;
 		bool ok = bds_option_read(u"Boot", order[i], &o);
 		bds_say("%s Boot%04X  %ls\r\n", i == selected ? " >" : "  ", order[i],
-		    ok ? o.lo.description : u"(unreadable option)");
+			ok ? o.lo.description : u"(unreadable option)");
 		if (ok)
 			bds_option_free(&o);
 	}

@@ -28,14 +28,15 @@ static EFI_FILE_PROTOCOL *root;
 static bool open_volume(void)
 {
 	EFI_GUID li_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID,
-		 fs_guid = EFI_SIMPLE_FILE_SYSTEM_PROTOCOL_GUID, dp_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
+		 fs_guid = EFI_SIMPLE_FILE_SYSTEM_PROTOCOL_GUID,
+		 dp_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
 	EFI_SIMPLE_FILE_SYSTEM_PROTOCOL *fs;
 	EFI_LOADED_IMAGE_PROTOCOL *li;
 
 	return !EFI_ERROR(app_bs->HandleProtocol(app_image, &li_guid, (void **)&li)) &&
 	       !EFI_ERROR(app_bs->HandleProtocol(li->DeviceHandle, &fs_guid, (void **)&fs)) &&
-	       !EFI_ERROR(app_bs->HandleProtocol(li->DeviceHandle, &dp_guid,
-						 (void **)&volume_path)) &&
+	       !EFI_ERROR(
+		   app_bs->HandleProtocol(li->DeviceHandle, &dp_guid, (void **)&volume_path)) &&
 	       !EFI_ERROR(fs->OpenVolume(fs, &root));
 }
 
@@ -105,8 +106,8 @@ static EFI_STATUS load(const char *name, EFI_HANDLE *image)
 	node = dp_file_path(path);
 	full = node ? dp_append(volume_path, node) : NULL;
 	*image = NULL;
-	status = full ? app_bs->LoadImage(FALSE, app_image, full, NULL, 0, image)
-		      : EFI_OUT_OF_RESOURCES;
+	status =
+	    full ? app_bs->LoadImage(FALSE, app_image, full, NULL, 0, image) : EFI_OUT_OF_RESOURCES;
 	app_free(node);
 	app_free(full);
 	return status;

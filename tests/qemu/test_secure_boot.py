@@ -169,3 +169,34 @@ def test_image_verification_on_ovmf_secboot(tmp_path):
     assert "Hello World!" in text, text[-3000:]
     assert "Access Denied" in text, text[-3000:]
     assert "sb-verify: firmware" not in text, text[-3000:]
+
+
+def test_signed_uki_boots_with_secure_boot(machine, tmp_path):
+    """The systemd-stub UKI of the Linux tests, signed by a db key, boots to userspace with
+    Secure Boot on (Debian's kernel inside is signed by Debian, not by a db key: the stub
+    vouches for it), and Linux sees Secure Boot enabled and locks itself down. One Linux boot, on
+    Ember only (the other tests of this file prove sb-verify on OVMF)."""
+    import linux_payloads as lp
+    try:
+        uki = lp.uki(f"{lp.CMDLINE} ember_stage=report")
+    except lp.PayloadError as e:
+        pytest.fail(f"cannot build the Linux payloads: {e}")
+    devices = verify_disks(tmp_path)
+    vars_file = tmp_path / "vars.fd"
+    m = machine(firmware="pflash", vars_file=vars_file, timeout=300, extra=devices)
+    m.expect(r"sb-verify: \d+ passed, \d+ failed", timeout=300)
+    m.wait_exit(60)
+    check_verify_summary(m.text)
+    sign("db", uki, tmp_path / "uki-signed.efi", tmp_path / "files" / "keys")
+    (tmp_path / "esp").mkdir()
+    disk = lp.esp_disk(tmp_path / "uki.img", tmp_path / "esp",
+                       {"EFI/BOOT/BOOTX64.EFI": tmp_path / "uki-signed.efi"})
+    m = machine(firmware="pflash", vars_file=vars_file, memory=512, timeout=400,
+                disks=[["-drive", f"file={disk},format=raw,if=virtio"]])
+    m.expect(r"EMBER-DONE: report", timeout=400)
+    assert "refused by Secure Boot" not in m.text, m.text[-3000:]
+    assert re.search(r"EMBER-DMESG: .*secureboot: Secure boot enabled", m.text), m.text[-3000:]
+    assert re.search(r"EMBER-VAR: SecureBoot-8be4df61", m.text), m.text[-3000:]
+    assert re.search(r"EMBER-DMESG: .*Kernel is locked down from EFI Secure Boot", m.text), \
+        m.text[-3000:]
+    assert "EFI stub: UEFI Secure Boot is enabled." in m.text, m.text[-3000:]
