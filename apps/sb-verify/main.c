@@ -181,6 +181,16 @@ static EFI_STATUS EFIAPI counting_load_image(BOOLEAN boot_policy, EFI_HANDLE par
 	return original_load_image(boot_policy, parent, path, buffer, size, image);
 }
 
+static EFI_IMAGE_START original_start_image;
+static UINTN start_calls;
+
+static EFI_STATUS EFIAPI counting_start_image(EFI_HANDLE image, UINTN *exit_data_size,
+					      CHAR16 **exit_data)
+{
+	start_calls++;
+	return original_start_image(image, exit_data_size, exit_data);
+}
+
 static UINT32 table_crc(void)
 {
 	EFI_TABLE_HEADER *h = &app_bs->Hdr;
@@ -197,12 +207,16 @@ static void replaced_load_image(void)
 {
 	CHECK_EQ(table_crc(), app_bs->Hdr.CRC32);
 	original_load_image = app_bs->LoadImage;
+	original_start_image = app_bs->StartImage;
 	app_bs->LoadImage = counting_load_image;
+	app_bs->StartImage = counting_start_image;
 	app_bs->Hdr.CRC32 = table_crc();
 	expect_runs("signed.efi");
 	expect_refused("unsigned.efi");
 	CHECK_EQ(load_calls, 2);
+	CHECK_EQ(start_calls, 1);
 	app_bs->LoadImage = original_load_image;
+	app_bs->StartImage = original_start_image;
 	app_bs->Hdr.CRC32 = table_crc();
 	CHECK_EQ(table_crc(), app_bs->Hdr.CRC32);
 }
