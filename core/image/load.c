@@ -292,7 +292,20 @@ out:
 EFI_STATUS image_load(bool boot_policy, EFI_HANDLE parent, EFI_DEVICE_PATH_PROTOCOL *path,
 		      const void *buffer, UINTN size, EFI_HANDLE *handle, const char **reason)
 {
-	return load_image(true, boot_policy, parent, path, buffer, size, handle, reason);
+	EFI_HANDLE loaded = NULL;
+	EFI_STATUS status =
+	    load_image(true, boot_policy, parent, path, buffer, size, &loaded, reason);
+
+	/* The firmware never starts an image the policy deferred: drop it here rather than
+	 * leave each caller to unload it. */
+	if (status == EFI_SECURITY_VIOLATION) {
+		image_free(image_lookup(loaded));
+		if (reason)
+			*reason = "refused by the security policy (Secure Boot)";
+	} else if (!EFI_ERROR(status)) {
+		*handle = loaded;
+	}
+	return status;
 }
 
 EFI_STATUS image_load_builtin(EFI_HANDLE parent, const void *buffer, UINTN size, EFI_HANDLE *handle,
@@ -309,5 +322,5 @@ EFI_STATUS EFIAPI efi_load_image(BOOLEAN boot_policy, EFI_HANDLE parent,
 		return EFI_INVALID_PARAMETER;
 	if (!buffer && !path)
 		return EFI_NOT_FOUND;
-	return image_load(boot_policy, parent, path, buffer, size, image, NULL);
+	return load_image(true, boot_policy, parent, path, buffer, size, image, NULL);
 }

@@ -11,6 +11,7 @@
 #include <ember/core/devpath.h>
 #include <ember/lib/guids.h>
 #include <ember/lib/util.h>
+#include <efi/protocol/loaded_image.h>
 #include <efi/protocol/security.h>
 
 static UINT8 pe_file[PEB_FILE_SIZE];
@@ -100,6 +101,18 @@ static void put_back_installed(void)
 	n_aside = 0;
 }
 
+/* How many handles carry a LoadedImage. */
+static UINTN loaded_images(void)
+{
+	EFI_GUID guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
+	EFI_HANDLE *handles = NULL;
+	UINTN count = 0;
+
+	core_st->BootServices->LocateHandleBuffer(ByProtocol, &guid, NULL, &count, &handles);
+	core_st->BootServices->FreePool(handles);
+	return count;
+}
+
 static EFI_STATUS load(EFI_HANDLE *image)
 {
 	*image = NULL;
@@ -145,6 +158,18 @@ TEST(security_violation_loads_an_image_that_never_starts)
 	ASSERT(image != NULL);
 	EXPECT_STATUS(core_st->BootServices->StartImage(image, NULL, NULL), EFI_SECURITY_VIOLATION);
 	EXPECT_STATUS(core_st->BootServices->UnloadImage(image), EFI_SUCCESS);
+	/* The firmware's own loads (boot options, ember-run's program) keep no such image. */
+	{
+		const char *reason = NULL;
+		UINTN before = loaded_images();
+		image = NULL;
+		EXPECT_STATUS(image_load(false, core_image_handle, NULL, pe_file, sizeof(pe_file),
+					 &image, &reason),
+			      EFI_SECURITY_VIOLATION);
+		EXPECT(image == NULL);
+		EXPECT(reason && strstr(reason, "Secure Boot"));
+		EXPECT_EQ(loaded_images(), before);
+	}
 	EXPECT_STATUS(
 	    protocol_uninstall(handle, &efi_security2_arch_protocol_guid, &policy_a.security2),
 	    EFI_SUCCESS);
