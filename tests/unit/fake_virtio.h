@@ -100,7 +100,6 @@ struct fake_virtio_stats {
 	UINTN failed;		  /* times the driver set FAILED */
 };
 
-/* One buffer of a chain as the device reaches it. */
 struct fake_virtio_gpu;
 
 struct fake_virtio {
