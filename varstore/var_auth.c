@@ -303,6 +303,8 @@ EFI_STATUS var_auth_set(struct var_service *svc, struct set_request *r, bool fir
 	if (firmware) {
 		/* The firmware's own write (import, enrolment tools): the value as given. */
 		u.new = u.old;
+		if (r->timestamp)
+			u.new.timestamp = *r->timestamp;
 		u.payload = r->data;
 		u.payload_size = r->size;
 	} else {

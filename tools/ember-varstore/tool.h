@@ -51,6 +51,7 @@ int cmd_set(struct tool_store *t, int argc, char **argv);
 int cmd_delete(struct tool_store *t, int argc, char **argv);
 int cmd_export(struct tool_store *t, int argc, char **argv);
 int cmd_import(struct tool_store *t, int argc, char **argv);
+int cmd_enroll(struct tool_store *t, int argc, char **argv);
 int cmd_bench(void);
 
 /* Prints "ember-varstore: " and the message, returns 1 (or exits 2 for usage). */

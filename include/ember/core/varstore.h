@@ -190,6 +190,11 @@ EFI_STATUS var_query(struct var_service *svc, UINT32 attributes, UINT64 *max_sto
  * variables do not apply (the other checks do). */
 EFI_STATUS var_set_firmware(struct var_service *svc, const CHAR16 *name, const EFI_GUID *guid,
 			    UINT32 attributes, UINTN data_size, const void *data);
+/* var_set_firmware of a time-based authenticated variable stamped with timestamp (an
+ * enrolment tool's write; an append keeps the later of the two). */
+EFI_STATUS var_set_firmware_at(struct var_service *svc, const CHAR16 *name, const EFI_GUID *guid,
+			       UINT32 attributes, UINTN data_size, const void *data,
+			       const EFI_TIME *timestamp);
 
 /* Sets the firmware's global variables (PlatformLangCodes, SecureBoot ...) and gives the
  * non-volatile ones (PlatformLang, Lang, Timeout ...) their defaults when missing or
