@@ -36,6 +36,7 @@ FREESTANDING_SRC := $(wildcard lib/freestanding/*.c)
 CORE_SRC := $(call find_c,core) $(shell find core -name '*.S' 2>/dev/null | sort)
 DRIVER_SRC := $(call find_c,drivers)
 BDS_SRC := $(call find_c,bds)
+SECURITY_SRC := $(call find_c,security)
 VARSTORE_SRC := $(call find_c,varstore)
 # crypto/: Ember's glue over mbedTLS (crypto/libc: the few libc functions the library needs
 # in the freestanding firmware; host builds take libc's).
@@ -48,7 +49,7 @@ HOSTED_SRC := $(call find_c,platform/hosted)
 FONT_PSF := /usr/share/consolefonts/Uni2-VGA16.psf.gz
 FONT_SRC := $(BUILD)/gen/font_8x16.c
 FIRMWARE_SRC := $(LIB_SRC) $(wildcard lib/x86_64/*.S) $(CORE_SRC) $(DRIVER_SRC) $(VARSTORE_SRC) $(BDS_SRC) \
-	$(CRYPTO_SRC) $(FONT_SRC)
+	$(SECURITY_SRC) $(CRYPTO_SRC) $(FONT_SRC)
 # Pure logic of applications (apps/NAME/pure/*.c: no UEFI calls, no libc) is compiled for
 # the host too, into the unit tests and the fuzzers.
 APP_PURE_SRC := $(sort $(wildcard apps/*/pure/*.c))

@@ -125,8 +125,8 @@ static void run_fallback(const struct bds_platform *platform)
 
 	if (!platform->fallback_image)
 		return;
-	status = image_load(false, core_image_handle, NULL, platform->fallback_image,
-			    platform->fallback_size, &image, &reason);
+	status = image_load_builtin(core_image_handle, platform->fallback_image,
+				    platform->fallback_size, &image, &reason);
 	if (EFI_ERROR(status)) {
 		log_debug("loading the fallback: %s: %r\n", reason ? reason : "", status);
 		return;

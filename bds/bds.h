@@ -46,6 +46,8 @@ bool bds_is_auto_option(const struct load_option *lo);
 /* menu.c: the interactive menu; the option number chosen, or -1 for none. */
 int bds_menu(void);
 bool bds_menu_key_pressed(UINT32 wait_ms);
+/* Prints a line (UTF-8, format.h's format) on the console. */
+void bds_say(const char *fmt, ...);
 
 /* consoles.c: ConIn/ConOut/ErrOut(Dev) variables from the devices there are. */
 void bds_console_variables(void);

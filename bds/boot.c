@@ -15,6 +15,7 @@ struct attempt {
 	EFI_HANDLE image;
 	EFI_STATUS status;
 	UINTN tried; /* full paths LoadImage was given */
+	bool denied; /* one was refused by the security policy (Secure Boot) */
 };
 
 static bool try_load(EFI_DEVICE_PATH_PROTOCOL *full_path, void *ctx)
@@ -24,6 +25,8 @@ static bool try_load(EFI_DEVICE_PATH_PROTOCOL *full_path, void *ctx)
 	a->status =
 	    image_load(a->boot_policy, core_image_handle, full_path, NULL, 0, &a->image, NULL);
 	a->tried++;
+	if (a->status == EFI_ACCESS_DENIED || a->status == EFI_SECURITY_VIOLATION)
+		a->denied = true;
 	if (EFI_ERROR(a->status)) {
 		CHAR16 *text = dp_to_text(full_path, true, true);
 		log_debug("loading %ls: %r\n", text ? text : u"(path)", a->status);
@@ -35,11 +38,14 @@ static bool try_load(EFI_DEVICE_PATH_PROTOCOL *full_path, void *ctx)
 
 EFI_STATUS bds_load(const EFI_DEVICE_PATH_PROTOCOL *path, bool boot_policy, EFI_HANDLE *image)
 {
-	struct attempt a = {boot_policy, NULL, EFI_NOT_FOUND, 0};
+	struct attempt a = {boot_policy, NULL, EFI_NOT_FOUND, 0, false};
 
 	bds_expand_path(path, try_load, &a);
 	if (!a.tried)
 		log_debug("the path leads to no file to load\n");
+	/* A refusal says more than the last expansion's failure. */
+	if (EFI_ERROR(a.status) && a.denied)
+		a.status = EFI_ACCESS_DENIED;
 	if (!EFI_ERROR(a.status))
 		*image = a.image;
 	return a.status;
@@ -85,6 +91,14 @@ EFI_STATUS bds_boot(struct bds_option *option)
 	EFI_STATUS status = bds_load(option->lo.file_path, true, &image);
 	UINT16 current = option->number;
 
+	if (status == EFI_ACCESS_DENIED) {
+		/* UEFI 2.10 3.1: the boot manager goes on with the next option; say why. */
+		bds_say("%ls%04X \"%ls\": the image was refused by Secure Boot\r\n", option->kind,
+			option->number, option->lo.description);
+		log_warn("%ls%04X: the image was refused by Secure Boot\n", option->kind,
+			 option->number);
+		return status;
+	}
 	if (EFI_ERROR(status)) {
 		log_info("%ls%04X: no image to load (%r)\n", option->kind, option->number, status);
 		return status;

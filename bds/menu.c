@@ -11,7 +11,7 @@ static EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *out(void)
 	return core_st->ConOut;
 }
 
-static void say(const char *fmt, ...)
+void bds_say(const char *fmt, ...)
 {
 	char text[256];
 	CHAR16 units[256];
@@ -43,7 +43,7 @@ bool bds_menu_key_pressed(UINT32 wait_ms)
 	UINT64 waited = 0;
 
 	if (wait_ms)
-		say("Press Esc, F2 or F12 for the boot menu.\r\n");
+		bds_say("Press Esc, F2 or F12 for the boot menu.\r\n");
 	do {
 		while (read_key(&key))
 			if (is_menu_key(&key))
@@ -74,14 +74,14 @@ static void draw(const UINT16 *order, UINTN count, UINTN selected)
 	bool secure = global_u8(u"SecureBoot", 0) == 1, setup = global_u8(u"SetupMode", 1) == 1;
 
 	out()->ClearScreen(out());
-	say("Ember boot menu   (Up/Down to choose, Enter to boot, Esc to leave)\r\n");
-	say("Secure Boot: %s (%s)\r\n\r\n", secure ? "enabled" : "disabled",
-	    setup ? "setup mode" : "user mode");
+	bds_say("Ember boot menu   (Up/Down to choose, Enter to boot, Esc to leave)\r\n");
+	bds_say("Secure Boot: %s (%s)\r\n\r\n", secure ? "enabled" : "disabled",
+		setup ? "setup mode" : "user mode");
 	for (UINTN i = 0; i < count; i++) {
 		struct bds_option o;
 		bool ok = bds_option_read(u"Boot", order[i], &o);
-		say("%s Boot%04X  %ls\r\n", i == selected ? " >" : "  ", order[i],
-		    ok ? o.lo.description : u"(unreadable option)");
+		bds_say("%s Boot%04X  %ls\r\n", i == selected ? " >" : "  ", order[i],
+			ok ? o.lo.description : u"(unreadable option)");
 		if (ok)
 			bds_option_free(&o);
 	}

@@ -28,6 +28,7 @@
 #include <efi/protocol/pci_io.h>
 #include <efi/protocol/pci_root_bridge_io.h>
 #include <efi/protocol/rng.h>
+#include <efi/protocol/security.h>
 #include <efi/protocol/serial_io.h>
 #include <efi/protocol/shell.h>
 #include <efi/protocol/shell_parameters.h>
@@ -94,6 +95,8 @@ const EFI_GUID efi_rng_algorithm_raw_guid = EFI_RNG_ALGORITHM_RAW;
 const EFI_GUID efi_rng_protocol_guid = EFI_RNG_PROTOCOL_GUID;
 const EFI_GUID efi_rt_properties_table_guid = EFI_RT_PROPERTIES_TABLE_GUID;
 const EFI_GUID efi_sas_device_path_guid = EFI_SAS_DEVICE_PATH_GUID;
+const EFI_GUID efi_security2_arch_protocol_guid = EFI_SECURITY2_ARCH_PROTOCOL_GUID;
+const EFI_GUID efi_security_arch_protocol_guid = EFI_SECURITY_ARCH_PROTOCOL_GUID;
 const EFI_GUID efi_serial_io_protocol_guid = EFI_SERIAL_IO_PROTOCOL_GUID;
 const EFI_GUID efi_serial_terminal_device_type_guid = EFI_SERIAL_TERMINAL_DEVICE_TYPE_GUID;
 const EFI_GUID efi_shell_alias_guid = EFI_SHELL_ALIAS_GUID;
@@ -229,6 +232,8 @@ static const struct guid_name table[] = {
     {&efi_rng_protocol_guid, "Rng"},
     {&efi_rt_properties_table_guid, "RtPropertiesTable"},
     {&efi_sas_device_path_guid, "SasDevicePath"},
+    {&efi_security2_arch_protocol_guid, "Security2Arch"},
+    {&efi_security_arch_protocol_guid, "SecurityArch"},
     {&efi_serial_io_protocol_guid, "SerialIo"},
     {&efi_serial_terminal_device_type_guid, "SerialTerminalDeviceType"},
     {&efi_shell_alias_guid, "ShellAlias"},

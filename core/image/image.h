@@ -30,6 +30,7 @@ struct image {
 	UINTN pages;
 	EFI_IMAGE_ENTRY_POINT entry;
 	bool started;
+	bool deferred; /* the security policy said EFI_SECURITY_VIOLATION: never started */
 	bool aborting; /* image_abort_running is unwinding it */
 	struct jump_buffer *exit_jump;
 	EFI_STATUS exit_status;

@@ -9,6 +9,7 @@
 #include <ember/core/log.h>
 #include <ember/lib/str.h>
 #include <efi/protocol/load_file.h>
+#include <efi/protocol/security.h>
 #include <efi/protocol/simple_file_system.h>
 #include <ember/lib/guids.h>
 
@@ -199,9 +200,33 @@ static EFI_STATUS load_parsed(struct image *img, const void *file, UINTN size, E
 	return EFI_SUCCESS;
 }
 
-EFI_STATUS image_load(bool boot_policy, EFI_HANDLE parent, EFI_DEVICE_PATH_PROTOCOL *path,
-		      const void *buffer, UINTN size, EFI_HANDLE *handle, const char **reason)
+/* Asks the security architectural protocols installed now whether the file may be used
+ * (PI 1.8 volume 2, 12.8, 12.9): looked up on every call, since a loader (shim,
+ * systemd-stub) may have reinstalled them or hooked their functions. Security2 sees the
+ * bytes; without it, the older protocol judges the path alone. */
+static EFI_STATUS authenticate(EFI_DEVICE_PATH_PROTOCOL *path, const void *file, UINTN size,
+			       bool boot_policy)
 {
+	EFI_SECURITY2_ARCH_PROTOCOL *security2;
+	EFI_SECURITY_ARCH_PROTOCOL *security;
+
+	if (!EFI_ERROR(protocol_locate(&efi_security2_arch_protocol_guid, (void **)&security2)) &&
+	    security2)
+		return security2->FileAuthentication(security2, path, (void *)file, size,
+						     boot_policy);
+	if (!EFI_ERROR(protocol_locate(&efi_security_arch_protocol_guid, (void **)&security)) &&
+	    security)
+		return security->FileAuthenticationState(security, 0, path);
+	return EFI_SUCCESS;
+}
+
+/* LoadImage's work; verify: whether the security protocols judge the image (not for
+ * images built into the firmware). */
+static EFI_STATUS load_image(bool verify, bool boot_policy, EFI_HANDLE parent,
+			     EFI_DEVICE_PATH_PROTOCOL *path, const void *buffer, UINTN size,
+			     EFI_HANDLE *handle, const char **reason)
+{
+	EFI_STATUS verdict = EFI_SUCCESS;
 	const char *why = NULL;
 	void *file = (void *)buffer;
 	EFI_HANDLE device = NULL;
@@ -217,6 +242,14 @@ EFI_STATUS image_load(bool boot_policy, EFI_HANDLE parent, EFI_DEVICE_PATH_PROTO
 		}
 	} else {
 		locate_device(path, &device, &file_path);
+	}
+	if (verify)
+		verdict = authenticate(path, file, size, boot_policy);
+	if (EFI_ERROR(verdict) && verdict != EFI_SECURITY_VIOLATION) {
+		/* Refused for good: no handle (the policy logged why). */
+		why = "refused by the security policy (Secure Boot)";
+		status = EFI_ACCESS_DENIED;
+		goto out;
 	}
 	img = pool_alloc(sizeof(*img));
 	if (!img) {
@@ -241,6 +274,9 @@ EFI_STATUS image_load(bool boot_policy, EFI_HANDLE parent, EFI_DEVICE_PATH_PROTO
 		pool_free(img->device_path);
 		pool_free(img);
 	} else {
+		/* Loaded, but the policy says it must not run (StartImage refuses it). */
+		img->deferred = verdict == EFI_SECURITY_VIOLATION;
+		status = verdict;
 		*handle = img->handle;
 		log_debug("loaded %s at 0x%llx (entry +0x%x)\n", img->name,
 			  (unsigned long long)img->pages_base, img->pe.entry_point_rva);
@@ -251,6 +287,18 @@ out:
 	if (reason)
 		*reason = why;
 	return status;
+}
+
+EFI_STATUS image_load(bool boot_policy, EFI_HANDLE parent, EFI_DEVICE_PATH_PROTOCOL *path,
+		      const void *buffer, UINTN size, EFI_HANDLE *handle, const char **reason)
+{
+	return load_image(true, boot_policy, parent, path, buffer, size, handle, reason);
+}
+
+EFI_STATUS image_load_builtin(EFI_HANDLE parent, const void *buffer, UINTN size, EFI_HANDLE *handle,
+			      const char **reason)
+{
+	return load_image(false, false, parent, NULL, buffer, size, handle, reason);
 }
 
 EFI_STATUS EFIAPI efi_load_image(BOOLEAN boot_policy, EFI_HANDLE parent,

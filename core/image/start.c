@@ -46,6 +46,8 @@ EFI_STATUS image_start(EFI_HANDLE handle, UINTN *exit_data_size, CHAR16 **exit_d
 
 	if (!img || img->started)
 		return EFI_INVALID_PARAMETER;
+	if (img->deferred)
+		return EFI_SECURITY_VIOLATION;
 	img->started = true;
 	img->exit_jump = &jb;
 	img->start_tpl = tpl_current();

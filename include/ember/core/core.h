@@ -126,10 +126,15 @@ void driver_connect_all(void);
 
 /* ---- Images ---- */
 
-/* LoadImage. On failure *reason (when not NULL) says why in a short phrase,
+/* LoadImage, the image judged by the security architectural protocols installed at the
+ * time (Secure Boot). On failure *reason (when not NULL) says why in a short phrase,
  * e.g. "not a PE32+ image" or "unsupported machine type 0x14c". */
 EFI_STATUS image_load(bool boot_policy, EFI_HANDLE parent, EFI_DEVICE_PATH_PROTOCOL *path,
 		      const void *buffer, UINTN size, EFI_HANDLE *image, const char **reason);
+/* LoadImage of an image built into the firmware (the embedded shell): platform code, which
+ * the security policy does not judge (UEFI 2.10 32.4 checks images from outside). */
+EFI_STATUS image_load_builtin(EFI_HANDLE parent, const void *buffer, UINTN size, EFI_HANDLE *image,
+			      const char **reason);
 EFI_STATUS image_start(EFI_HANDLE image, UINTN *exit_data_size, CHAR16 **exit_data);
 EFI_STATUS image_unload(EFI_HANDLE image);
 /* Gives an image a name for traces and crash reports (a copy is kept). */

@@ -69,6 +69,8 @@ extern const EFI_GUID efi_rng_algorithm_raw_guid;
 extern const EFI_GUID efi_rng_protocol_guid;
 extern const EFI_GUID efi_rt_properties_table_guid;
 extern const EFI_GUID efi_sas_device_path_guid;
+extern const EFI_GUID efi_security2_arch_protocol_guid;
+extern const EFI_GUID efi_security_arch_protocol_guid;
 extern const EFI_GUID efi_serial_io_protocol_guid;
 extern const EFI_GUID efi_serial_terminal_device_type_guid;
 extern const EFI_GUID efi_shell_alias_guid;

@@ -45,7 +45,7 @@ report() {
 	fi
 	echo "EMBER-RTC: $(cat /sys/class/rtc/rtc0/date) $(cat /sys/class/rtc/rtc0/time)"
 	echo "EMBER-HWCLOCK: $(hwclock -r -u 2>&1)"
-	dmesg | grep -E 'efi: |EFI stub|random: |Memory attributes' | sed 's/^/EMBER-DMESG: /'
+	dmesg | grep -E 'efi: |EFI stub|random: |Memory attributes|secureboot: |locked down' | sed 's/^/EMBER-DMESG: /'
 	efibootmgr -v 2>&1 | sed 's/^/EMBER-EFIBOOTMGR: /'
 }
 

@@ -1,0 +1,38 @@
+/* Secure Boot's image verification (UEFI 2.10 32.4, 32.5): whether an image may run given
+ * the signature databases db and dbx. The policy module (security/) produces the security
+ * architectural protocols over it; LoadImage calls those. */
+#ifndef EMBER_CORE_IMAGE_POLICY_H
+#define EMBER_CORE_IMAGE_POLICY_H
+
+#include <stddef.h>
+
+/* The verdict on an image, first the one allowed then the reasons to refuse it. */
+enum image_verdict {
+	IMAGE_ALLOWED,
+	IMAGE_HASH_IN_DBX,    /* its Authenticode digest is listed in dbx */
+	IMAGE_SIGNER_IN_DBX,  /* a signature's certificate (or its digest) is in dbx */
+	IMAGE_NO_SIGNATURE,   /* unsigned and its digest is not in db */
+	IMAGE_UNKNOWN_SIGNER, /* signed, but by no certificate of db */
+	IMAGE_BAD_SIGNATURE,  /* a signature that does not match the image or its signer */
+	IMAGE_MALFORMED,      /* the image, its certificate table or a database is malformed */
+};
+
+/* The contents of db and dbx (EFI_SIGNATURE_LIST chains; size 0 when a variable is
+ * absent). */
+struct image_databases {
+	const void *db;
+	size_t db_size;
+	const void *dbx;
+	size_t dbx_size;
+};
+
+/* Checks an image (a PE/COFF file of size bytes) against dbx then db: refused when its
+ * digest or the certificate of one of its signatures is in dbx; allowed when a signature
+ * verifies to a certificate of db or its digest is in db. */
+enum image_verdict image_policy_check(const void *image, size_t size,
+				      const struct image_databases *dbs);
+
+/* The verdict in a few words for the log ("hash in dbx", "no signature" ...). */
+const char *image_verdict_text(enum image_verdict verdict);
+
+#endif
