@@ -321,6 +321,8 @@ check-unit: $(UNIT_TESTS) $(UNIT_TESTS_ASAN) $(PROGRAM_EFIS)
 check-integration: all
 	$(Q)/usr/bin/python3 -m pytest -q -p no:cacheprovider tests/integration
 
+# enroll's input readers live in the tool, not in the firmware.
+$(BUILD)/fuzz/fuzz_enroll_input: $(BUILD)/fuzzobj/tools/ember-varstore/enroll_input.o
 check-fuzz: $(FUZZERS)
 	$(Q)scripts/run-fuzzers $(FUZZERS)
 

@@ -11,7 +11,6 @@
 
 #include "tool.h"
 #include <efi/image_authentication.h>
-#include <ember/crypto/der.h>
 #include <ember/crypto/siglist.h>
 #include <ember/lib/guids.h>
 #include <ember/lib/str.h>
@@ -75,66 +74,6 @@ static UINT8 *read_file(const char *path, size_t *size)
 	return data;
 }
 
-/* A certificate: one DER SEQUENCE filling the buffer, holding TBSCertificate, the
- * algorithm and the signature's BIT STRING. */
-static bool der_certificate(const UINT8 *data, size_t size)
-{
-	struct der d = {data, size}, in;
-	struct der_tlv whole, part;
-
-	if (!der_expect(&d, 0x30, &whole) || d.size != 0)
-		return false;
-	in = der_inside(&whole);
-	return der_expect(&in, 0x30, &part) && der_expect(&in, 0x30, &part) &&
-	       der_expect(&in, 0x03, &part) && in.size == 0;
-}
-
-static int b64_value(int ch)
-{
-	static const char digits[] =
-	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-	const char *p = ch ? strchr(digits, ch) : NULL;
-
-	return p ? (int)(p - digits) : -1;
-}
-
-/* Decodes the base64 text from text to end (whitespace skipped) into out; its size, or
- * -1 when malformed. */
-static long base64_decode(const char *text, const char *end, UINT8 *out)
-{
-	unsigned bits = 0, count = 0, pad = 0;
-	long n = 0;
-
-	for (; text < end; text++) {
-		int v = b64_value(*text);
-
-		if (isspace((unsigned char)*text))
-			continue;
-		if (*text == '=') {
-			pad++;
-			continue;
-		}
-		if (v < 0 || pad)
-			return -1;
-		bits = (bits << 6) | (unsigned)v;
-		if (++count % 4 == 0) {
-			out[n++] = (UINT8)(bits >> 16);
-			out[n++] = (UINT8)(bits >> 8);
-			out[n++] = (UINT8)bits;
-			bits = 0;
-		}
-	}
-	if (count % 4 == 1 || pad > 2)
-		return -1;
-	if (count % 4 == 2)
-		out[n++] = (UINT8)(bits >> 4);
-	if (count % 4 == 3) {
-		out[n++] = (UINT8)(bits >> 10);
-		out[n++] = (UINT8)(bits >> 2);
-	}
-	return n;
-}
-
 /* Every "CERTIFICATE" block of a PEM file; false when one is malformed or none. */
 static bool add_pem(struct chain *c, const char *path, const char *text, const EFI_GUID *owner)
 {
@@ -151,8 +90,8 @@ static bool add_pem(struct chain *c, const char *path, const char *text, const E
 		if (!stop)
 			return tool_error("%s: a PEM certificate has no END line", path), false;
 		der = malloc((size_t)(stop - body));
-		size = der ? base64_decode(body, stop, der) : -1;
-		if (size < 0 || !der_certificate(der, (size_t)size)) {
+		size = der ? enroll_base64_decode(body, stop, der) : -1;
+		if (size < 0 || !enroll_der_certificate(der, (size_t)size)) {
 			free(der);
 			return tool_error("%s: a PEM block is not an X.509 certificate", path),
 			       false;
@@ -165,23 +104,6 @@ static bool add_pem(struct chain *c, const char *path, const char *text, const E
 	}
 	if (!found)
 		return tool_error("%s: no certificate in this PEM file", path), false;
-	return true;
-}
-
-/* 64 hex digits: a SHA-256 hash. */
-static bool parse_sha256(const char *text, UINT8 *hash)
-{
-	if (strlen(text) != 64)
-		return false;
-	for (int i = 0; i < 32; i++) {
-		unsigned v;
-
-		if (!isxdigit((unsigned char)text[2 * i]) ||
-		    !isxdigit((unsigned char)text[2 * i + 1]) ||
-		    sscanf(text + 2 * i, "%2x", &v) != 1)
-			return false;
-		hash[i] = (UINT8)v;
-	}
 	return true;
 }
 
@@ -201,7 +123,7 @@ static bool add_input(struct chain *c, const char *arg, const UINT8 *data, size_
 	UINT8 hash[32];
 
 	if (!data) {
-		if (!parse_sha256(arg, hash))
+		if (!enroll_parse_sha256(arg, hash))
 			return tool_error(
 				   "%s: no such file, and not a SHA-256 hash (64 hex digits)", arg),
 			       false;
@@ -216,7 +138,7 @@ static bool add_input(struct chain *c, const char *arg, const UINT8 *data, size_
 	}
 	if (strstr((const char *)data, "-----BEGIN "))
 		return add_pem(c, arg, (const char *)data, owner);
-	if (der_certificate(data, size)) {
+	if (enroll_der_certificate(data, size)) {
 		chain_add_entry(c, &efi_cert_x509_guid, owner, data, size);
 		c->certs++;
 		return true;
