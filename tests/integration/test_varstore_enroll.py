@@ -4,6 +4,7 @@ through the firmware's authenticated SetVariable path), all made at test time by
 and efitools (sb_keys.py); refusals carry the status the firmware gives."""
 import hashlib
 import re
+import shutil
 import subprocess
 
 import pytest
@@ -96,14 +97,21 @@ def test_enroll_refusals_leave_the_file_unchanged(keys, tmp_path):
 
 
 def test_enrolled_keys_seen_by_the_firmware(keys, tmp_path, ember):
-    """The store the tool wrote, under ember-run: sb-enroll's first checks expect Setup
-    Mode, so with PK enrolled by the tool they report what the firmware computed at its
-    start: SetupMode 0 and SecureBoot 1."""
+    """The store the tool wrote, under ember-run: Secure Boot is on, so sb-enroll unsigned is
+    refused, and signed by the db key the tool enrolled it runs; its first checks expect
+    Setup Mode, so they report what the firmware computed at its start: SetupMode 0 and
+    SecureBoot 1."""
     store = tmp_path / "vars.fd"
-    assert tool(store, "enroll", "PK", keys / "PK.crt").returncode == 0
+    for var, cert in (("PK", "PK.crt"), ("KEK", "KEK.crt"), ("db", "db.crt")):
+        assert tool(store, "enroll", var, keys / cert).returncode == 0
     esp = tmp_path / "esp"
     esp.mkdir()
-    (esp / "sb-enroll.efi").write_bytes(app("sb-enroll").read_bytes())
+    shutil.copy(app("sb-enroll"), esp / "unsigned.efi")
+    subprocess.run(["sbsign", "--key", keys / "db.key", "--cert", keys / "db.crt", "--output",
+                    esp / "sb-enroll.efi", app("sb-enroll")], check=True, capture_output=True,
+                   timeout=60)
+    result = ember("--vars", store, "--esp", esp, esp / "unsigned.efi", timeout=120)
+    assert b"refused by Secure Boot" in result.stdout + result.stderr
     result = ember("--vars", store, "--esp", esp, esp / "sb-enroll.efi", timeout=120)
     out = result.stdout.decode("utf-8", "replace")
     assert re.search(r'mode\(u"SetupMode"\) == 1: expected 0x1 \(1\), got 0x0', out), out
