@@ -39,7 +39,9 @@ static const char usage_text[] =
     "as before ExitBootServices; --force writes as the firmware itself, past the rules for\n"
     "the specification's variables (read-only ones included). A missing FILE is created\n"
     "by set, import, enroll and format.\n"
-    "--bench prints the store's latency figures as Markdown table rows.\n";
+    "--bench prints the store's latency figures as Markdown table rows.\n"
+    "EMBER_VARSTORE_DEBUG=1 in the environment shows the firmware code's debug log (why a\n"
+    "signature or a list was refused).\n";
 
 int tool_error(const char *fmt, ...)
 {
