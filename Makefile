@@ -78,7 +78,8 @@ APP_EFIS := $(patsubst %,$(BUILD)/apps/%.efi,$(APPS))
 PROGRAM_EFIS := $(patsubst %,$(BUILD)/tests/programs/%.efi,$(GNUEFI_PROGRAMS))
 
 .PHONY: all deps firmware install check check-unit check-integration check-fuzz check-format coverage bench run clean format
-all: $(EMBER_RUN) $(EMBER_VARSTORE) $(APP_EFIS) $(PROGRAM_EFIS) $(FW_IMAGES) $(FW_DIR)/ember-x86_64.json
+all: $(EMBER_RUN) $(EMBER_VARSTORE) $(APP_EFIS) $(PROGRAM_EFIS) $(FW_IMAGES) $(FW_DIR)/ember-x86_64.json \
+	$(FW_DIR)/ember-vars.ms.fd $(FW_DIR)/ember-x86_64-secboot.json
 
 # Missing Debian packages are installed before anything is compiled (once per build dir).
 DEPS_STAMP := $(BUILD)/.deps-installed
@@ -246,7 +247,18 @@ $(FW_IMAGES) &: $(FW_DIR)/ember-core.bin $(FW_DIR)/ember-core.elf $(FW_DIR)/rese
 $(FW_DIR)/ember-x86_64.json: scripts/firmware-json
 	@mkdir -p $(dir $@)
 	$(Q)scripts/firmware-json $(FW_DIR) > $@
-firmware: $(FW_IMAGES) $(FW_DIR)/ember-x86_64.json
+# The Secure Boot VARS template: Microsoft's KEK and db and the dbx of Debian's
+# OVMF_VARS_4M.ms.fd, a PK made at build time (scripts/mkvars-ms, docs/varstore.md).
+OVMF_MS_VARS ?= /usr/share/OVMF/OVMF_VARS_4M.ms.fd
+$(FW_DIR)/ember-vars.ms.fd: $(FW_DIR)/ember-vars.fd $(EMBER_VARSTORE) scripts/mkvars-ms
+	@echo "  MKVARS  $@"
+	$(Q)scripts/mkvars-ms --varstore $(EMBER_VARSTORE) --empty $(FW_DIR)/ember-vars.fd \
+		--ovmf $(OVMF_MS_VARS) --out $@
+$(FW_DIR)/ember-x86_64-secboot.json: scripts/firmware-json
+	@mkdir -p $(dir $@)
+	$(Q)scripts/firmware-json --secure-boot $(FW_DIR) > $@
+firmware: $(FW_IMAGES) $(FW_DIR)/ember-x86_64.json $(FW_DIR)/ember-vars.ms.fd \
+	$(FW_DIR)/ember-x86_64-secboot.json
 
 # `make install PREFIX=/usr/local`: ember-run, the images in PREFIX/share/ember, and their
 # firmware descriptor where QEMU's firmware.json says libvirt looks: /usr/share/qemu/firmware
@@ -259,10 +271,13 @@ install: firmware $(EMBER_RUN)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/ember \
 		$(DESTDIR)$(FIRMWARE_JSON_DIR)
 	install -m 755 $(EMBER_RUN) $(DESTDIR)$(PREFIX)/bin/
-	install -m 644 $(FW_IMAGES) $(DESTDIR)$(PREFIX)/share/ember/
+	install -m 644 $(FW_IMAGES) $(FW_DIR)/ember-vars.ms.fd $(DESTDIR)$(PREFIX)/share/ember/
 	scripts/firmware-json $(PREFIX)/share/ember \
 		> $(DESTDIR)$(FIRMWARE_JSON_DIR)/70-ember-x86_64.json
-	chmod 644 $(DESTDIR)$(FIRMWARE_JSON_DIR)/70-ember-x86_64.json
+	scripts/firmware-json --secure-boot $(PREFIX)/share/ember \
+		> $(DESTDIR)$(FIRMWARE_JSON_DIR)/71-ember-x86_64-secboot.json
+	chmod 644 $(DESTDIR)$(FIRMWARE_JSON_DIR)/70-ember-x86_64.json \
+		$(DESTDIR)$(FIRMWARE_JSON_DIR)/71-ember-x86_64-secboot.json
 
 # ---- PE32+ applications (apps/NAME/*.c + apps/lib + lib) ----
 PE_LIB_OBJ := $(call obj,pe,$(LIB_SRC) $(FREESTANDING_SRC) $(APP_LIB_SRC))
@@ -306,6 +321,8 @@ check-unit: $(UNIT_TESTS) $(UNIT_TESTS_ASAN) $(PROGRAM_EFIS)
 check-integration: all
 	$(Q)/usr/bin/python3 -m pytest -q -p no:cacheprovider tests/integration
 
+# enroll's input readers live in the tool, not in the firmware.
+$(BUILD)/fuzz/fuzz_enroll_input: $(BUILD)/fuzzobj/tools/ember-varstore/enroll_input.o
 check-fuzz: $(FUZZERS)
 	$(Q)scripts/run-fuzzers $(FUZZERS)
 

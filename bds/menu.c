@@ -56,10 +56,27 @@ bool bds_menu_key_pressed(UINT32 wait_ms)
 	return false;
 }
 
+/* A one-byte global variable, or fallback when it is missing or of another size. */
+static UINT8 global_u8(const CHAR16 *name, UINT8 fallback)
+{
+	UINT8 value = 0;
+	UINTN size = sizeof(value);
+
+	if (EFI_ERROR(variable_get(name, &efi_global_variable_guid, NULL, &size, &value)) ||
+	    size != sizeof(value))
+		return fallback;
+	return value;
+}
+
 static void draw(const UINT16 *order, UINTN count, UINTN selected)
 {
+	/* Users check here whether keys are enrolled before they boot (32.3). */
+	bool secure = global_u8(u"SecureBoot", 0) == 1, setup = global_u8(u"SetupMode", 1) == 1;
+
 	out()->ClearScreen(out());
-	bds_say("Ember boot menu   (Up/Down to choose, Enter to boot, Esc to leave)\r\n\r\n");
+	bds_say("Ember boot menu   (Up/Down to choose, Enter to boot, Esc to leave)\r\n");
+	bds_say("Secure Boot: %s (%s)\r\n\r\n", secure ? "enabled" : "disabled",
+		setup ? "setup mode" : "user mode");
 	for (UINTN i = 0; i < count; i++) {
 		struct bds_option o;
 		bool ok = bds_option_read(u"Boot", order[i], &o);

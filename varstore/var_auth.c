@@ -281,9 +281,10 @@ static EFI_STATUS check_request(struct var_service *svc, const struct set_reques
 		return EFI_INVALID_PARAMETER;
 	if (!firmware && (!svc->verify || !svc->digest))
 		return EFI_UNSUPPORTED;
-	/* The crypto library allocates from the boot services' pool, which is gone after
-	 * ExitBootServices (docs/varstore.md). */
-	if (!firmware && svc->at_runtime)
+	/* After ExitBootServices the crypto library takes its memory from crypto/arena.c, but
+	 * its static tables hold absolute pointers the core image does not relocate at
+	 * SetVirtualAddressMap (docs/varstore.md). */
+	if (!firmware && svc->virtual_mode)
 		return EFI_UNSUPPORTED;
 	return EFI_SUCCESS;
 }
@@ -302,6 +303,8 @@ EFI_STATUS var_auth_set(struct var_service *svc, struct set_request *r, bool fir
 	if (firmware) {
 		/* The firmware's own write (import, enrolment tools): the value as given. */
 		u.new = u.old;
+		if (r->timestamp)
+			u.new.timestamp = *r->timestamp;
 		u.payload = r->data;
 		u.payload_size = r->size;
 	} else {

@@ -102,7 +102,8 @@ struct set_request {
 	const UINT8 *data;
 	UINT32 size;
 	bool exists;
-	struct var_ref current; /* when exists */
+	struct var_ref current;	   /* when exists */
+	const EFI_TIME *timestamp; /* the firmware's own authenticated writes: NULL keeps the old */
 };
 
 /* SetVariable of a variable that is, or is to be, time-based authenticated: r->data is

@@ -26,6 +26,7 @@ EFI_STATUS var_service_init(struct var_service *svc, struct flash_device *nv, vo
 	if (mem_size < var_service_mem_size(nv->size))
 		return EFI_BUFFER_TOO_SMALL;
 	svc->at_runtime = false;
+	svc->virtual_mode = false;
 	svc->verify = NULL;
 	svc->digest = NULL;
 	svc->auth_mem = m;
@@ -123,4 +124,5 @@ void var_service_convert(struct var_service *svc, void (*convert)(void **pointer
 	convert_function(&svc->vol_flash.dev.read, convert, ctx);
 	convert_function(&svc->vol_flash.dev.program, convert, ctx);
 	convert_function(&svc->vol_flash.dev.erase, convert, ctx);
+	svc->virtual_mode = true;
 }

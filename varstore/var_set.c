@@ -116,7 +116,8 @@ static EFI_STATUS set_variable(struct var_service *svc, struct set_request *r, b
 }
 
 static EFI_STATUS set_common(struct var_service *svc, const CHAR16 *name, const EFI_GUID *guid,
-			     UINT32 attributes, UINTN data_size, const void *data, bool firmware)
+			     UINT32 attributes, UINTN data_size, const void *data, bool firmware,
+			     const EFI_TIME *timestamp)
 {
 	struct set_request r;
 	EFI_STATUS status = check_arguments(name, guid, attributes, data_size, data);
@@ -131,6 +132,7 @@ static EFI_STATUS set_common(struct var_service *svc, const CHAR16 *name, const 
 	    .append = attributes & VAR_APPEND,
 	    .data = data,
 	    .size = (UINT32)data_size,
+	    .timestamp = timestamp,
 	};
 	if (!r.name_size)
 		return EFI_INVALID_PARAMETER;
@@ -140,11 +142,18 @@ static EFI_STATUS set_common(struct var_service *svc, const CHAR16 *name, const 
 EFI_STATUS var_set(struct var_service *svc, const CHAR16 *name, const EFI_GUID *guid,
 		   UINT32 attributes, UINTN data_size, const void *data)
 {
-	return set_common(svc, name, guid, attributes, data_size, data, false);
+	return set_common(svc, name, guid, attributes, data_size, data, false, NULL);
 }
 
 EFI_STATUS var_set_firmware(struct var_service *svc, const CHAR16 *name, const EFI_GUID *guid,
 			    UINT32 attributes, UINTN data_size, const void *data)
 {
-	return set_common(svc, name, guid, attributes, data_size, data, true);
+	return set_common(svc, name, guid, attributes, data_size, data, true, NULL);
+}
+
+EFI_STATUS var_set_firmware_at(struct var_service *svc, const CHAR16 *name, const EFI_GUID *guid,
+			       UINT32 attributes, UINTN data_size, const void *data,
+			       const EFI_TIME *timestamp)
+{
+	return set_common(svc, name, guid, attributes, data_size, data, true, timestamp);
 }

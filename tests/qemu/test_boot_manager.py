@@ -113,12 +113,27 @@ def test_boot_menu_from_the_serial_console(machine, disks, tmp_path):
     m.expect(r"Press Esc, F2 or F12 for the boot menu")
     m.send(b"\x1b")
     m.expect(r"Ember boot menu")
+    m.expect(r"Secure Boot: disabled \(setup mode\)")
     m.expect(r"> Boot0000")
     m.send(b"\x1b[B")
     m.expect(r"> Boot0001")
     m.send(b"\r")
     m.expect(re.escape(MODE))
     assert order_of_outputs(m.text)[0] == "B"
+
+
+def test_boot_menu_shows_secure_boot_on_with_the_ms_template(machine, disks, tmp_path):
+    """ember-vars.ms.fd has a PK: the firmware starts in User Mode, Secure Boot on."""
+    a, b = disks
+    vars_file = tmp_path / "vars.fd"
+    shutil.copy(FW / "ember-vars.ms.fd", vars_file)
+    m = machine(firmware="pflash", vars_file=vars_file,
+                disks=drives(a, b, index_a=1, index_b=2), extra=["-boot", "menu=on"])
+    m.expect(r"Press Esc, F2 or F12 for the boot menu")
+    m.send(b"\x1b")
+    m.expect(r"Ember boot menu")
+    m.expect(r"Secure Boot: enabled \(user mode\)")
+    m.close()
 
 
 def test_stale_own_options_go_and_others_stay(machine, disks, tmp_path):

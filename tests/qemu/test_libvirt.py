@@ -31,6 +31,7 @@ from disk_images import gpt_esp_disk
 HELLO = BUILD / "tests" / "programs" / "hello.efi"
 GREETING = "Hello World!"
 DESCRIPTOR = "70-ember-x86_64.json"
+SECURE_DESCRIPTOR = "71-ember-x86_64-secboot.json"
 SYSTEM_FIRMWARE_DIRS = (Path("/usr/share/qemu/firmware"), Path("/etc/qemu/firmware"))
 # Generous: libvirt probes QEMU's capabilities on first use, and TCG on a loaded machine.
 DAEMON_TIMEOUT = 120
@@ -113,6 +114,13 @@ def test_make_install_puts_the_descriptor_where_libvirt_reads(tmp_path, prefix, 
     mapping = json.loads(descriptor.read_text())["mapping"]
     for key, name in (("executable", "ember-code.fd"), ("nvram-template", "ember-vars.fd")):
         path = mapping[key]["filename"]
+        assert path == f"{prefix}/share/ember/{name}"
+        assert (tmp_path / path.lstrip("/")).is_file(), f"{path} not installed: {installed}"
+    # The Secure Boot pair: the same code, Microsoft's keys in the template; no SMM.
+    secure = json.loads((tmp_path / json_dir / SECURE_DESCRIPTOR).read_text())
+    assert sorted(secure["features"]) == ["enrolled-keys", "secure-boot"]
+    for key, name in (("executable", "ember-code.fd"), ("nvram-template", "ember-vars.ms.fd")):
+        path = secure["mapping"][key]["filename"]
         assert path == f"{prefix}/share/ember/{name}"
         assert (tmp_path / path.lstrip("/")).is_file(), f"{path} not installed: {installed}"
     if prefix != "/usr":

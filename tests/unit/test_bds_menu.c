@@ -7,6 +7,7 @@
 
 #include "bds_fixture.h"
 #include "support/test.h"
+#include <efi/image_authentication.h>
 #include <ember/core/bds.h>
 #include <ember/core/core.h>
 #include <ember/lib/str.h>
@@ -106,6 +107,42 @@ static void os_indications(void)
 TEST(bds_menu_when_the_os_asks)
 {
 	RUN_ISOLATED(os_indications);
+}
+
+int bds_menu(void); /* bds/bds.h */
+
+/* The menu says whether Secure Boot is on: off in Setup Mode, on once a PK is enrolled
+ * (here as the firmware writes its own keys, an EFI_SIGNATURE_LIST of one X509 entry). */
+static void secure_boot_state(void)
+{
+	static const EFI_INPUT_KEY keys[] = {{GAP, 0}, {SCAN_ESC, 0}};
+	static const EFI_GUID x509 = EFI_CERT_X509_GUID;
+	UINT8 esl[sizeof(EFI_SIGNATURE_LIST) + 16 + 4] = {0};
+	EFI_SIGNATURE_LIST l = {x509, sizeof(esl), 0, 16 + 4};
+
+	two_options();
+	console_use(keys, ARRAY_SIZE(keys));
+	ASSERT_EQ(bds_menu(), -1);
+	EXPECT(strstr(con.text, "Secure Boot: disabled (setup mode)"));
+	memcpy(esl, &l, sizeof(l));
+	memcpy(esl + sizeof(l) + 16, "\x30\x02\x05\x00", 4);
+	ASSERT_STATUS(variable_set_firmware(u"PK", &global_guid,
+					    EFI_VARIABLE_NON_VOLATILE |
+						EFI_VARIABLE_BOOTSERVICE_ACCESS |
+						EFI_VARIABLE_RUNTIME_ACCESS |
+						EFI_VARIABLE_TIME_BASED_AUTHENTICATED_WRITE_ACCESS,
+					    sizeof(esl), esl),
+		      EFI_SUCCESS);
+	con.text_len = 0;
+	con.next_key = 0;
+	console_use(keys, ARRAY_SIZE(keys));
+	ASSERT_EQ(bds_menu(), -1);
+	EXPECT(strstr(con.text, "Secure Boot: enabled (user mode)"));
+}
+
+TEST(bds_menu_shows_the_secure_boot_state)
+{
+	RUN_ISOLATED(secure_boot_state);
 }
 
 /* Esc during the wait opens the menu; the Esc still held is drained, a second one

@@ -89,6 +89,7 @@ TEST(var_service_convert_covers_every_pointer)
 	memcpy(new_mem, old_mem, size);
 	var_service_convert(&svc, move_pointer, &m);
 	EXPECT_EQ(m.converted, 4); /* two indexes, the volatile RAM, authenticated writes' memory */
+	EXPECT(svc.virtual_mode);
 	memset(old_mem, 0xaa, size);
 	EXPECT_STATUS(var_get(&svc, u"Moved", &g, NULL, &got, buf), EFI_SUCCESS);
 	EXPECT(!memcmp(buf, "vol!", 4));

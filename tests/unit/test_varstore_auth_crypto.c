@@ -9,6 +9,8 @@
 #include "test_varstore.h"
 #include <efi/image_authentication.h>
 #include <ember/lib/guids.h>
+#include <ember/core/core.h>
+#include "../../crypto/arena.h"
 
 #define NBRA                                                                                       \
 	(EFI_VARIABLE_NON_VOLATILE | EFI_VARIABLE_BOOTSERVICE_ACCESS |                             \
@@ -68,4 +70,49 @@ TEST(auth_real_signature_from_efitools)
 	free(pk);
 	free(kek_der);
 	free(kek);
+}
+
+/* After ExitBootServices (physical mode) the real verification runs on crypto/arena.c and
+ * gives every byte back; after SetVirtualAddressMap the write is refused. */
+static void db_update_at_runtime(void)
+{
+	struct nor_sim flash;
+	struct test_vars tv;
+	struct var_service *svc;
+	size_t auth_size, pk_size, kek_der_size;
+	UINT8 *auth = artefact_read("db.auth", &auth_size);
+	UINT8 *pk = artefact_read("root.esl", &pk_size);
+	UINT8 *kek_der = artefact_read("kek.der", &kek_der_size);
+	UINT8 *kek;
+	UINT32 kek_size;
+
+	ASSERT(auth && pk && kek_der);
+	kek = esl_of(kek_der, kek_der_size, &kek_size);
+	nor_init(&flash, VARSTORE_REGION_SIZE, VARSTORE_BLOCK_SIZE);
+	ASSERT_STATUS(test_vars_mount(&tv, &flash.dev, 0), EFI_SUCCESS);
+	svc = &tv.svc;
+	var_service_set_crypto(svc, pkcs7_verify, hash_buffer);
+	ASSERT_STATUS(var_set_firmware(svc, u"PK", gv, NBRA, pk_size, pk), EFI_SUCCESS);
+	ASSERT_STATUS(var_set_firmware(svc, u"KEK", gv, NBRA, kek_size, kek), EFI_SUCCESS);
+	core_boot_services_exited = true;
+	svc->at_runtime = true;
+	svc->virtual_mode = true;
+	EXPECT_STATUS(var_set(svc, u"db", sdb, NBRA, auth_size, auth), EFI_UNSUPPORTED);
+	svc->virtual_mode = false;
+	auth[auth_size - 1] ^= 1;
+	EXPECT_STATUS(var_set(svc, u"db", sdb, NBRA, auth_size, auth), EFI_SECURITY_VIOLATION);
+	auth[auth_size - 1] ^= 1;
+	EXPECT_STATUS(var_set(svc, u"db", sdb, NBRA, auth_size, auth), EFI_SUCCESS);
+	EXPECT_EQ(crypto_arena_in_use(), 0);
+	test_vars_unmount(&tv);
+	nor_free(&flash);
+	free(auth);
+	free(pk);
+	free(kek_der);
+	free(kek);
+}
+
+TEST(auth_real_signature_after_exit_boot_services)
+{
+	RUN_ISOLATED(db_update_at_runtime);
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "tool.h"
+#include <ember/core/log.h>
 #include <ember/lib/format.h>
 
 static const char usage_text[] =
@@ -26,12 +27,21 @@ static const char usage_text[] =
     "  import IN                restores every variable of such a file ('-': stdin), as\n"
     "                           the firmware writes its own\n"
     "  format                   makes FILE a new, empty store\n"
+    "  enroll PK|KEK|db|dbx|dbt [--append] [--owner GUID] INPUT...\n"
+    "                           Secure Boot keys: each INPUT a DER or PEM certificate,\n"
+    "                           an EFI_SIGNATURE_LIST (.esl) file or a SHA-256 hash in\n"
+    "                           hex (db, dbx, dbt), written as the firmware's own, dated\n"
+    "                           now; or one signed .auth update (sign-efi-sig-list),\n"
+    "                           applied as SetVariable would. --owner: the entries'\n"
+    "                           owner (default 5d8e6a21-4c3b-4f0e-9b61-2e7d1a90c453)\n"
     "GUID is 8-4-4-4-12 or 'global' (EFI_GLOBAL_VARIABLE, the default). LIST is a comma-\n"
     "separated set of nv, bs, rt, hr (default nv,bs,rt). Writes follow SetVariable's rules\n"
     "as before ExitBootServices; --force writes as the firmware itself, past the rules for\n"
     "the specification's variables (read-only ones included). A missing FILE is created\n"
-    "by set, import and format.\n"
-    "--bench prints the store's latency figures as Markdown table rows.\n";
+    "by set, import, enroll and format.\n"
+    "--bench prints the store's latency figures as Markdown table rows.\n"
+    "EMBER_VARSTORE_DEBUG=1 in the environment shows the firmware code's debug log (why a\n"
+    "signature or a list was refused).\n";
 
 int tool_error(const char *fmt, ...)
 {
@@ -73,7 +83,9 @@ static int run(const char *path, const char *command, int argc, char **argv)
 		store_format(&t, path);
 		return store_close(&t);
 	}
-	store_open(&t, path, !strcmp(command, "set") || !strcmp(command, "import"));
+	store_open(&t, path,
+		   !strcmp(command, "set") || !strcmp(command, "import") ||
+		       !strcmp(command, "enroll"));
 	if (!strcmp(command, "list"))
 		status = cmd_list(&t);
 	else if (!strcmp(command, "get"))
@@ -86,6 +98,8 @@ static int run(const char *path, const char *command, int argc, char **argv)
 		status = cmd_export(&t, argc, argv);
 	else if (!strcmp(command, "import"))
 		status = cmd_import(&t, argc, argv);
+	else if (!strcmp(command, "enroll"))
+		status = cmd_enroll(&t, argc, argv);
 	else
 		tool_usage_error("unknown command '%s'", command);
 	if (status)
@@ -95,6 +109,8 @@ static int run(const char *path, const char *command, int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	if (getenv("EMBER_VARSTORE_DEBUG"))
+		log_threshold = LOG_LEVEL_DEBUG;
 	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
 		fputs(usage_text, stdout);
 		return 0;

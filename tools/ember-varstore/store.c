@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "tool.h"
+#include <ember/core/core.h>
 
 /* Refuses what is not a regular file: a directory, a FIFO or a device. */
 static void check_kind(const char *path, const struct stat *st)
@@ -73,6 +74,9 @@ static void mount(struct tool_store *t, UINT32 flags)
 				t->path));
 	if (EFI_ERROR(status))
 		exit(tool_error("%s: cannot mount it: %s", t->path, status_text(status)));
+	/* The tool runs none of the core, so there is no pool: the crypto library takes its
+	 * memory from its own arena, as after ExitBootServices (crypto/arena.h). */
+	core_boot_services_exited = true;
 	var_service_set_crypto(&t->svc, pkcs7_verify, hash_buffer);
 	if (t->svc.nv.report.formatted)
 		t->dirty = true;

@@ -44,6 +44,16 @@ CHAR16 *name_from_escaped(const char *text);
  * malformed. */
 bool parse_hex(const char *text, UINT8 **data, size_t *size);
 
+/* enroll's input readers (enroll_input.c). */
+/* Whether data is one DER SEQUENCE filling size bytes with TBSCertificate, the algorithm
+ * and the signature's BIT STRING. */
+bool enroll_der_certificate(const UINT8 *data, size_t size);
+/* Decodes base64 from text to end (whitespace skipped) into out (room for the text's
+ * length); the size, or -1 when malformed. */
+long enroll_base64_decode(const char *text, const char *end, UINT8 *out);
+/* 64 hex digits to 32 bytes; false otherwise. */
+bool enroll_parse_sha256(const char *text, UINT8 *hash);
+
 /* Commands (commands.c, transfer.c, bench.c); each returns the exit status. */
 int cmd_list(struct tool_store *t);
 int cmd_get(struct tool_store *t, int argc, char **argv);
@@ -51,6 +61,7 @@ int cmd_set(struct tool_store *t, int argc, char **argv);
 int cmd_delete(struct tool_store *t, int argc, char **argv);
 int cmd_export(struct tool_store *t, int argc, char **argv);
 int cmd_import(struct tool_store *t, int argc, char **argv);
+int cmd_enroll(struct tool_store *t, int argc, char **argv);
 int cmd_bench(void);
 
 /* Prints "ember-varstore: " and the message, returns 1 (or exits 2 for usage). */

@@ -159,6 +159,7 @@ struct var_service {
 	struct vstore vol; /* the others, in RAM */
 	struct flash_ram vol_flash;
 	bool at_runtime;      /* ExitBootServices happened: only RUNTIME_ACCESS variables exist */
+	bool virtual_mode;    /* var_service_convert ran: authenticated writes are refused */
 	var_verify_fn verify; /* NULL: time-based authenticated writes are EFI_UNSUPPORTED */
 	var_digest_fn digest;
 	UINT8 *auth_mem; /* VAR_AUTH_MEM_SIZE bytes */
@@ -189,6 +190,11 @@ EFI_STATUS var_query(struct var_service *svc, UINT32 attributes, UINT64 *max_sto
  * variables do not apply (the other checks do). */
 EFI_STATUS var_set_firmware(struct var_service *svc, const CHAR16 *name, const EFI_GUID *guid,
 			    UINT32 attributes, UINTN data_size, const void *data);
+/* var_set_firmware of a time-based authenticated variable stamped with timestamp (an
+ * enrolment tool's write; an append keeps the later of the two). */
+EFI_STATUS var_set_firmware_at(struct var_service *svc, const CHAR16 *name, const EFI_GUID *guid,
+			       UINT32 attributes, UINTN data_size, const void *data,
+			       const EFI_TIME *timestamp);
 
 /* Sets the firmware's global variables (PlatformLangCodes, SecureBoot ...) and gives the
  * non-volatile ones (PlatformLang, Lang, Timeout ...) their defaults when missing or
