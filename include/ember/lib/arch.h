@@ -1,7 +1,8 @@
 /* What differs between processor architectures in code the core and drivers share: the
  * jump buffer of jump_set/jump_long (lib/ARCH/jump.S), the stack's shape at a call, a
- * spin-wait hint, the PE machine type programs must have and the removable-media file. Everything
- * else per-architecture lives in a platform directory (docs/design.md, "Architectures"). */
+ * spin-wait hint, the PE machine type programs must have and the removable-media file.
+ * Everything else per-architecture lives in a platform directory (docs/design.md,
+ * "Architectures"). */
 #ifndef EMBER_ARCH_H
 #define EMBER_ARCH_H
 

@@ -133,7 +133,8 @@ EFI_STATUS plat_get_wakeup_time(BOOLEAN *enabled, BOOLEAN *pending, EFI_TIME *ti
 				      cmos_read(REG_ALARM_HOUR)};
 	EFI_TIME now;
 
-	if (cmos_read(REG_C) & RTC_REG_C_AF)
+	/* The RTC sets AF at every match, enabled or not: only an enabled alarm rings. */
+	if ((cmos_read(REG_C) & RTC_REG_C_AF) && (b & RTC_REG_B_AIE))
 		alarm_rang = true;
 	if (was)
 		plat_interrupts_enable();
