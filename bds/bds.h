@@ -30,7 +30,8 @@ EFI_STATUS bds_option_delete(const CHAR16 *kind, UINT16 number);
 /* expand.c: the full device paths an option's file path stands for, one at a time. */
 typedef bool (*bds_path_visitor)(EFI_DEVICE_PATH_PROTOCOL *full_path, void *ctx);
 void bds_expand_path(const EFI_DEVICE_PATH_PROTOCOL *path, bds_path_visitor visit, void *ctx);
-/* The removable-media file path appended to a device: \EFI\BOOT\BOOTX64.EFI */
+/* The removable-media file path appended to a device: ARCH_REMOVABLE_FILE (ember/lib/arch.h),
+ * \EFI\BOOT\BOOTX64.EFI on x86-64 */
 extern const CHAR16 bds_removable_path[];
 
 /* boot.c */

@@ -7,11 +7,12 @@
 #include "bds.h"
 #include <ember/core/devpath.h>
 #include <ember/core/log.h>
+#include <ember/lib/arch.h>
 #include <ember/lib/str.h>
 #include <efi/protocol/simple_file_system.h>
 #include <ember/lib/guids.h>
 
-const CHAR16 bds_removable_path[] = u"\\EFI\\BOOT\\BOOTX64.EFI";
+const CHAR16 bds_removable_path[] = ARCH_REMOVABLE_FILE;
 
 static bool is_node(const EFI_DEVICE_PATH_PROTOCOL *node, UINT8 type, UINT8 subtype)
 {

@@ -3,10 +3,12 @@
  * notice a pointer SetVirtualAddressMap missed). After ExitBootServices it gives
  * SetVirtualAddressMap every runtime range moved up by VIRTUAL_OFFSET, switches to page
  * tables of its own where those ranges exist only there, and uses the services through
- * the converted table: variables, time, the monotonic count, and ResetSystem to end.
+ * the converted table: variables, time, the wake-up alarm, the monotonic count, and
+ * ResetSystem to end.
  * x86-64 only; it writes to COM1 itself once the consoles are gone. */
 #include "../lib/app.h"
 #include <ember/lib/str.h>
+#include <ember/lib/time.h>
 
 #define VIRTUAL_OFFSET (1ULL << 44) /* 16 TiB: canonical, far from RAM */
 #define TABLE_PAGES 128
@@ -59,6 +61,25 @@ static void check(bool ok, const char *what)
 		failures++;
 		app_print("rt-virtual: FAILED: %s\n", what);
 	}
+}
+
+/* The wake-up alarm (the RTC's on Ember's QEMU platform): set an hour ahead, read back,
+ * disabled again. */
+static void check_wakeup(EFI_RUNTIME_SERVICES *rt, const EFI_TIME *now)
+{
+	EFI_TIME alarm, got = {0};
+	BOOLEAN enabled = FALSE, pending = TRUE;
+
+	efi_time_from_unix(efi_time_to_unix(now) + 3600, &alarm);
+	check(rt->SetWakeupTime(TRUE, &alarm) == EFI_SUCCESS, "SetWakeupTime(TRUE)");
+	check(rt->GetWakeupTime(&enabled, &pending, &got) == EFI_SUCCESS && enabled && !pending &&
+		  got.Year == alarm.Year && got.Month == alarm.Month && got.Day == alarm.Day &&
+		  got.Hour == alarm.Hour && got.Minute == alarm.Minute &&
+		  got.Second == alarm.Second,
+	      "GetWakeupTime reads the alarm back");
+	check(rt->SetWakeupTime(FALSE, NULL) == EFI_SUCCESS, "SetWakeupTime(FALSE)");
+	check(rt->GetWakeupTime(&enabled, &pending, &got) == EFI_SUCCESS && !enabled,
+	      "GetWakeupTime after disabling");
 }
 
 /* ---- Page tables: identity for all but the runtime ranges, which move up ---- */
@@ -209,6 +230,7 @@ static void use_services(EFI_RUNTIME_SERVICES *rt)
 	      "QueryVariableInfo");
 	check(rt->GetTime(&time, NULL) == EFI_SUCCESS && time.Year >= 2000, "GetTime");
 	check(rt->SetTime(&time) == EFI_SUCCESS, "SetTime");
+	check_wakeup(rt, &time);
 	check(rt->GetNextHighMonotonicCount(&high) == EFI_SUCCESS && high > 0,
 	      "GetNextHighMonotonicCount");
 	app_print("rt-virtual: %u variables, time %04u-%02u-%02u %02u:%02u\n", (unsigned)names,

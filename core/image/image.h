@@ -5,20 +5,9 @@
 #include <ember/core/core.h>
 #include <ember/lib/list.h>
 #include <ember/core/pe.h>
+#include <ember/lib/arch.h>
 
 #define IMAGE_SIGNATURE SIGNATURE_32('i', 'm', 'a', 'g')
-
-/* Callee-saved state of both x86-64 ABIs, for Exit() to unwind to StartImage(). */
-struct jump_buffer {
-	UINT64 rbx, rbp, r12, r13, r14, r15, rsp, rip, rdi, rsi;
-	UINT8 xmm6_15[10 * 16];
-	UINT32 mxcsr;
-	UINT16 fpu_control;
-};
-
-/* Returns 0 when called, and again (with value) when jump_long reaches it. */
-__attribute__((returns_twice)) int jump_set(struct jump_buffer *jb);
-_Noreturn void jump_long(struct jump_buffer *jb, int value);
 
 struct image {
 	UINT32 signature;

@@ -4,6 +4,7 @@
 #define LOG_PREFIX "pe: "
 #include "pe_format.h"
 #include <ember/core/log.h>
+#include <ember/lib/arch.h>
 #include <ember/lib/format.h>
 
 static const char not_pe[] = "not a PE32+ image";
@@ -61,7 +62,8 @@ static EFI_STATUS read_optional_header(const void *base, size_t size, struct pe_
 	return EFI_SUCCESS;
 }
 
-/* Reads the headers of a file or loaded image; only X64 PE32+ images pass. */
+/* Reads the headers of a file or loaded image; only PE32+ images of the firmware's architecture
+ * pass. */
 EFI_STATUS pe_read_headers(const void *base, size_t size, struct pe_headers *hdr,
 			   char reason_text[PE_REASON_TEXT_SIZE], const char **reason)
 {
@@ -73,7 +75,7 @@ EFI_STATUS pe_read_headers(const void *base, size_t size, struct pe_headers *hdr
 		return status;
 	if (!pe_read(base, size, (UINT64)hdr->pe_offset + 4, &hdr->file, sizeof(hdr->file)))
 		return refuse(reason, "truncated headers");
-	if (hdr->file.Machine != IMAGE_FILE_MACHINE_X64) {
+	if (hdr->file.Machine != ARCH_PE_MACHINE) {
 		format_sn(reason_text, PE_REASON_TEXT_SIZE, "unsupported machine type 0x%x",
 			  (UINT32)hdr->file.Machine);
 		*reason = reason_text;

@@ -16,9 +16,7 @@ void __asan_handle_no_return(void);
 #define HANDLE_NO_RETURN() ((void)0)
 #endif
 
-_Static_assert(offsetof(struct jump_buffer, xmm6_15) == 0x50, "jump.S layout");
-_Static_assert(offsetof(struct jump_buffer, mxcsr) == 0xf0, "jump.S layout");
-_Static_assert(offsetof(struct jump_buffer, fpu_control) == 0xf4, "jump.S layout");
+JUMP_BUFFER_CHECK_LAYOUT();
 
 static struct image *current_image;
 
@@ -145,9 +143,11 @@ bool image_fault_abortable(UINT64 rip, EFI_TPL tpl, bool programs_fault)
 
 UINTN image_abort_stack(void)
 {
-	UINTN top = ALIGN_DOWN((UINTN)current_image->exit_jump->rsp - ABORT_STACK_GAP, 16) - 8;
+	UINTN top = ALIGN_DOWN(jump_buffer_sp(current_image->exit_jump) - ABORT_STACK_GAP, 16) -
+		    ARCH_RETURN_ADDRESS_SLOT;
 
-	*(UINT64 *)top = 0; /* no return address: a frame walk ends here */
+	if (ARCH_RETURN_ADDRESS_SLOT)
+		*(UINT64 *)top = 0; /* no return address: a frame walk ends here */
 	return top;
 }
 

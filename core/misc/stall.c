@@ -1,6 +1,7 @@
 /* Stall (UEFI 2.10, section 7.5): a busy wait that lets timer interrupts run. */
 #include "../services.h"
 #include <ember/core/platform.h>
+#include <ember/lib/arch.h>
 
 /* Waits longer than this idle the CPU between interrupts instead of spinning. */
 #define IDLE_THRESHOLD_NS 2000000ULL
@@ -17,7 +18,7 @@ void core_stall_us(UINT64 microseconds)
 		if (wait - elapsed > IDLE_THRESHOLD_NS && tpl_current() < TPL_HIGH_LEVEL)
 			plat_idle();
 		else
-			__builtin_ia32_pause();
+			arch_cpu_relax();
 	}
 }
 

@@ -46,19 +46,21 @@ EFI_STATUS core_get_time(EFI_TIME *time)
 	return plat_get_time(time, NULL);
 }
 
-/* No wake-up alarm on Ember's platforms: the spec's answer for that is EFI_UNSUPPORTED. */
+/* The wake-up alarm is the platform's (EFI_UNSUPPORTED where it has none, as on
+ * ember-run); the argument checks of 8.3 are here. */
 EFI_STATUS EFIAPI efi_get_wakeup_time(BOOLEAN *enabled, BOOLEAN *pending, EFI_TIME *time)
 {
 	if (!enabled || !pending || !time)
 		return EFI_INVALID_PARAMETER;
-	return EFI_UNSUPPORTED;
+	return plat_get_wakeup_time(enabled, pending, time);
 }
 
 EFI_STATUS EFIAPI efi_set_wakeup_time(BOOLEAN enable, EFI_TIME *time)
 {
 	if (enable && (!time || !time_is_valid(time)))
 		return EFI_INVALID_PARAMETER;
-	return EFI_UNSUPPORTED;
+	/* Disabling ignores the time, which may be NULL. */
+	return plat_set_wakeup_time(enable, enable ? time : NULL);
 }
 
 /* A switch rather than a table of pointers: runtime code keeps no absolute addresses. */
@@ -299,6 +301,9 @@ static EFI_STATUS rt_properties_install(void)
 		EFI_RT_SUPPORTED_GET_TIME | EFI_RT_SUPPORTED_SET_TIME |
 		EFI_RT_SUPPORTED_SET_VIRTUAL_ADDRESS_MAP | EFI_RT_SUPPORTED_CONVERT_POINTER |
 		EFI_RT_SUPPORTED_GET_NEXT_HIGH_MONOTONIC_COUNT | EFI_RT_SUPPORTED_RESET_SYSTEM |
+		(plat_has_wakeup_alarm()
+		     ? EFI_RT_SUPPORTED_GET_WAKEUP_TIME | EFI_RT_SUPPORTED_SET_WAKEUP_TIME
+		     : 0) |
 		(variables_ready ? RT_SUPPORTED_VARIABLES : 0),
 	};
 	return config_table_install(&efi_rt_properties_table_guid, table);

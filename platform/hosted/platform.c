@@ -129,6 +129,23 @@ EFI_STATUS plat_set_time(const EFI_TIME *time)
 	return EFI_SUCCESS;
 }
 
+/* ember-run has no wake-up alarm: a process cannot wake the host, and an alarm that
+ * never rings would lie to the caller. The RT properties table leaves both out. */
+bool plat_has_wakeup_alarm(void)
+{
+	return false;
+}
+
+EFI_STATUS plat_get_wakeup_time(BOOLEAN *enabled, BOOLEAN *pending, EFI_TIME *time)
+{
+	return EFI_UNSUPPORTED;
+}
+
+EFI_STATUS plat_set_wakeup_time(BOOLEAN enable, const EFI_TIME *time)
+{
+	return EFI_UNSUPPORTED;
+}
+
 _Noreturn void plat_reset(EFI_RESET_TYPE type, EFI_STATUS status, UINTN data_size, const void *data)
 {
 	static const char *const kinds[] = {"cold reset", "warm reset", "shutdown",

@@ -1,5 +1,5 @@
 /* The runtime services table (core/runtime/runtime_services.c, UEFI 2.10 chapter 8): the
- * time services' argument checks (8.3), no wake-up alarm, the high monotonic count
+ * time services' argument checks (8.3), the wake-up alarm's, the high monotonic count
  * (8.4.1), ResetSystem (8.5.1), no capsules, and variables that report EFI_UNSUPPORTED
  * until the platform has started them. */
 #include <setjmp.h>
@@ -94,22 +94,43 @@ TEST(runtime_set_time_checks_every_field)
 	}
 }
 
-TEST(runtime_wakeup_alarm_is_unsupported)
+TEST(runtime_wakeup_alarm_argument_checks)
 {
-	BOOLEAN enabled, pending;
-	EFI_TIME t = valid_time();
+	BOOLEAN enabled = TRUE, pending = TRUE;
+	EFI_TIME t = valid_time(), got = {0};
 
 	EXPECT_STATUS(core_rt->GetWakeupTime(NULL, &pending, &t), EFI_INVALID_PARAMETER);
 	EXPECT_STATUS(core_rt->GetWakeupTime(&enabled, NULL, &t), EFI_INVALID_PARAMETER);
 	EXPECT_STATUS(core_rt->GetWakeupTime(&enabled, &pending, NULL), EFI_INVALID_PARAMETER);
-	EXPECT_STATUS(core_rt->GetWakeupTime(&enabled, &pending, &t), EFI_UNSUPPORTED);
 	/* Enabling needs a valid time; disabling needs none. */
 	EXPECT_STATUS(core_rt->SetWakeupTime(TRUE, NULL), EFI_INVALID_PARAMETER);
 	t.Month = 13;
 	EXPECT_STATUS(core_rt->SetWakeupTime(TRUE, &t), EFI_INVALID_PARAMETER);
-	t = valid_time();
-	EXPECT_STATUS(core_rt->SetWakeupTime(TRUE, &t), EFI_UNSUPPORTED);
-	EXPECT_STATUS(core_rt->SetWakeupTime(FALSE, NULL), EFI_UNSUPPORTED);
+	t = valid_time(), t.Year = 2023; /* 29 February of a common year */
+	EXPECT_STATUS(core_rt->SetWakeupTime(TRUE, &t), EFI_INVALID_PARAMETER);
+	t = valid_time(), t.TimeZone = 1441;
+	EXPECT_STATUS(core_rt->SetWakeupTime(TRUE, &t), EFI_INVALID_PARAMETER);
+	EXPECT_STATUS(core_rt->SetWakeupTime(FALSE, NULL), EFI_SUCCESS);
+	EXPECT_STATUS(core_rt->GetWakeupTime(&enabled, &pending, &got), EFI_SUCCESS);
+	EXPECT(!enabled && !pending);
+}
+
+TEST(runtime_wakeup_alarm_set_ring_acknowledge)
+{
+	BOOLEAN enabled = FALSE, pending = TRUE;
+	EFI_TIME t = valid_time(), got = {0};
+
+	ASSERT_STATUS(core_rt->SetWakeupTime(TRUE, &t), EFI_SUCCESS);
+	EXPECT_STATUS(core_rt->GetWakeupTime(&enabled, &pending, &got), EFI_SUCCESS);
+	EXPECT(enabled && !pending);
+	EXPECT(memcmp(&got, &t, sizeof(t)) == 0);
+	test_ring_wakeup_alarm();
+	EXPECT_STATUS(core_rt->GetWakeupTime(&enabled, &pending, &got), EFI_SUCCESS);
+	EXPECT(enabled && pending);
+	/* Disabling acknowledges the alarm. */
+	EXPECT_STATUS(core_rt->SetWakeupTime(FALSE, &t), EFI_SUCCESS);
+	EXPECT_STATUS(core_rt->GetWakeupTime(&enabled, &pending, &got), EFI_SUCCESS);
+	EXPECT(!enabled && !pending);
 }
 
 /* The high half counts up by one per call, and the count from GetNextMonotonicCount
@@ -218,6 +239,10 @@ static void variables_fail_then_start(void)
 	EFI_RT_PROPERTIES_TABLE *props = rt_properties();
 
 	ASSERT(props != NULL);
+	/* The unit-test platform has a wake-up alarm: the table lists its services. */
+	EXPECT_EQ(props->RuntimeServicesSupported &
+		      (EFI_RT_SUPPORTED_GET_WAKEUP_TIME | EFI_RT_SUPPORTED_SET_WAKEUP_TIME),
+		  EFI_RT_SUPPORTED_GET_WAKEUP_TIME | EFI_RT_SUPPORTED_SET_WAKEUP_TIME);
 	nor_init(&flash, VARSTORE_REGION_SIZE, VARSTORE_BLOCK_SIZE);
 	unreadable = probe_of(&flash);
 	unreadable.fail_from = 1;

@@ -43,6 +43,21 @@ EFI_STATUS plat_set_time(const EFI_TIME *time)
 	return EFI_UNSUPPORTED;
 }
 
+bool plat_has_wakeup_alarm(void)
+{
+	return false;
+}
+
+EFI_STATUS plat_get_wakeup_time(BOOLEAN *enabled, BOOLEAN *pending, EFI_TIME *time)
+{
+	return EFI_UNSUPPORTED;
+}
+
+EFI_STATUS plat_set_wakeup_time(BOOLEAN enable, const EFI_TIME *time)
+{
+	return EFI_UNSUPPORTED;
+}
+
 _Noreturn void plat_reset(EFI_RESET_TYPE type, EFI_STATUS status, UINTN data_size, const void *data)
 {
 	exit(EFI_ERROR(status) ? 1 : 0);

@@ -9,7 +9,8 @@
 #include <efi/types.h>
 #include <efi/status.h>
 
-/* Machine types (PE/COFF "Machine Types"); only X64 images are loaded. */
+/* Machine types (PE/COFF "Machine Types"); only the firmware's own (ARCH_PE_MACHINE,
+ * ember/lib/arch.h) are loaded. */
 #define IMAGE_FILE_MACHINE_I386 0x014c
 #define IMAGE_FILE_MACHINE_X64 0x8664
 #define IMAGE_FILE_MACHINE_ARM64 0xaa64

@@ -24,6 +24,14 @@ void plat_idle(void);
 EFI_STATUS plat_get_time(EFI_TIME *time, EFI_TIME_CAPABILITIES *capabilities);
 EFI_STATUS plat_set_time(const EFI_TIME *time);
 
+/* The wake-up alarm, as GetWakeupTime/SetWakeupTime define it; the core has checked the
+ * arguments (non-NULL, a valid time when enabling). A platform without an alarm says
+ * false here and EFI_UNSUPPORTED from both; one that cannot hold a given time answers
+ * EFI_INVALID_PARAMETER. */
+bool plat_has_wakeup_alarm(void);
+EFI_STATUS plat_get_wakeup_time(BOOLEAN *enabled, BOOLEAN *pending, EFI_TIME *time);
+EFI_STATUS plat_set_wakeup_time(BOOLEAN enable, const EFI_TIME *time);
+
 /* ResetSystem: never returns. */
 _Noreturn void plat_reset(EFI_RESET_TYPE type, EFI_STATUS status, UINTN data_size,
 			  const void *data);

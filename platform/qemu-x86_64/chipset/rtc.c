@@ -1,7 +1,10 @@
-/* GetTime/SetTime on the CMOS real-time clock (ports 0x70/0x71). QEMU keeps it in BCD,
- * 24-hour mode; both encodings and both hour modes are handled. */
+/* GetTime/SetTime and GetWakeupTime/SetWakeupTime on the CMOS real-time clock (ports
+ * 0x70/0x71). QEMU keeps it in BCD, 24-hour mode; both encodings and both hour modes are
+ * handled. The alarm has hour, minute and second registers only: QEMU's FADT names no
+ * day or month alarm register, so wake-up times lie within the next 24 hours. */
 #include <ember/core/platform.h>
 #include "cpu/io.h"
+#include "pure/rtc_alarm.h"
 #include "qemu.h"
 
 #define CMOS_INDEX 0x70
@@ -13,6 +16,10 @@
 #define REG_B_24H 0x02
 #define REG_B_BINARY 0x04
 #define REG_B_SET 0x80
+#define REG_C 0x0c
+#define REG_ALARM_SECOND 1
+#define REG_ALARM_MINUTE 3
+#define REG_ALARM_HOUR 5
 #define REG_CENTURY 0x32
 
 static uint8_t cmos_read(uint8_t reg)
@@ -101,6 +108,78 @@ EFI_STATUS plat_set_time(const EFI_TIME *t)
 	cmos_write(9, to_bcd((uint8_t)(t->Year % 100), binary));
 	cmos_write(REG_CENTURY, to_bcd((uint8_t)(t->Year / 100), binary));
 	cmos_write(REG_B, b);
+	if (was)
+		plat_interrupts_enable();
+	return EFI_SUCCESS;
+}
+
+/* The date of the last alarm set (the RTC keeps only its time of day), and whether the
+ * alarm has rung since: reading register C clears AF, so the flag is kept here until
+ * SetWakeupTime acknowledges it. */
+static EFI_TIME alarm_set;
+static bool alarm_has_date;
+static bool alarm_rang;
+
+bool plat_has_wakeup_alarm(void)
+{
+	return true;
+}
+
+EFI_STATUS plat_get_wakeup_time(BOOLEAN *enabled, BOOLEAN *pending, EFI_TIME *time)
+{
+	bool was = plat_interrupts_disable();
+	uint8_t b = cmos_read(REG_B);
+	struct rtc_alarm_regs regs = {cmos_read(REG_ALARM_SECOND), cmos_read(REG_ALARM_MINUTE),
+				      cmos_read(REG_ALARM_HOUR)};
+	EFI_TIME now;
+
+	/* The RTC sets AF at every match, enabled or not: only an enabled alarm rings. */
+	if ((cmos_read(REG_C) & RTC_REG_C_AF) && (b & RTC_REG_B_AIE))
+		alarm_rang = true;
+	if (was)
+		plat_interrupts_enable();
+	plat_get_time(&now, NULL);
+	*time = now;
+	if (!rtc_alarm_decode(&regs, b, time))
+		return EFI_DEVICE_ERROR; /* someone left "don't care" values or garbage there */
+	/* The date is the one SetWakeupTime was given while the registers still hold its
+	 * time of day; an alarm programmed by someone else is reported on today's date. */
+	if (alarm_has_date && alarm_set.Hour == time->Hour && alarm_set.Minute == time->Minute &&
+	    alarm_set.Second == time->Second)
+		*time = alarm_set;
+	*enabled = (b & RTC_REG_B_AIE) != 0;
+	*pending = alarm_rang;
+	return EFI_SUCCESS;
+}
+
+EFI_STATUS plat_set_wakeup_time(BOOLEAN enable, const EFI_TIME *time)
+{
+	struct rtc_alarm_regs regs;
+	EFI_TIME now;
+	bool was;
+	uint8_t b;
+
+	if (enable) {
+		plat_get_time(&now, NULL);
+		if (!rtc_alarm_reachable(&now, time))
+			return EFI_INVALID_PARAMETER; /* the alarm cannot hold that date */
+	}
+	was = plat_interrupts_disable();
+	b = cmos_read(REG_B);
+	/* Disabling, or setting anew, acknowledges an alarm that rang. */
+	cmos_read(REG_C);
+	alarm_rang = false;
+	if (enable) {
+		rtc_alarm_encode(time, b, &regs);
+		cmos_write(REG_ALARM_SECOND, regs.second);
+		cmos_write(REG_ALARM_MINUTE, regs.minute);
+		cmos_write(REG_ALARM_HOUR, regs.hour);
+		alarm_set = *time;
+		alarm_has_date = true;
+		cmos_write(REG_B, b | RTC_REG_B_AIE);
+	} else {
+		cmos_write(REG_B, b & (uint8_t)~RTC_REG_B_AIE);
+	}
 	if (was)
 		plat_interrupts_enable();
 	return EFI_SUCCESS;

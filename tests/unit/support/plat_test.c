@@ -114,6 +114,40 @@ EFI_STATUS plat_set_time(const EFI_TIME *time)
 	return EFI_SUCCESS;
 }
 
+/* A stored alarm: what SetWakeupTime gave is what GetWakeupTime reports; tests make it
+ * ring with test_ring_wakeup_alarm. */
+static struct {
+	BOOLEAN enabled, pending;
+	EFI_TIME time;
+} wake_alarm;
+
+void test_ring_wakeup_alarm(void)
+{
+	wake_alarm.pending = wake_alarm.enabled;
+}
+
+bool plat_has_wakeup_alarm(void)
+{
+	return true;
+}
+
+EFI_STATUS plat_get_wakeup_time(BOOLEAN *enabled, BOOLEAN *pending, EFI_TIME *time)
+{
+	*enabled = wake_alarm.enabled;
+	*pending = wake_alarm.pending;
+	*time = wake_alarm.time;
+	return EFI_SUCCESS;
+}
+
+EFI_STATUS plat_set_wakeup_time(BOOLEAN enable, const EFI_TIME *time)
+{
+	wake_alarm.enabled = enable;
+	wake_alarm.pending = FALSE;
+	if (enable)
+		wake_alarm.time = *time;
+	return EFI_SUCCESS;
+}
+
 static test_reset_handler reset_handler;
 
 void test_set_reset_handler(test_reset_handler handler)

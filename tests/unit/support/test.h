@@ -54,4 +54,8 @@ typedef void (*test_reset_handler)(EFI_RESET_TYPE type, EFI_STATUS status, UINTN
 				   const void *data);
 void test_set_reset_handler(test_reset_handler handler);
 
+/* The unit-test platform keeps the wake-up alarm it is given; this makes an enabled one
+ * ring (GetWakeupTime then reports it pending until SetWakeupTime acknowledges it). */
+void test_ring_wakeup_alarm(void);
+
 #endif
