@@ -82,8 +82,8 @@ static EFI_STATUS qemu_tpm_start(void)
 	} else if (type == TPM_INTF_TYPE_FIFO || type == TPM_INTF_TYPE_TIS) {
 		tpm_tis_init(&qemu_tpm, &qemu_tpm_regs);
 	} else {
-		log_warn("TPM at 0x%llx: unknown interface type %u\n",
-			 (unsigned long long)tpm_base, type);
+		log_warn("TPM at 0x%llx: unknown interface type %u\n", (unsigned long long)tpm_base,
+			 type);
 		return EFI_SUCCESS;
 	}
 	if (!EFI_ERROR(tpm_start(&qemu_tpm)))
