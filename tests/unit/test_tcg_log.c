@@ -1,6 +1,8 @@
 /* The crypto-agile event log and measurements (drivers/tpm/tcg_log.c): the Spec ID event's
  * bytes, a record's digests equal to the TPM's extend and to a known SHA-256, a full log,
  * and a TPM that fails while the event is still logged. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fake_tpm.h"
@@ -87,4 +89,38 @@ TEST(tcg_log_full_is_truncated_and_a_failed_tpm_still_logs)
 		      EFI_VOLUME_FULL);
 	EXPECT(log.truncated);
 	EXPECT_EQ(log.used, used);
+}
+
+/* A boot's worth of events; with EMBER_TCG_LOG_OUT set, the log is written there for
+ * tests/integration/test_tcg_log.py to replay with tpm2_eventlog (tpm2-tools). */
+TEST(tcg_log_for_replay)
+{
+	static const char action[] = "Calling EFI Application from Boot Option";
+	static UINT8 buffer[4096];
+	const char *out = getenv("EMBER_TCG_LOG_OUT");
+	struct fake_tpm f;
+	struct tpm_device tpm;
+	struct tcg_log log;
+	UINT32 zero = 0;
+
+	fake_tpm_init(&f, false);
+	tpm_crb_init(&tpm, &f.regs);
+	ASSERT_STATUS(tpm_start(&tpm), EFI_SUCCESS);
+	ASSERT_STATUS(
+	    tcg_log_init(&log, buffer, sizeof(buffer), tcg_hashable_banks(tpm.active_banks)),
+	    EFI_SUCCESS);
+	EXPECT_STATUS(tcg_measure(&log, &tpm, 0, EV_S_CRTM_VERSION, "v1", 2, "v1", 2), EFI_SUCCESS);
+	for (UINT32 pcr = 0; pcr < 8; pcr++)
+		EXPECT_STATUS(tcg_measure(&log, &tpm, pcr, EV_SEPARATOR, &zero, 4, &zero, 4),
+			      EFI_SUCCESS);
+	EXPECT_STATUS(tcg_measure(&log, &tpm, 4, EV_EFI_ACTION, action, sizeof(action) - 1, action,
+				  sizeof(action) - 1),
+		      EFI_SUCCESS);
+	if (out) {
+		FILE *file = fopen(out, "wb");
+
+		ASSERT(file != NULL);
+		EXPECT_EQ(fwrite(buffer, 1, log.used, file), log.used);
+		fclose(file);
+	}
 }
