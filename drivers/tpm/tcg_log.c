@@ -121,7 +121,8 @@ EFI_STATUS tcg_measure(struct tcg_log *log, struct tpm_device *tpm, UINT32 pcr, 
 		if (log->banks & (1u << i))
 			hash_buffer(bank_hash[i], data, data_size, digests[i]);
 	if (tpm)
-		status = tpm2_pcr_extend(tpm, pcr, (const UINT8(*)[TPM_DIGEST_MAX])digests);
+		status =
+		    tpm2_pcr_extend(tpm, pcr, log->banks, (const UINT8(*)[TPM_DIGEST_MAX])digests);
 	if (EFI_ERROR(status))
 		log_warn("PCR %u not extended: %r\n", pcr, status);
 	logged = tcg_log_append(log, pcr, type, (const UINT8(*)[TPM_DIGEST_MAX])digests, event,

@@ -133,24 +133,25 @@ static void put_empty_password_session(struct tpm_cmd *c)
 	put16(c, 0);	       /* hmac */
 }
 
-EFI_STATUS tpm2_pcr_extend(struct tpm_device *tpm, UINT32 pcr,
+EFI_STATUS tpm2_pcr_extend(struct tpm_device *tpm, UINT32 pcr, UINT32 banks,
 			   const UINT8 digests[][TPM_DIGEST_MAX])
 {
 	struct tpm_cmd c;
 	UINT32 count = 0;
 
-	if (pcr >= TPM_PCR_COUNT || !tpm->active_banks)
+	banks &= tpm->active_banks;
+	if (pcr >= TPM_PCR_COUNT || !banks)
 		return EFI_INVALID_PARAMETER;
 	cmd_begin(&c, TPM_ST_SESSIONS, TPM_CC_PCR_Extend);
 	put32(&c, pcr);
 	put_empty_password_session(&c);
 	for (UINT32 i = 0; i < TPM_BANK_COUNT; i++)
-		count += (tpm->active_banks >> i) & 1;
+		count += (banks >> i) & 1;
 	put32(&c, count);
 	for (UINT32 i = 0; i < TPM_BANK_COUNT; i++) {
 		UINT16 alg = tpm2_bank_alg(1u << i);
 
-		if (!(tpm->active_banks & (1u << i)))
+		if (!(banks & (1u << i)))
 			continue;
 		put16(&c, alg);
 		mem_copy(c.buf + c.size, digests[i], tpm2_alg_digest_size(alg));

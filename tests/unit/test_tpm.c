@@ -61,7 +61,7 @@ static void check_extend(bool fifo)
 	ASSERT_STATUS(tpm_start(&tpm), EFI_SUCCESS);
 	for (int i = 0; i < TPM_BANK_COUNT; i++)
 		memset(digests[i], 0x10 + i, TPM_DIGEST_MAX);
-	ASSERT_STATUS(tpm2_pcr_extend(&tpm, 7, (const UINT8(*)[TPM_DIGEST_MAX])digests),
+	ASSERT_STATUS(tpm2_pcr_extend(&tpm, 7, 0x1f, (const UINT8(*)[TPM_DIGEST_MAX])digests),
 		      EFI_SUCCESS);
 	/* header, pcr 7, the empty password session, 3 digests: SHA-1, SHA-256, SHA-512 */
 	static const UINT8 head[] = {0x80, 0x02, 0,    0,    0, 31 + 6 + 20 + 32 + 64,
@@ -79,7 +79,7 @@ static void check_extend(bool fifo)
 	EXPECT(f.cmd[at] == 0 && f.cmd[at + 1] == 0x0b && f.cmd[at + 2] == 0x11);
 	at += 2 + 32;
 	EXPECT(f.cmd[at] == 0 && f.cmd[at + 1] == 0x0d && f.cmd[at + 2 + 63] == 0x13);
-	EXPECT_STATUS(tpm2_pcr_extend(&tpm, 24, (const UINT8(*)[TPM_DIGEST_MAX])digests),
+	EXPECT_STATUS(tpm2_pcr_extend(&tpm, 24, 0x1f, (const UINT8(*)[TPM_DIGEST_MAX])digests),
 		      EFI_INVALID_PARAMETER);
 }
 
@@ -197,4 +197,33 @@ TEST(tpm_pcr_bank_parse_is_bounded)
 	EXPECT_STATUS(tpm2_parse_pcr_banks(rsp, 25, &supported, &active), EFI_DEVICE_ERROR);
 	/* a count beyond what is there ends the walk with a refusal, not a read past it */
 	EXPECT_STATUS(tpm2_parse_pcr_banks(rsp, 16, &supported, &active), EFI_DEVICE_ERROR);
+}
+
+/* A TPM with an SM3 bank Ember cannot hash: the measurement extends the other banks and
+ * leaves SM3 alone rather than extending it with a digest of zeros. */
+TEST(tpm_extend_leaves_banks_out_of_reach_alone)
+{
+	/* GetCapability(PCRS): SHA-256 and SM3_256, both active */
+	static const UINT8 pcrs[] = {0x80, 0x01, 0,    0, 0,	31, 0,	  0,	0,   0,	   0,
+				     0,	   0,	 0,    5, 0,	0,  0,	  2,	0,   0x0b, 3,
+				     0xff, 0xff, 0xff, 0, 0x12, 3,  0xff, 0xff, 0xff};
+	static const struct fake_tpm_answer answers[] = {
+	    {TPM_CC_GetCapability, pcrs, sizeof(pcrs)}};
+	UINT8 digests[TPM_BANK_COUNT][TPM_DIGEST_MAX] = {{0}};
+	struct fake_tpm f;
+	struct tpm_device tpm;
+
+	start_transport(&tpm, &f, false);
+	f.answers = answers;
+	f.answer_count = 1;
+	ASSERT_STATUS(tpm_start(&tpm), EFI_SUCCESS);
+	EXPECT_EQ(tpm.active_banks, TPM_BANK_SHA256 | TPM_BANK_SM3_256);
+	ASSERT_STATUS(tpm2_pcr_extend(&tpm, 0, TPM_BANK_SHA256 | TPM_BANK_SHA1,
+				      (const UINT8(*)[TPM_DIGEST_MAX])digests),
+		      EFI_SUCCESS);
+	EXPECT_EQ(f.cmd_size, 31 + 2 + 32);
+	EXPECT(f.cmd[30] == 1 && f.cmd[31] == 0 && f.cmd[32] == 0x0b);
+	EXPECT_STATUS(
+	    tpm2_pcr_extend(&tpm, 0, TPM_BANK_SHA1, (const UINT8(*)[TPM_DIGEST_MAX])digests),
+	    EFI_INVALID_PARAMETER);
 }

@@ -98,9 +98,10 @@ EFI_STATUS tpm2_startup(struct tpm_device *tpm);
 EFI_STATUS tpm2_self_test(struct tpm_device *tpm);
 /* TPM2_GetCapability(TPM_CAP_PCRS): fills tpm->supported_banks and tpm->active_banks. */
 EFI_STATUS tpm2_get_pcr_banks(struct tpm_device *tpm);
-/* TPM2_PCR_Extend of pcr in every bank of tpm->active_banks; digests[i] is the digest for
- * the bank TPM_BANK_* (1 << i) (SHA-1, SHA-256, SHA-384, SHA-512, SM3). */
-EFI_STATUS tpm2_pcr_extend(struct tpm_device *tpm, UINT32 pcr,
+/* TPM2_PCR_Extend of pcr in the banks of tpm->active_banks that are also in banks (a bank
+ * whose digest cannot be computed is left alone, not extended with a made-up digest);
+ * digests[i] is the digest for TPM_BANK_* (1 << i) (SHA-1, SHA-256, SHA-384, SHA-512, SM3). */
+EFI_STATUS tpm2_pcr_extend(struct tpm_device *tpm, UINT32 pcr, UINT32 banks,
 			   const UINT8 digests[][TPM_DIGEST_MAX]);
 /* TPM_ALG_* of a TPM_BANK_* bit, 0 for none; and the digest size of that algorithm. */
 UINT16 tpm2_bank_alg(UINT32 bank);
