@@ -334,7 +334,7 @@ AARCH64_CFLAGS := $(COMMON) -Os --target=aarch64-unknown-none-elf -ffreestanding
 	-fshort-wchar -fno-stack-protector -fpie -fno-asynchronous-unwind-tables \
 	-fno-unwind-tables $(FW_LIBC_INC)
 AARCH64_SRC := $(LIB_SRC) $(FREESTANDING_SRC) $(wildcard lib/aarch64/*.S) $(CORE_SRC) \
-	$(DRIVER_SRC) $(VARSTORE_SRC) $(BDS_SRC) $(CRYPTO_SRC) $(CRYPTO_LIBC_SRC)
+	$(DRIVER_SRC) $(VARSTORE_SRC) $(BDS_SRC) $(SECURITY_SRC) $(CRYPTO_SRC) $(CRYPTO_LIBC_SRC)
 AARCH64_OBJS := $(call obj,aarch64-check,$(AARCH64_SRC)) $(call mbedtls_obj,aarch64-check)
 $(call obj,aarch64-check,$(CRYPTO_SRC)): AARCH64_CFLAGS += $(MBEDTLS_INC)
 $(call obj,aarch64-check,$(CRYPTO_SRC)): | $(MBEDTLS_STAMP)
