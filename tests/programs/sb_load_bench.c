@@ -164,8 +164,8 @@ efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 
 	InitializeLib(image, systab);
 	self = image;
-	status = uefi_call_wrapper(BS->HandleProtocol, 3, image, &LoadedImageProtocol,
-				   (void **)&li);
+	status =
+	    uefi_call_wrapper(BS->HandleProtocol, 3, image, &LoadedImageProtocol, (void **)&li);
 	if (!EFI_ERROR(status)) {
 		volume = li->DeviceHandle;
 		root = LibOpenRoot(volume);
