@@ -34,6 +34,8 @@
 #include <efi/protocol/simple_text_input_ex.h>
 #include <efi/protocol/simple_text_output.h>
 #include <efi/protocol/unicode_collation.h>
+#include <efi/protocol/usb2_hc.h>
+#include <efi/protocol/usb_io.h>
 #include <efi/runtime_services.h>
 #include <efi/smbios.h>
 #include <efi/system_table.h>
@@ -106,6 +108,8 @@ const EFI_GUID efi_smbios3_table_guid = SMBIOS3_TABLE_GUID;
 const EFI_GUID efi_smbios_table_guid = SMBIOS_TABLE_GUID;
 const EFI_GUID efi_unicode_collation_protocol2_guid = EFI_UNICODE_COLLATION_PROTOCOL2_GUID;
 const EFI_GUID efi_unicode_collation_protocol_guid = EFI_UNICODE_COLLATION_PROTOCOL_GUID;
+const EFI_GUID efi_usb2_hc_protocol_guid = EFI_USB2_HC_PROTOCOL_GUID;
+const EFI_GUID efi_usb_io_protocol_guid = EFI_USB_IO_PROTOCOL_GUID;
 const EFI_GUID efi_virtual_cd_guid = EFI_VIRTUAL_CD_GUID;
 const EFI_GUID efi_virtual_disk_guid = EFI_VIRTUAL_DISK_GUID;
 const EFI_GUID efi_vt_100_guid = EFI_VT_100_GUID;
@@ -218,6 +222,8 @@ static const struct guid_name table[] = {
     {&efi_smbios_table_guid, "SMBIOSTable"},
     {&efi_unicode_collation_protocol2_guid, "UnicodeCollation2"},
     {&efi_unicode_collation_protocol_guid, "UnicodeCollation"},
+    {&efi_usb2_hc_protocol_guid, "Usb2HostController"},
+    {&efi_usb_io_protocol_guid, "UsbIo"},
     {&efi_virtual_cd_guid, "VirtualCd"},
     {&efi_virtual_disk_guid, "VirtualDisk"},
     {&efi_vt_100_guid, "Vt100"},

@@ -73,6 +73,8 @@ extern const EFI_GUID efi_smbios3_table_guid;
 extern const EFI_GUID efi_smbios_table_guid;
 extern const EFI_GUID efi_unicode_collation_protocol2_guid;
 extern const EFI_GUID efi_unicode_collation_protocol_guid;
+extern const EFI_GUID efi_usb2_hc_protocol_guid;
+extern const EFI_GUID efi_usb_io_protocol_guid;
 extern const EFI_GUID efi_virtual_cd_guid;
 extern const EFI_GUID efi_virtual_disk_guid;
 extern const EFI_GUID efi_vt_100_guid;
