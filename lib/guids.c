@@ -155,10 +155,13 @@ const EFI_GUID efi_ide_controller_init_protocol_guid =
 
 const EFI_GUID ember_text_input_state_protocol_guid = EMBER_TEXT_INPUT_STATE_PROTOCOL_GUID;
 const EFI_GUID ember_pci_driver_data_guid = EMBER_PCI_DRIVER_DATA_GUID;
+const EFI_GUID ember_usb_bus_data_guid =
+    EFI_GUID_INIT(0x5d4c3ab1, 0x2f6e, 0x4c1b, 0x9e, 0x07, 0x3a, 0x51, 0xc8, 0x2d, 0x6f, 0x90);
 
 static const struct guid_name table[] = {
     {&ember_text_input_state_protocol_guid, "EmberTextInputState"},
     {&ember_pci_driver_data_guid, "EmberPciDriverData"},
+    {&ember_usb_bus_data_guid, "EmberUsbBusData"},
     {&efi_acpi_20_table_guid, "ACPI20Table"},
     {&efi_acpi_table_guid, "ACPITable"},
     {&efi_block_io2_protocol_guid, "BlockIo2"},

@@ -103,6 +103,8 @@ extern const EFI_GUID efi_ide_controller_init_protocol_guid;
 /* Ember's own protocols (include/ember/drivers/). */
 extern const EFI_GUID ember_text_input_state_protocol_guid;
 extern const EFI_GUID ember_pci_driver_data_guid;
+/* The USB bus driver's data on a host controller's handle (private to drivers/usb/bus). */
+extern const EFI_GUID ember_usb_bus_data_guid;
 
 /* One entry of the table: a GUID and its short name ("BlockIo", "GlobalVariable"). */
 struct guid_name {
