@@ -22,6 +22,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 BUILD = Path(os.environ.get("EMBER_BUILD", ROOT / "build"))
 FW = BUILD / "qemu-x86_64"
+OVMF_CODE = Path("/usr/share/OVMF/OVMF_CODE_4M.fd")
+OVMF_VARS = Path("/usr/share/OVMF/OVMF_VARS_4M.fd")
 ESCAPES = re.compile(rb"\x1b(\[[0-9;?=>]*[ -/]*[@-~]|[()][0-9A-Za-z]|[=>78cDEHM])")
 
 
@@ -40,6 +42,11 @@ class Machine:
             cmd.append("-no-reboot")
         if firmware == "bios":
             cmd += ["-bios", str(FW / "ember.fd")]
+        elif firmware == "ovmf":  # the oracle: OVMF's pflash pair, a copy of its VARS
+            self.vars = self.work / "ovmf-vars.fd"
+            shutil.copy(OVMF_VARS, self.vars)
+            cmd += ["-drive", f"if=pflash,format=raw,readonly=on,file={OVMF_CODE}",
+                    "-drive", f"if=pflash,format=raw,file={self.vars}"]
         else:
             self.vars = Path(vars_file) if vars_file else self.work / "vars.fd"
             if not self.vars.exists():

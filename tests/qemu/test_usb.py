@@ -1,0 +1,85 @@
+"""USB on QEMU's xHCI (qemu-xhci): a usb-kbd on a machine without a PS/2 controller
+(q35,i8042=off), so every key QMP's send-key presses comes through xHCI, the USB bus
+driver and the HID keyboard driver. The keys reach an application, the shell and the boot
+menu. The shell test also runs on OVMF (the oracle): the same disk, the same keys."""
+import re
+
+import pytest
+
+from conftest import BUILD, OVMF_CODE
+from disk_images import gpt_esp_disk
+
+APPS = BUILD / "apps"
+USB_KEYBOARD = ["-device", "qemu-xhci,id=xhci", "-device", "usb-kbd,bus=xhci.0"]
+NO_PS2 = "q35,i8042=off"
+
+KEYS = ["a", ["shift", "a"], "1", ["shift", "1"], "ret", "up", "down", "left", "right",
+        "home", "end", "pgup", "pgdn", "insert", "delete", "f1", "f10", "f12", "esc",
+        "tab", "backspace", ["ctrl", "c"], "spc", "minus", ["shift", "slash"],
+        "caps_lock", "b", ["shift", "b"], "caps_lock", "c"]
+EXPECTED = [
+    ("0000", "0061"), ("0000", "0041"), ("0000", "0031"), ("0000", "0021"), ("0000", "000d"),
+    ("0001", "0000"), ("0002", "0000"), ("0004", "0000"), ("0003", "0000"),
+    ("0005", "0000"), ("0006", "0000"), ("0009", "0000"), ("000a", "0000"), ("0007", "0000"),
+    ("0008", "0000"), ("000b", "0000"), ("0014", "0000"), ("0016", "0000"), ("0017", "0000"),
+    ("0000", "0009"), ("0000", "0008"), ("0000", "0003"), ("0000", "0020"), ("0000", "002d"),
+    ("0000", "003f"), ("0000", "0042"), ("0000", "0062"), ("0000", "0063"),
+]
+
+
+def key_lines(text):
+    return re.findall(r"^key (\w{4}) (\w{4})$", text, re.M)
+
+
+@pytest.fixture(scope="module")
+def shell_disk(tmp_path_factory):
+    work = tmp_path_factory.mktemp("usb")
+    return gpt_esp_disk(work / "shell.img", work, {"EFI/BOOT/BOOTX64.EFI": APPS / "shell.efi",
+                                                   "console-test.efi": APPS / "console-test.efi"})
+
+
+def shell_drive(disk):
+    return ["-drive", f"file={disk},format=raw,if=none,id=d,snapshot=on",
+            "-device", "virtio-blk-pci,drive=d"]
+
+
+def test_usb_keys_reach_the_boot_menu(machine, shell_disk):
+    m = machine(machine=NO_PS2, disks=[shell_drive(shell_disk)],
+                extra=USB_KEYBOARD + ["-boot", "menu=on"], timeout=120)
+    m.expect(r"Press Esc, F2 or F12 for the boot menu")
+    m.send_keys("esc")
+    m.expect(r"Ember boot menu")
+    m.expect(r"> Boot0000")
+
+
+def shell_on(machine, shell_disk, firmware):
+    """The shell booted from the disk, at its prompt, with the USB keyboard as the only one."""
+    if firmware == "ovmf" and not OVMF_CODE.exists():
+        pytest.skip("OVMF (Debian package ovmf) missing")
+    m = machine(machine=NO_PS2, firmware=firmware, disks=[shell_drive(shell_disk)],
+                extra=USB_KEYBOARD, timeout=180)
+    m.expect(r"> $")  # fs0:\>
+    return m
+
+
+def typed(text):
+    """send_keys chords typing text (lower case letters, digits, space, '-')."""
+    names = {" ": "spc", "-": "minus"}
+    return [names.get(c, c) for c in text]
+
+
+@pytest.mark.parametrize("firmware", ["bios", "ovmf"])
+def test_usb_keys_reach_an_application(machine, shell_disk, firmware):
+    m = shell_on(machine, shell_disk, firmware)
+    m.send_keys(*typed("console-test keys"), "ret", *KEYS)
+    m.expect(r"console-test: \d+ passed, \d+ failed")
+    assert key_lines(m.text) == EXPECTED
+    if firmware != "ovmf":  # OVMF's ReadKeyStroke(NULL) is EFI_NOT_READY, not INVALID_PARAMETER
+        assert re.search(r"console-test: \d+ passed, 0 failed", m.text)
+
+
+@pytest.mark.parametrize("firmware", ["bios", "ovmf"])
+def test_usb_keys_reach_the_shell(machine, shell_disk, firmware):
+    m = shell_on(machine, shell_disk, firmware)
+    m.send_keys(*"echo", "spc", ["shift", "u"], *"sb", "spc", *"k3y", ["shift", "1"], "ret")
+    m.expect(r"^Usb k3y!$")
