@@ -35,7 +35,8 @@ def key_lines(text):
 def shell_disk(tmp_path_factory):
     work = tmp_path_factory.mktemp("usb")
     return gpt_esp_disk(work / "shell.img", work, {"EFI/BOOT/BOOTX64.EFI": APPS / "shell.efi",
-                                                   "console-test.efi": APPS / "console-test.efi"})
+                                                   "console-test.efi": APPS / "console-test.efi",
+                                                   "pointer-test.efi": APPS / "pointer-test.efi"})
 
 
 def shell_drive(disk):
@@ -52,12 +53,13 @@ def test_usb_keys_reach_the_boot_menu(machine, shell_disk):
     m.expect(r"> Boot0000")
 
 
-def shell_on(machine, shell_disk, firmware):
-    """The shell booted from the disk, at its prompt, with the USB keyboard as the only one."""
+def shell_on(machine, shell_disk, firmware, devices=USB_KEYBOARD, kind=NO_PS2):
+    """The shell booted from the disk, at its prompt (by default with the USB keyboard as the
+    only one)."""
     if firmware == "ovmf" and not OVMF_CODE.exists():
         pytest.skip("OVMF (Debian package ovmf) missing")
-    m = machine(machine=NO_PS2, firmware=firmware, disks=[shell_drive(shell_disk)],
-                extra=USB_KEYBOARD, timeout=180)
+    m = machine(machine=kind, firmware=firmware, disks=[shell_drive(shell_disk)],
+                extra=devices, timeout=180)
     m.expect(r"> $")  # fs0:\>
     return m
 
@@ -83,3 +85,40 @@ def test_usb_keys_reach_the_shell(machine, shell_disk, firmware):
     m = shell_on(machine, shell_disk, firmware)
     m.send_keys(*"echo", "spc", ["shift", "u"], *"sb", "spc", *"k3y", ["shift", "1"], "ret")
     m.expect(r"^Usb k3y!$")
+
+
+def abs_event(x, y, button=None):
+    events = [{"type": "abs", "data": {"axis": "x", "value": x}},
+              {"type": "abs", "data": {"axis": "y", "value": y}}]
+    if button is not None:
+        events.append({"type": "btn", "data": {"down": button, "button": "left"}})
+    return events
+
+
+@pytest.mark.parametrize("firmware", ["bios", "ovmf"])
+def test_usb_tablet_positions_reach_an_application(machine, shell_disk, firmware):
+    # The command is typed on the PS/2 keyboard; the tablet is QEMU's only pointer.
+    m = shell_on(machine, shell_disk, firmware, kind="q35",
+                 devices=["-device", "qemu-xhci,id=xhci", "-device", "usb-tablet,bus=xhci.0"])
+    m.send_keys(*typed("pointer-test"), "ret")
+    found = m.expect(r"abs range x 0-(\d+) y 0-(\d+)\n|no absolute pointer")
+    if firmware == "ovmf":
+        # OVMF (edk2-stable of Debian's ovmf) binds its USB absolute pointer driver to
+        # usb-tablet (range 0-65536) but reports no state for QMP's absolute events: the
+        # test cannot be proven there, and says so.
+        pytest.skip("OVMF's absolute pointer reports no usb-tablet state for input-send-event")
+    # QEMU's own range, from the tablet's report descriptor.
+    max_x, max_y = int(found.group(1)), int(found.group(2))
+    assert (max_x, max_y) == (32767, 32767)
+    m.expect(r"pointer ready")
+    moves = ((1000, 2000, None), (32767, 0, True), (16384, 8192, False))
+    for i, (x, y, button) in enumerate(moves):
+        m.qmp("input-send-event", events=abs_event(x, y, button))
+        m.expect(r"(?m)" + r"(^abs \d+ \d+ \d+$[\s\S]*?)" * (i + 1))
+    m.expect(r"pointer done")
+    states = re.findall(r"^abs (\d+) (\d+) (\d+)$", m.text, re.M)
+    assert len(states) == len(moves), states
+    for (x, y, button), (gx, gy, gb) in zip(moves, states):
+        assert abs(int(gx) - x * max_x / 32767) <= max_x / 32767 + 1, (x, gx)
+        assert abs(int(gy) - y * max_y / 32767) <= max_y / 32767 + 1, (y, gy)
+        assert int(gb) == (1 if button else 0)
