@@ -1,7 +1,7 @@
 /* Fuzzes what USB devices send that Ember parses (drivers/usb/bus/usb_desc.c and
  * drivers/usb/hid/hid_keys.c): the input is taken as a device descriptor, a configuration,
- * string descriptors and a stream of HID keyboard reports (8 bytes each, the last
- * shorter). What is accepted must hold to the rules the parsers promise: interfaces and
+ * string descriptors, a HID report descriptor (and itself as a report of the pointer
+ * found) and a stream of HID keyboard reports (8 bytes each, the last shorter). What is accepted must hold to the rules the parsers promise: interfaces and
  * endpoints within their limits, each interface with the endpoints it announced, endpoint
  * numbers 1-15; keys well formed. */
 #include "fuzz.h"
@@ -10,6 +10,7 @@
 
 #include <ember/drivers/usb_desc.h>
 #include "../../drivers/usb/hid/hid_keys.h"
+#include "../../drivers/usb/hid/hid_report.h"
 
 static void check_config(const uint8_t *data, size_t size)
 {
@@ -69,6 +70,31 @@ static void check_reports(const uint8_t *data, size_t size)
 	}
 }
 
+static void check_field(const struct hid_field *f, const uint8_t *data, size_t size)
+{
+	INT32 v;
+
+	if (f->size > 32 || f->offset + f->size > HID_REPORT_MAX_BYTES * 8)
+		abort();
+	if (hid_report_value(data, size, f, &v) && (size_t)f->offset + f->size > size * 8)
+		abort();
+}
+
+static void check_report_descriptor(const uint8_t *data, size_t size)
+{
+	struct hid_pointer p;
+
+	if (EFI_ERROR(hid_report_pointer(data, size, &p)))
+		return;
+	if (!p.x.size || !p.y.size)
+		abort();
+	check_field(&p.x, data, size);
+	check_field(&p.y, data, size);
+	check_field(&p.wheel, data, size);
+	for (int i = 0; i < 3; i++)
+		check_field(&p.buttons[i], data, size);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	EFI_USB_DEVICE_DESCRIPTOR d;
@@ -78,5 +104,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check_config(data, size);
 	check_strings(data, size);
 	check_reports(data, size);
+	check_report_descriptor(data, size);
 	return 0;
 }

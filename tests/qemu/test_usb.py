@@ -3,6 +3,7 @@
 driver and the HID keyboard driver. The keys reach an application, the shell and the boot
 menu. The shell test also runs on OVMF (the oracle): the same disk, the same keys."""
 import re
+import time
 
 import pytest
 
@@ -122,3 +123,24 @@ def test_usb_tablet_positions_reach_an_application(machine, shell_disk, firmware
         assert abs(int(gx) - x * max_x / 32767) <= max_x / 32767 + 1, (x, gx)
         assert abs(int(gy) - y * max_y / 32767) <= max_y / 32767 + 1, (y, gy)
         assert int(gb) == (1 if button else 0)
+
+
+@pytest.mark.parametrize("firmware", ["bios", "ovmf"])
+def test_usb_keyboard_plugged_in_while_the_shell_runs(machine, shell_disk, firmware):
+    # No keyboard at all until QMP's device_add: the hot-plug poll must find it.
+    m = shell_on(machine, shell_disk, firmware, devices=["-device", "qemu-xhci,id=xhci"])
+    m.qmp("device_add", driver="usb-kbd", bus="xhci.0", id="hotkbd")
+    if firmware != "ovmf":
+        m.expect_log(r"usbkbd: keyboard ready")
+    else:
+        time.sleep(3)  # OVMF says nothing when its hot-plug poll finds the keyboard
+    m.send_keys(*typed("echo hot"), "ret")
+    m.expect(r"^hot$")
+    m.qmp("device_del", id="hotkbd")
+    if firmware != "ovmf":
+        m.expect_log(r"usb: port \d+: device removed")
+
+
+def test_usb_stick_plugged_in_while_the_shell_runs():
+    pytest.skip("needs the USB mass storage driver, not written yet: device_add usb-storage "
+                "gives a USB_IO child that nothing binds to, so no new fsN: after map -r")
