@@ -1,9 +1,9 @@
 /* Fuzzes what USB devices send that Ember parses (drivers/usb/bus/usb_desc.c and
  * drivers/usb/hid/hid_keys.c): the input is taken as a device descriptor, a configuration,
  * string descriptors, a HID report descriptor (and itself as a report of the pointer
- * found) and a stream of HID keyboard reports (8 bytes each, the last shorter). What is accepted must hold to the rules the parsers promise: interfaces and
- * endpoints within their limits, each interface with the endpoints it announced, endpoint
- * numbers 1-15; keys well formed. */
+ * found) and a stream of HID keyboard reports (8 bytes each, the last shorter). What is accepted
+ * must hold to the rules the parsers promise: interfaces and endpoints within their limits, each
+ * interface with the endpoints it announced, endpoint numbers 1-15; keys well formed. */
 #include "fuzz.h"
 #include <stdint.h>
 #include <stdlib.h>
@@ -18,8 +18,7 @@ static void check_config(const uint8_t *data, size_t size)
 
 	if (EFI_ERROR(usb_desc_config(data, size, &c)))
 		return;
-	if (!c.num_interfaces || c.num_interfaces > USB_MAX_INTERFACES ||
-	    c.desc.TotalLength > size)
+	if (!c.num_interfaces || c.num_interfaces > USB_MAX_INTERFACES || c.desc.TotalLength > size)
 		abort();
 	for (UINT8 i = 0; i < c.num_interfaces; i++) {
 		const struct usb_interface_desc *intf = &c.interfaces[i];

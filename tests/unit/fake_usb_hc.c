@@ -47,7 +47,8 @@ static EFI_STATUS EFIAPI port_status(EFI_USB2_HC_PROTOCOL *this, UINT8 port,
 	if (p->dev) {
 		st->PortStatus |= USB_PORT_STAT_CONNECTION;
 		st->PortStatus |= p->dev->speed == EFI_USB_SPEED_LOW ? USB_PORT_STAT_LOW_SPEED : 0;
-		st->PortStatus |= p->dev->speed == EFI_USB_SPEED_HIGH ? USB_PORT_STAT_HIGH_SPEED : 0;
+		st->PortStatus |=
+		    p->dev->speed == EFI_USB_SPEED_HIGH ? USB_PORT_STAT_HIGH_SPEED : 0;
 	}
 	if (p->enabled)
 		st->PortStatus |= USB_PORT_STAT_ENABLE;
@@ -142,11 +143,10 @@ static EFI_STATUS standard(struct fake_usb_hc *f, struct fake_usb_device *dev,
 	}
 }
 
-static EFI_STATUS EFIAPI control(EFI_USB2_HC_PROTOCOL *this, UINT8 address, UINT8 speed,
-				 UINTN mps, EFI_USB_DEVICE_REQUEST *req,
-				 EFI_USB_DATA_DIRECTION dir, void *data, UINTN *length,
-				 UINTN timeout, EFI_USB2_HC_TRANSACTION_TRANSLATOR *tt,
-				 UINT32 *result)
+static EFI_STATUS EFIAPI control(EFI_USB2_HC_PROTOCOL *this, UINT8 address, UINT8 speed, UINTN mps,
+				 EFI_USB_DEVICE_REQUEST *req, EFI_USB_DATA_DIRECTION dir,
+				 void *data, UINTN *length, UINTN timeout,
+				 EFI_USB2_HC_TRANSACTION_TRANSLATOR *tt, UINT32 *result)
 {
 	struct fake_usb_hc *f = of(this);
 	struct fake_usb_device *dev = device_at(f, address);
@@ -170,9 +170,9 @@ static EFI_STATUS EFIAPI control(EFI_USB2_HC_PROTOCOL *this, UINT8 address, UINT
 	return status;
 }
 
-static EFI_STATUS EFIAPI async_interrupt(EFI_USB2_HC_PROTOCOL *this, UINT8 address,
-					 UINT8 endpoint, UINT8 speed, UINTN mps, BOOLEAN is_new,
-					 UINT8 *toggle, UINTN interval, UINTN length,
+static EFI_STATUS EFIAPI async_interrupt(EFI_USB2_HC_PROTOCOL *this, UINT8 address, UINT8 endpoint,
+					 UINT8 speed, UINTN mps, BOOLEAN is_new, UINT8 *toggle,
+					 UINTN interval, UINTN length,
 					 EFI_USB2_HC_TRANSACTION_TRANSLATOR *tt,
 					 EFI_ASYNC_USB_TRANSFER_CALLBACK callback, void *context)
 {

@@ -28,8 +28,7 @@ TEST(hid_keys_letters_shift_and_release)
 	EXPECT_EQ(k.repeat, 0x04);
 	/* Still held: no new key. Then Left Shift and b: 'B' with the shift state. */
 	EXPECT_EQ(feed(&k, (const UINT8[]){0, 0, 0x04, 0, 0, 0, 0, 0}, 8, keys, &flags), 0);
-	ASSERT_EQ(feed(&k, (const UINT8[]){0x02, 0, 0x04, 0x05, 0, 0, 0, 0}, 8, keys, &flags),
-		  1);
+	ASSERT_EQ(feed(&k, (const UINT8[]){0x02, 0, 0x04, 0x05, 0, 0, 0, 0}, 8, keys, &flags), 1);
 	EXPECT_EQ(keys[0].Key.UnicodeChar, 'B');
 	EXPECT_EQ(keys[0].KeyState.KeyShiftState, EFI_SHIFT_STATE_VALID | EFI_LEFT_SHIFT_PRESSED);
 	EXPECT_EQ(k.repeat, 0x05);
@@ -45,11 +44,11 @@ TEST(hid_keys_special_keys)
 		UINT16 scan;
 		CHAR16 ch;
 	} cases[] = {
-	    {0x28, 0, 0, '\r'},	       {0x29, 0, SCAN_ESC, 0}, {0x2a, 0, 0, '\b'},
-	    {0x2b, 0, 0, '\t'},	       {0x2c, 0, 0, ' '},      {0x1e, 2, 0, '!'},
-	    {0x27, 0, 0, '0'},	       {0x38, 2, 0, '?'},      {0x3a, 0, SCAN_F1, 0},
-	    {0x45, 0, SCAN_F12, 0},    {0x52, 0, SCAN_UP, 0},  {0x4c, 0, SCAN_DELETE, 0},
-	    {0x06, 1, 0, 0x03},	       {0x59, 0, SCAN_END, 0}, {0x48, 0, SCAN_PAUSE, 0},
+	    {0x28, 0, 0, '\r'},	    {0x29, 0, SCAN_ESC, 0}, {0x2a, 0, 0, '\b'},
+	    {0x2b, 0, 0, '\t'},	    {0x2c, 0, 0, ' '},	    {0x1e, 2, 0, '!'},
+	    {0x27, 0, 0, '0'},	    {0x38, 2, 0, '?'},	    {0x3a, 0, SCAN_F1, 0},
+	    {0x45, 0, SCAN_F12, 0}, {0x52, 0, SCAN_UP, 0},  {0x4c, 0, SCAN_DELETE, 0},
+	    {0x06, 1, 0, 0x03},	    {0x59, 0, SCAN_END, 0}, {0x48, 0, SCAN_PAUSE, 0},
 	    {0x58, 0, 0, '\r'},
 	};
 
@@ -83,8 +82,7 @@ TEST(hid_keys_locks_toggle_once_and_light)
 	ASSERT_EQ(feed(&k, (const UINT8[]){0, 0, 0x04, 0, 0, 0, 0, 0}, 8, keys, &flags), 1);
 	EXPECT_EQ(keys[0].Key.UnicodeChar, 'A');
 	EXPECT_EQ(keys[0].KeyState.KeyToggleState, EFI_TOGGLE_STATE_VALID | EFI_CAPS_LOCK_ACTIVE);
-	ASSERT_EQ(feed(&k, (const UINT8[]){0x20, 0, 0x04, 0x05, 0, 0, 0, 0}, 8, keys, &flags),
-		  1);
+	ASSERT_EQ(feed(&k, (const UINT8[]){0x20, 0, 0x04, 0x05, 0, 0, 0, 0}, 8, keys, &flags), 1);
 	EXPECT_EQ(keys[0].Key.UnicodeChar, 'b');
 	/* Num Lock: the keypad gives digits. */
 	feed(&k, (const UINT8[]){0, 0, 0x53, 0, 0, 0, 0, 0}, 8, keys, &flags);

@@ -115,6 +115,5 @@ TEST(usb_desc_strings)
 	ASSERT_STATUS(usb_desc_string(usb_test_product, 12, text, 3), EFI_SUCCESS);
 	EXPECT(memcmp(text, u"Ke", 6) == 0);
 	EXPECT_STATUS(usb_desc_string(usb_test_product, 11, text, 8), EFI_NOT_FOUND);
-	EXPECT_STATUS(usb_desc_string((const UINT8[]){5, 3, 'a', 0, 0}, 5, text, 8),
-		      EFI_NOT_FOUND);
+	EXPECT_STATUS(usb_desc_string((const UINT8[]){5, 3, 'a', 0, 0}, 5, text, 8), EFI_NOT_FOUND);
 }

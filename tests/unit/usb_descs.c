@@ -6,17 +6,17 @@ const UINT8 usb_test_kbd_device[18] = {
 };
 
 const UINT8 usb_test_kbd_config[34] = {
-    9, 2, 34, 0, 1, 1, 0, 0xa0, 50,	       /* configuration 1, one interface */
-    9, 4, 0, 0, 1, 3, 1, 1, 0,		       /* interface 0: HID, boot, keyboard */
-    9, 0x21, 0x11, 0x01, 0, 1, 0x22, 63, 0, /* HID descriptor */
-    7, 5, 0x81, 3, 8, 0, 10,		       /* endpoint 1 IN, interrupt, 8 bytes */
+    9, 2,    34,   0,	 1, 1, 0,    0xa0, 50, /* configuration 1, one interface */
+    9, 4,    0,	   0,	 1, 3, 1,    1,	   0,  /* interface 0: HID, boot, keyboard */
+    9, 0x21, 0x11, 0x01, 0, 1, 0x22, 63,   0,  /* HID descriptor */
+    7, 5,    0x81, 3,	 8, 0, 10,	       /* endpoint 1 IN, interrupt, 8 bytes */
 };
 
 const UINT8 usb_test_storage_config[32] = {
-    9, 2, 32, 0, 1, 1, 0, 0x80, 50, /* configuration 1 */
-    9, 4, 0, 0, 2, 8, 6, 0x50, 0,   /* interface 0: mass storage, SCSI, bulk-only */
-    7, 5, 0x81, 2, 0, 2, 0,	    /* endpoint 1 IN, bulk, 512 */
-    7, 5, 0x02, 2, 0, 2, 0,	    /* endpoint 2 OUT, bulk, 512 */
+    9, 2, 32,	0, 1, 1, 0, 0x80, 50, /* configuration 1 */
+    9, 4, 0,	0, 2, 8, 6, 0x50, 0,  /* interface 0: mass storage, SCSI, bulk-only */
+    7, 5, 0x81, 2, 0, 2, 0,	      /* endpoint 1 IN, bulk, 512 */
+    7, 5, 0x02, 2, 0, 2, 0,	      /* endpoint 2 OUT, bulk, 512 */
 };
 
 const UINT8 usb_test_languages[4] = {4, 3, 0x09, 0x04};

@@ -10,8 +10,8 @@
 #include <efi/protocol/usb_io.h>
 #include <ember/drivers/usb_desc.h>
 
-#define USB_BUS_SIGNATURE 0x62627375u	/* "usbb" */
-#define USB_IF_SIGNATURE 0x66697375u	/* "usif" */
+#define USB_BUS_SIGNATURE 0x62627375u /* "usbb" */
+#define USB_IF_SIGNATURE 0x66697375u  /* "usif" */
 #define USB_MAX_PORTS 32
 #define USB_CONTROL_TIMEOUT_MS 1000
 /* How often the root hub's ports are looked at for devices coming and going (100 ns). */
@@ -58,8 +58,9 @@ struct usb_bus {
 	struct usb_device *devices[USB_MAX_PORTS];
 	bool addresses[128];
 	EFI_EVENT hotplug;
-	bool busy; /* enumerating: the hot-plug poll leaves the ports alone */
-	bool failed[USB_MAX_PORTS]; /* the device there could not be attached: left alone until it goes */
+	bool busy;		    /* enumerating: the hot-plug poll leaves the ports alone */
+	bool failed[USB_MAX_PORTS]; /* the device there could not be attached: left alone until it
+				       goes */
 };
 
 /* Standard requests through the host controller (usb_request.c). */

@@ -21,8 +21,7 @@ static struct usb_bus *bus_on(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE cont
 		   : NULL;
 }
 
-static EFI_STATUS EFIAPI usb_bus_supported(EFI_DRIVER_BINDING_PROTOCOL *this,
-					   EFI_HANDLE controller,
+static EFI_STATUS EFIAPI usb_bus_supported(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE controller,
 					   EFI_DEVICE_PATH_PROTOCOL *remaining)
 {
 	return driver_can_open(this->DriverBindingHandle, controller, &efi_usb2_hc_protocol_guid,
@@ -49,9 +48,8 @@ static EFI_STATUS bus_open(struct usb_bus *bus)
 			       bus->driver, bus->controller, EFI_OPEN_PROTOCOL_BY_DRIVER);
 	if (EFI_ERROR(status))
 		return status;
-	status = protocol_open(bus->controller, &efi_device_path_protocol_guid,
-			       (void **)&bus->path, bus->driver, bus->controller,
-			       EFI_OPEN_PROTOCOL_GET_PROTOCOL);
+	status = protocol_open(bus->controller, &efi_device_path_protocol_guid, (void **)&bus->path,
+			       bus->driver, bus->controller, EFI_OPEN_PROTOCOL_GET_PROTOCOL);
 	if (EFI_ERROR(status)) {
 		log_debug("no device path: %r\n", status);
 		return status;
@@ -62,8 +60,8 @@ static EFI_STATUS bus_open(struct usb_bus *bus)
 		return status;
 	}
 	bus->ports = ports < USB_MAX_PORTS ? ports : USB_MAX_PORTS;
-	status = event_create(EVT_TIMER | EVT_NOTIFY_SIGNAL, TPL_CALLBACK, hotplug_poll, bus,
-			      NULL, &bus->hotplug);
+	status = event_create(EVT_TIMER | EVT_NOTIFY_SIGNAL, TPL_CALLBACK, hotplug_poll, bus, NULL,
+			      &bus->hotplug);
 	if (EFI_ERROR(status))
 		return status;
 	return protocol_install(&bus->controller, &ember_usb_bus_data_guid, bus);
@@ -73,8 +71,7 @@ static void bus_close(struct usb_bus *bus)
 {
 	if (bus->hotplug)
 		event_close(bus->hotplug);
-	protocol_close(bus->controller, &efi_usb2_hc_protocol_guid, bus->driver,
-		       bus->controller);
+	protocol_close(bus->controller, &efi_usb2_hc_protocol_guid, bus->driver, bus->controller);
 }
 
 static EFI_STATUS EFIAPI usb_bus_start(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE controller,

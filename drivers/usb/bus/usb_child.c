@@ -79,9 +79,9 @@ static EFI_STATUS interface_destroy(struct usb_interface *intf)
 	EFI_STATUS status;
 
 	protocol_close(bus->controller, &efi_usb2_hc_protocol_guid, bus->driver, intf->handle);
-	status = protocol_uninstall_multiple(intf->handle, &efi_device_path_protocol_guid,
-					     intf->path, &efi_usb_io_protocol_guid, &intf->io,
-					     NULL);
+	status =
+	    protocol_uninstall_multiple(intf->handle, &efi_device_path_protocol_guid, intf->path,
+					&efi_usb_io_protocol_guid, &intf->io, NULL);
 	if (EFI_ERROR(status)) {
 		/* Still in use: the child stays, with its claim on the controller. */
 		protocol_open(bus->controller, &efi_usb2_hc_protocol_guid, (void **)&hc,

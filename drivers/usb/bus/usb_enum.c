@@ -36,7 +36,8 @@ EFI_STATUS usb_port_reset(struct usb_bus *bus, UINT8 port, UINT8 *speed)
 		status = hc->GetRootHubPortStatus(hc, port, &st);
 		if (EFI_ERROR(status))
 			return status;
-		if ((st.PortStatus & USB_PORT_STAT_ENABLE) && !(st.PortStatus & USB_PORT_STAT_RESET))
+		if ((st.PortStatus & USB_PORT_STAT_ENABLE) &&
+		    !(st.PortStatus & USB_PORT_STAT_RESET))
 			break;
 		core_stall_us(1000);
 	}

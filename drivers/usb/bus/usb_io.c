@@ -115,8 +115,8 @@ static EFI_STATUS EFIAPI sync_interrupt_transfer(EFI_USB_IO_PROTOCOL *this, UINT
 	    length, toggle_of(dev, endpoint), timeout, &dev->tt, result);
 }
 
-static EFI_STATUS EFIAPI isochronous_transfer(EFI_USB_IO_PROTOCOL *this, UINT8 endpoint,
-					      void *data, UINTN length, UINT32 *result)
+static EFI_STATUS EFIAPI isochronous_transfer(EFI_USB_IO_PROTOCOL *this, UINT8 endpoint, void *data,
+					      UINTN length, UINT32 *result)
 {
 	return EFI_UNSUPPORTED;
 }
@@ -217,8 +217,8 @@ static bool language_known(struct usb_device *dev, UINT16 lang)
 	return false;
 }
 
-static EFI_STATUS EFIAPI get_string_descriptor(EFI_USB_IO_PROTOCOL *this, UINT16 lang,
-					       UINT8 id, CHAR16 **string)
+static EFI_STATUS EFIAPI get_string_descriptor(EFI_USB_IO_PROTOCOL *this, UINT16 lang, UINT8 id,
+					       CHAR16 **string)
 {
 	struct usb_interface *intf = intf_of(this);
 	UINT8 buf[MAX_STRING_BYTES];

@@ -14,8 +14,8 @@ EFI_STATUS usb_control(struct usb_device *dev, UINT8 type, UINT8 request, UINT16
 	};
 	EFI_USB2_HC_PROTOCOL *hc = dev->bus->hc;
 
-	return hc->ControlTransfer(hc, dev->address, dev->speed, dev->mps0, &req, dir, data,
-				   length, USB_CONTROL_TIMEOUT_MS, &dev->tt, result);
+	return hc->ControlTransfer(hc, dev->address, dev->speed, dev->mps0, &req, dir, data, length,
+				   USB_CONTROL_TIMEOUT_MS, &dev->tt, result);
 }
 
 EFI_STATUS usb_get_descriptor(struct usb_device *dev, UINT8 type, UINT8 index, UINT16 lang,

@@ -25,20 +25,20 @@ _Static_assert(sizeof(plain) == USAGE_SPACE_BLOCK_END - USAGE_1 + 2, "usages 1e-
 _Static_assert(sizeof(shifted) == sizeof(plain), "usages 1e-38");
 
 /* 0x49-0x52: the editing and arrow keys. */
-static const UINT16 editing[] = {SCAN_INSERT, SCAN_HOME, SCAN_PAGE_UP, SCAN_DELETE, SCAN_END,
-				 SCAN_PAGE_DOWN, SCAN_RIGHT, SCAN_LEFT, SCAN_DOWN, SCAN_UP};
+static const UINT16 editing[] = {SCAN_INSERT,	 SCAN_HOME,  SCAN_PAGE_UP, SCAN_DELETE, SCAN_END,
+				 SCAN_PAGE_DOWN, SCAN_RIGHT, SCAN_LEFT,	   SCAN_DOWN,	SCAN_UP};
 /* 0x59-0x63: keypad 1-9, 0 and the dot, as digits or as the keys printed below them. */
 static const char keypad_chars[] = "1234567890.";
-static const UINT16 keypad_scans[] = {SCAN_END,	  SCAN_DOWN, SCAN_PAGE_DOWN, SCAN_LEFT,
-				      SCAN_NULL,  SCAN_RIGHT, SCAN_HOME,	  SCAN_UP,
+static const UINT16 keypad_scans[] = {SCAN_END,	    SCAN_DOWN,	 SCAN_PAGE_DOWN, SCAN_LEFT,
+				      SCAN_NULL,    SCAN_RIGHT,	 SCAN_HOME,	 SCAN_UP,
 				      SCAN_PAGE_UP, SCAN_INSERT, SCAN_DELETE};
 _Static_assert(ARRAY_SIZE(keypad_scans) == USAGE_KP_DOT - USAGE_KP_1 + 1, "usages 59-63");
 
 /* The modifier byte's bits: left Ctrl, Shift, Alt, GUI, then the right ones. */
 static const UINT32 modifiers[8] = {
-    EFI_LEFT_CONTROL_PRESSED,  EFI_LEFT_SHIFT_PRESSED,  EFI_LEFT_ALT_PRESSED,
-    EFI_LEFT_LOGO_PRESSED,     EFI_RIGHT_CONTROL_PRESSED, EFI_RIGHT_SHIFT_PRESSED,
-    EFI_RIGHT_ALT_PRESSED,     EFI_RIGHT_LOGO_PRESSED,
+    EFI_LEFT_CONTROL_PRESSED, EFI_LEFT_SHIFT_PRESSED,	 EFI_LEFT_ALT_PRESSED,
+    EFI_LEFT_LOGO_PRESSED,    EFI_RIGHT_CONTROL_PRESSED, EFI_RIGHT_SHIFT_PRESSED,
+    EFI_RIGHT_ALT_PRESSED,    EFI_RIGHT_LOGO_PRESSED,
 };
 
 #define SHIFT (EFI_LEFT_SHIFT_PRESSED | EFI_RIGHT_SHIFT_PRESSED)
@@ -85,7 +85,8 @@ static void key_of(const struct hid_keys *k, UINT8 usage, EFI_INPUT_KEY *key)
 	else if (usage == 0x29)
 		key->ScanCode = SCAN_ESC;
 	else if (usage >= USAGE_1 && usage <= USAGE_SPACE_BLOCK_END)
-		key->UnicodeChar = (CHAR16)(k->shift_state & SHIFT ? shifted : plain)[usage - USAGE_1];
+		key->UnicodeChar =
+		    (CHAR16)(k->shift_state & SHIFT ? shifted : plain)[usage - USAGE_1];
 	else if (usage >= USAGE_F1 && usage <= USAGE_F12)
 		key->ScanCode = (UINT16)(SCAN_F1 + (usage - USAGE_F1));
 	else if (usage == USAGE_PAUSE)
@@ -93,7 +94,7 @@ static void key_of(const struct hid_keys *k, UINT8 usage, EFI_INPUT_KEY *key)
 	else if (usage >= 0x49 && usage <= 0x52)
 		key->ScanCode = editing[usage - 0x49];
 	else if (usage >= 0x54 && usage <= 0x57)
-		key->UnicodeChar = (CHAR16)"/*-+"[usage - 0x54];
+		key->UnicodeChar = (CHAR16) "/*-+"[usage - 0x54];
 	else if (usage == 0x58)
 		key->UnicodeChar = CHAR_CARRIAGE_RETURN;
 	else if (usage >= USAGE_KP_1 && usage <= USAGE_KP_DOT)
@@ -134,8 +135,7 @@ static bool was_down(const struct hid_keys *k, UINT8 usage)
 }
 
 /* A usage newly pressed: a lock toggles, another key is stored and repeats. */
-static UINT32 press(struct hid_keys *k, UINT8 usage, EFI_KEY_DATA *keys, UINTN max,
-		    UINTN *count)
+static UINT32 press(struct hid_keys *k, UINT8 usage, EFI_KEY_DATA *keys, UINTN max, UINTN *count)
 {
 	UINT8 lock = lock_bit(usage);
 

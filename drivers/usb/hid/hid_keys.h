@@ -19,7 +19,7 @@ struct hid_keys {
 };
 
 /* What a report did. */
-#define HID_LOCKS_CHANGED 0x1 /* the lights should follow toggle_state */
+#define HID_LOCKS_CHANGED 0x1  /* the lights should follow toggle_state */
 #define HID_REPEAT_STARTED 0x2 /* a new key repeats from now */
 
 void hid_keys_init(struct hid_keys *k);

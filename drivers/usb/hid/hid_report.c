@@ -78,8 +78,8 @@ static void place(struct parser *p, UINT32 usage, UINT16 offset, bool relative)
 		slot = &o->y;
 	} else if (usage == (PAGE_DESKTOP << 16 | USAGE_WHEEL) && p->id == o->report_id) {
 		slot = &o->wheel;
-	} else if ((usage >> 16) == PAGE_BUTTON && (usage & 0xffff) >= 1 &&
-		   (usage & 0xffff) <= 3 && p->id == o->report_id) {
+	} else if ((usage >> 16) == PAGE_BUTTON && (usage & 0xffff) >= 1 && (usage & 0xffff) <= 3 &&
+		   p->id == o->report_id) {
 		slot = &o->buttons[(usage & 0xffff) - 1];
 	}
 	if (slot && !slot->size && p->size <= 32)

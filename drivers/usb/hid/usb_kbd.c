@@ -195,8 +195,8 @@ static EFI_STATUS EFIAPI kbd_start(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE
 		return EFI_OUT_OF_RESOURCES;
 	kb->controller = controller;
 	kb->driver = this->DriverBindingHandle;
-	status = protocol_open(controller, &efi_usb_io_protocol_guid, (void **)&kb->io,
-			       kb->driver, controller, EFI_OPEN_PROTOCOL_BY_DRIVER);
+	status = protocol_open(controller, &efi_usb_io_protocol_guid, (void **)&kb->io, kb->driver,
+			       controller, EFI_OPEN_PROTOCOL_BY_DRIVER);
 	if (EFI_ERROR(status))
 		goto err_free;
 	status = kbd_setup(kb);
@@ -234,7 +234,7 @@ static struct usb_kbd *kbd_on(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE cont
 		return NULL;
 	kb = container_of(ti, struct usb_kbd, input);
 	return kb->signature == KBD_SIGNATURE && kb->driver == this->DriverBindingHandle ? kb
-											  : NULL;
+											 : NULL;
 }
 
 static EFI_STATUS EFIAPI kbd_stop(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE controller,

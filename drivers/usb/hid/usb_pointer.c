@@ -117,8 +117,8 @@ static EFI_STATUS EFIAPI abs_reset(EFI_ABSOLUTE_POINTER_PROTOCOL *this, BOOLEAN 
 	if (!p)
 		return EFI_INVALID_PARAMETER;
 	old = tpl_raise(TPL_NOTIFY);
-	p->abs_state = (EFI_ABSOLUTE_POINTER_STATE){p->abs_mode.AbsoluteMinX,
-						    p->abs_mode.AbsoluteMinY, 0, 0};
+	p->abs_state =
+	    (EFI_ABSOLUTE_POINTER_STATE){p->abs_mode.AbsoluteMinX, p->abs_mode.AbsoluteMinY, 0, 0};
 	p->changed = false;
 	tpl_restore(old);
 	return EFI_SUCCESS;
@@ -197,8 +197,7 @@ static bool is_hid(void *interface)
 	       !(d.InterfaceSubClass == 1 && d.InterfaceProtocol == 1);
 }
 
-static EFI_STATUS EFIAPI pointer_supported(EFI_DRIVER_BINDING_PROTOCOL *this,
-					   EFI_HANDLE controller,
+static EFI_STATUS EFIAPI pointer_supported(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE controller,
 					   EFI_DEVICE_PATH_PROTOCOL *remaining)
 {
 	return driver_can_open(this->DriverBindingHandle, controller, &efi_usb_io_protocol_guid,
@@ -251,8 +250,8 @@ static EFI_STATUS publish(struct usb_pointer *p)
 	p->abs_mode.AbsoluteMaxX = (UINT64)(p->layout.x.max > 0 ? p->layout.x.max : 0);
 	p->abs_mode.AbsoluteMaxY = (UINT64)(p->layout.y.max > 0 ? p->layout.y.max : 0);
 	p->abs_mode.Attributes = p->layout.buttons[1].size ? EFI_ABSP_SupportsAltActive : 0;
-	p->simple = (EFI_SIMPLE_POINTER_PROTOCOL){simple_reset, simple_get_state, NULL,
-						  &p->simple_mode};
+	p->simple =
+	    (EFI_SIMPLE_POINTER_PROTOCOL){simple_reset, simple_get_state, NULL, &p->simple_mode};
 	p->simple_mode = (EFI_SIMPLE_POINTER_MODE){8, 8, p->layout.wheel.size ? 1 : 0, TRUE,
 						   p->layout.buttons[1].size != 0};
 	status = event_create(EVT_NOTIFY_WAIT, TPL_NOTIFY, wait_for_input, p, NULL, wait);
@@ -287,8 +286,8 @@ static EFI_STATUS EFIAPI pointer_start(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HA
 	status = publish(p);
 	if (EFI_ERROR(status))
 		goto err_close;
-	status = p->io->UsbAsyncInterruptTransfer(p->io, p->endpoint, TRUE, p->interval,
-						  p->packet, report_arrived, p);
+	status = p->io->UsbAsyncInterruptTransfer(p->io, p->endpoint, TRUE, p->interval, p->packet,
+						  report_arrived, p);
 	if (EFI_ERROR(status)) {
 		log_debug("interrupt transfer: %r\n", status);
 		protocol_uninstall(controller, protocol_of(p), interface_of(p));
@@ -314,9 +313,8 @@ static struct usb_pointer *pointer_on(EFI_HANDLE driver, EFI_HANDLE controller)
 	if (!EFI_ERROR(protocol_open(controller, &efi_absolute_pointer_protocol_guid, &interface,
 				     driver, controller, EFI_OPEN_PROTOCOL_GET_PROTOCOL)))
 		p = from_abs(interface);
-	else if (!EFI_ERROR(protocol_open(controller, &efi_simple_pointer_protocol_guid,
-					  &interface, driver, controller,
-					  EFI_OPEN_PROTOCOL_GET_PROTOCOL)))
+	else if (!EFI_ERROR(protocol_open(controller, &efi_simple_pointer_protocol_guid, &interface,
+					  driver, controller, EFI_OPEN_PROTOCOL_GET_PROTOCOL)))
 		p = from_simple(interface);
 	return p && p->driver == driver ? p : NULL;
 }

@@ -32,13 +32,13 @@ struct xhci_ring {
 	struct xhci_dma mem;
 	UINT32 enqueue;
 	UINT32 cycle;
-	bool busy;		/* a TD is queued and not completed */
-	bool done;		/* it completed: cc, event_index and residual say how */
-	bool control;		/* done only at the Status stage's event (or on an error) */
+	bool busy;		  /* a TD is queued and not completed */
+	bool done;		  /* it completed: cc, event_index and residual say how */
+	bool control;		  /* done only at the Status stage's event (or on an error) */
 	UINT32 td_first, td_last; /* indexes of its first and last TRB */
 	UINT32 cc;
-	UINT32 event_index; /* the TRB the event names */
-	UINT32 residual;    /* bytes of that TRB not transferred */
+	UINT32 event_index;   /* the TRB the event names */
+	UINT32 residual;      /* bytes of that TRB not transferred */
 	UINT32 data_residual; /* a control TD's Data stage short by this much */
 };
 
@@ -47,9 +47,9 @@ struct xhci_hc;
 /* A device slot: the xHC's view of one USB device. */
 struct xhci_dev {
 	UINT8 slot;
-	UINT8 port;    /* root hub port, from 1 */
-	UINT8 speed;   /* XHCI_SPEED_* */
-	UINT8 address; /* the bus driver's address for it, 0 before SET_ADDRESS */
+	UINT8 port;	     /* root hub port, from 1 */
+	UINT8 speed;	     /* XHCI_SPEED_* */
+	UINT8 address;	     /* the bus driver's address for it, 0 before SET_ADDRESS */
 	struct xhci_dma ctx; /* page 0: the output device context; pages 1-2: the input context */
 	struct xhci_ring *rings[32]; /* by DCI (1: the default control endpoint) */
 };
@@ -102,8 +102,7 @@ void xhci_rt_write(struct xhci_hc *hc, UINT32 offset, UINT32 value);
 void xhci_rt_write64(struct xhci_hc *hc, UINT32 offset, UINT64 value);
 void xhci_doorbell(struct xhci_hc *hc, UINT8 slot, UINT32 target);
 /* Waits up to ms for (op register & mask) == value; EFI_TIMEOUT else. */
-EFI_STATUS xhci_op_wait(struct xhci_hc *hc, UINT32 offset, UINT32 mask, UINT32 value,
-			UINT32 ms);
+EFI_STATUS xhci_op_wait(struct xhci_hc *hc, UINT32 offset, UINT32 mask, UINT32 value, UINT32 ms);
 EFI_STATUS xhci_dma_alloc(struct xhci_hc *hc, UINTN pages, struct xhci_dma *dma);
 void xhci_dma_free(struct xhci_hc *hc, struct xhci_dma *dma);
 
@@ -148,8 +147,8 @@ void xhci_dev_destroy(struct xhci_hc *hc, struct xhci_dev *dev);
 EFI_STATUS xhci_dev_set_address(struct xhci_hc *hc, struct xhci_dev *dev, UINT8 address);
 EFI_STATUS xhci_dev_set_ep0_packet(struct xhci_hc *hc, struct xhci_dev *dev, UINTN max_packet);
 /* The ring of an endpoint, configured on first use (type XHCI_EP_*). */
-EFI_STATUS xhci_dev_endpoint(struct xhci_hc *hc, struct xhci_dev *dev, UINT8 endpoint,
-			     UINT32 type, UINTN max_packet, UINTN interval_ms, UINT8 *dci);
+EFI_STATUS xhci_dev_endpoint(struct xhci_hc *hc, struct xhci_dev *dev, UINT8 endpoint, UINT32 type,
+			     UINTN max_packet, UINTN interval_ms, UINT8 *dci);
 /* Drops every endpoint but the default one (the device was given a configuration). */
 EFI_STATUS xhci_dev_deconfigure(struct xhci_hc *hc, struct xhci_dev *dev);
 /* The device the bus driver's address names, or NULL. */
@@ -158,9 +157,9 @@ struct xhci_dev *xhci_dev_at(struct xhci_hc *hc, UINT8 address);
 void xhci_ep_recover(struct xhci_hc *hc, struct xhci_dev *dev, UINT8 dci);
 
 /* Transfers (xhci_xfer.c). */
-EFI_STATUS xhci_control(struct xhci_hc *hc, struct xhci_dev *dev,
-			const EFI_USB_DEVICE_REQUEST *req, EFI_USB_DATA_DIRECTION dir, void *data,
-			UINTN *length, UINTN timeout_ms, UINT32 *result);
+EFI_STATUS xhci_control(struct xhci_hc *hc, struct xhci_dev *dev, const EFI_USB_DEVICE_REQUEST *req,
+			EFI_USB_DATA_DIRECTION dir, void *data, UINTN *length, UINTN timeout_ms,
+			UINT32 *result);
 EFI_STATUS xhci_normal(struct xhci_hc *hc, struct xhci_dev *dev, UINT8 dci, bool in, void *data,
 		       UINTN *length, UINTN timeout_ms, UINT32 *result);
 /* Queues a TD of Normal TRBs for bytes at dev_addr on ring (not waited for). */
@@ -174,8 +173,8 @@ EFI_STATUS xhci_port_set(struct xhci_hc *hc, UINT8 port, EFI_USB_PORT_FEATURE fe
 EFI_STATUS xhci_port_clear(struct xhci_hc *hc, UINT8 port, EFI_USB_PORT_FEATURE feature);
 
 /* Asynchronous interrupt transfers (xhci_async.c). */
-EFI_STATUS xhci_async_add(struct xhci_hc *hc, struct xhci_dev *dev, UINT8 address,
-			  UINT8 endpoint, UINTN max_packet, UINTN interval_ms, UINTN length,
+EFI_STATUS xhci_async_add(struct xhci_hc *hc, struct xhci_dev *dev, UINT8 address, UINT8 endpoint,
+			  UINTN max_packet, UINTN interval_ms, UINTN length,
 			  EFI_ASYNC_USB_TRANSFER_CALLBACK callback, void *context);
 EFI_STATUS xhci_async_remove(struct xhci_hc *hc, UINT8 address, UINT8 endpoint);
 void xhci_async_remove_dev(struct xhci_hc *hc, struct xhci_dev *dev);

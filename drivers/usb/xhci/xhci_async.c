@@ -33,7 +33,7 @@ static bool deliver_one(struct xhci_hc *hc)
 {
 	struct xhci_async *a;
 
-	list_for_each_entry(a, &hc->async, link) {
+	list_for_each_entry (a, &hc->async, link) {
 		struct xhci_ring *ring = a->dev->rings[a->dci];
 		EFI_ASYNC_USB_TRANSFER_CALLBACK callback = a->callback;
 		void *context = a->context, *copy;
@@ -68,16 +68,16 @@ static void EFIAPI async_tick(EFI_EVENT event, void *context)
 		;
 }
 
-EFI_STATUS xhci_async_add(struct xhci_hc *hc, struct xhci_dev *dev, UINT8 address,
-			  UINT8 endpoint, UINTN max_packet, UINTN interval_ms, UINTN length,
+EFI_STATUS xhci_async_add(struct xhci_hc *hc, struct xhci_dev *dev, UINT8 address, UINT8 endpoint,
+			  UINTN max_packet, UINTN interval_ms, UINTN length,
 			  EFI_ASYNC_USB_TRANSFER_CALLBACK callback, void *context)
 {
 	struct xhci_async *a;
 	EFI_STATUS status;
 	UINT8 dci;
 
-	status = xhci_dev_endpoint(hc, dev, endpoint, XHCI_EP_INTR_IN, max_packet, interval_ms,
-				   &dci);
+	status =
+	    xhci_dev_endpoint(hc, dev, endpoint, XHCI_EP_INTR_IN, max_packet, interval_ms, &dci);
 	if (EFI_ERROR(status))
 		return status;
 	if (dev->rings[dci]->busy)
@@ -106,7 +106,7 @@ EFI_STATUS xhci_async_remove(struct xhci_hc *hc, UINT8 address, UINT8 endpoint)
 {
 	struct xhci_async *a;
 
-	list_for_each_entry(a, &hc->async, link) {
+	list_for_each_entry (a, &hc->async, link) {
 		if (a->address == address && a->endpoint == endpoint) {
 			async_free(hc, a);
 			return EFI_SUCCESS;
@@ -119,7 +119,7 @@ void xhci_async_remove_dev(struct xhci_hc *hc, struct xhci_dev *dev)
 {
 	struct xhci_async *a, *tmp;
 
-	list_for_each_entry_safe(a, tmp, &hc->async, link)
+	list_for_each_entry_safe (a, tmp, &hc->async, link)
 		if (a->dev == dev)
 			async_free(hc, a);
 }
@@ -129,8 +129,8 @@ EFI_STATUS xhci_async_init(struct xhci_hc *hc)
 	EFI_STATUS status;
 
 	list_init(&hc->async);
-	status = event_create(EVT_TIMER | EVT_NOTIFY_SIGNAL, TPL_CALLBACK, async_tick, hc,
-			      NULL, &hc->async_timer);
+	status = event_create(EVT_TIMER | EVT_NOTIFY_SIGNAL, TPL_CALLBACK, async_tick, hc, NULL,
+			      &hc->async_timer);
 	if (EFI_ERROR(status))
 		return status;
 	return event_set_timer(hc->async_timer, TimerPeriodic, TICK_100NS);

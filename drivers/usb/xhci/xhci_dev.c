@@ -186,8 +186,8 @@ static EFI_STATUS endpoint_add(struct xhci_hc *hc, struct xhci_dev *dev, UINT8 d
 	return xhci_cmd_ctx(hc, TRB_CONFIGURE_EP, dev, 0);
 }
 
-EFI_STATUS xhci_dev_endpoint(struct xhci_hc *hc, struct xhci_dev *dev, UINT8 endpoint,
-			     UINT32 type, UINTN max_packet, UINTN interval_ms, UINT8 *dci)
+EFI_STATUS xhci_dev_endpoint(struct xhci_hc *hc, struct xhci_dev *dev, UINT8 endpoint, UINT32 type,
+			     UINTN max_packet, UINTN interval_ms, UINT8 *dci)
 {
 	EFI_STATUS status;
 

@@ -20,8 +20,7 @@ static bool is_xhci(void *interface)
 	UINT8 class[3] = {0, 0, 0};
 
 	pci_io->Pci.Read(pci_io, EfiPciIoWidthUint8, PCI_CLASS_CODE, 3, class);
-	return class[2] == CLASS_SERIAL_BUS && class[1] == SUBCLASS_USB &&
-	       class[0] == PROG_IF_XHCI;
+	return class[2] == CLASS_SERIAL_BUS && class[1] == SUBCLASS_USB && class[0] == PROG_IF_XHCI;
 }
 
 struct xhci_instance {

@@ -92,8 +92,7 @@ void xhci_events_poll(struct xhci_hc *hc)
 		any = true;
 	}
 	if (any)
-		xhci_rt_write64(hc,
-				XHCI_ERDP,
+		xhci_rt_write64(hc, XHCI_ERDP,
 				(hc->events.dev + hc->ev_dequeue * sizeof(struct xhci_trb)) |
 				    XHCI_ERDP_EHB);
 	tpl_restore(old);

@@ -60,8 +60,7 @@ void xhci_doorbell(struct xhci_hc *hc, UINT8 slot, UINT32 target)
 	write32(hc, hc->db + 4u * slot, target);
 }
 
-EFI_STATUS xhci_op_wait(struct xhci_hc *hc, UINT32 offset, UINT32 mask, UINT32 value,
-			UINT32 ms)
+EFI_STATUS xhci_op_wait(struct xhci_hc *hc, UINT32 offset, UINT32 mask, UINT32 value, UINT32 ms)
 {
 	UINT64 deadline = core_time_ns() + (UINT64)ms * 1000000;
 

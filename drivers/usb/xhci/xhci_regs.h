@@ -13,7 +13,7 @@
 #define XHCI_DBOFF 0x14
 #define XHCI_RTSOFF 0x18
 
-#define XHCI_HCS1_MAX_SLOTS(v) ((v) & 0xff)
+#define XHCI_HCS1_MAX_SLOTS(v) ((v)&0xff)
 #define XHCI_HCS1_MAX_PORTS(v) ((v) >> 24)
 #define XHCI_HCS2_SPB(v) ((((v) >> 21) & 0x1f) << 5 | ((v) >> 27))
 #define XHCI_HCC1_AC64 (1u << 0)
@@ -27,7 +27,7 @@
 #define XHCI_CRCR 0x18
 #define XHCI_DCBAAP 0x30
 #define XHCI_CONFIG 0x38
-#define XHCI_PORTSC(n) (0x400 + 0x10 * ((n) - 1)) /* n from 1 */
+#define XHCI_PORTSC(n) (0x400 + 0x10 * ((n)-1)) /* n from 1 */
 
 #define XHCI_CMD_RUN (1u << 0)
 #define XHCI_CMD_HCRST (1u << 1)
@@ -90,7 +90,7 @@ _Static_assert(sizeof(struct xhci_trb) == 16, "TRB layout");
 #define TRB_EP(e) ((UINT32)(e) << 16)
 #define TRB_EP_OF(c) (((c) >> 16) & 0x1f)
 #define TRB_CC_OF(s) ((s) >> 24)
-#define TRB_LEN_OF(s) ((s) & 0xffffff)
+#define TRB_LEN_OF(s) ((s)&0xffffff)
 #define TRB_TRT_IN (3u << 16) /* Setup: IN data stage */
 #define TRB_TRT_OUT (2u << 16)
 

@@ -36,8 +36,8 @@ static bool control_packet_valid(UINT8 speed, UINTN mps)
 	}
 }
 
-static EFI_STATUS EFIAPI get_capability(EFI_USB2_HC_PROTOCOL *this, UINT8 *max_speed,
-					UINT8 *ports, UINT8 *is_64bit)
+static EFI_STATUS EFIAPI get_capability(EFI_USB2_HC_PROTOCOL *this, UINT8 *max_speed, UINT8 *ports,
+					UINT8 *is_64bit)
 {
 	struct xhci_hc *hc = hc_of(this);
 
@@ -174,11 +174,11 @@ static EFI_STATUS EFIAPI bulk_transfer(EFI_USB2_HC_PROTOCOL *this, UINT8 address
 	bool in = endpoint & USB_ENDPOINT_DIR_IN;
 	UINT8 dci;
 
-	if (!hc || !data || !data[0] || !length || !*length || !toggle || *toggle > 1 ||
-	    !result || !buffers || buffers > EFI_USB_MAX_BULK_BUFFER_NUM)
+	if (!hc || !data || !data[0] || !length || !*length || !toggle || *toggle > 1 || !result ||
+	    !buffers || buffers > EFI_USB_MAX_BULK_BUFFER_NUM)
 		return EFI_INVALID_PARAMETER;
 	if (speed == EFI_USB_SPEED_LOW || !speed_valid(speed) || !mps ||
-	    mps > (speed == EFI_USB_SPEED_SUPER	   ? 1024u
+	    mps > (speed == EFI_USB_SPEED_SUPER	 ? 1024u
 		   : speed == EFI_USB_SPEED_HIGH ? 512u
 						 : 64u))
 		return EFI_INVALID_PARAMETER;
@@ -203,8 +203,7 @@ static bool interrupt_packet_valid(UINT8 speed, UINTN mps)
 static EFI_STATUS EFIAPI async_interrupt_transfer(
     EFI_USB2_HC_PROTOCOL *this, UINT8 address, UINT8 endpoint, UINT8 speed, UINTN mps,
     BOOLEAN is_new, UINT8 *toggle, UINTN interval, UINTN length,
-    EFI_USB2_HC_TRANSACTION_TRANSLATOR *tt, EFI_ASYNC_USB_TRANSFER_CALLBACK callback,
-    void *context)
+    EFI_USB2_HC_TRANSACTION_TRANSLATOR *tt, EFI_ASYNC_USB_TRANSFER_CALLBACK callback, void *context)
 {
 	struct xhci_hc *hc = hc_of(this);
 	struct xhci_dev *dev;
@@ -219,14 +218,12 @@ static EFI_STATUS EFIAPI async_interrupt_transfer(
 	dev = xhci_dev_at(hc, address);
 	if (!dev || !address)
 		return EFI_DEVICE_ERROR;
-	return xhci_async_add(hc, dev, address, endpoint, mps, interval, length, callback,
-			      context);
+	return xhci_async_add(hc, dev, address, endpoint, mps, interval, length, callback, context);
 }
 
 static EFI_STATUS EFIAPI sync_interrupt_transfer(EFI_USB2_HC_PROTOCOL *this, UINT8 address,
-						 UINT8 endpoint, UINT8 speed, UINTN mps,
-						 void *data, UINTN *length, UINT8 *toggle,
-						 UINTN timeout,
+						 UINT8 endpoint, UINT8 speed, UINTN mps, void *data,
+						 UINTN *length, UINT8 *toggle, UINTN timeout,
 						 EFI_USB2_HC_TRANSACTION_TRANSLATOR *tt,
 						 UINT32 *result)
 {
@@ -234,8 +231,8 @@ static EFI_STATUS EFIAPI sync_interrupt_transfer(EFI_USB2_HC_PROTOCOL *this, UIN
 	struct xhci_dev *dev;
 	UINT8 dci;
 
-	if (!hc || !(endpoint & USB_ENDPOINT_DIR_IN) || !data || !length || !*length ||
-	    !toggle || *toggle > 1 || !result || !interrupt_packet_valid(speed, mps))
+	if (!hc || !(endpoint & USB_ENDPOINT_DIR_IN) || !data || !length || !*length || !toggle ||
+	    *toggle > 1 || !result || !interrupt_packet_valid(speed, mps))
 		return EFI_INVALID_PARAMETER;
 	*result = EFI_USB_ERR_SYSTEM;
 	dev = xhci_dev_at(hc, address);
@@ -247,8 +244,7 @@ static EFI_STATUS EFIAPI sync_interrupt_transfer(EFI_USB2_HC_PROTOCOL *this, UIN
 }
 
 static EFI_STATUS EFIAPI isochronous_transfer(EFI_USB2_HC_PROTOCOL *this, UINT8 address,
-					      UINT8 endpoint, UINT8 speed, UINTN mps,
-					      UINT8 buffers,
+					      UINT8 endpoint, UINT8 speed, UINTN mps, UINT8 buffers,
 					      void *data[EFI_USB_MAX_ISO_BUFFER_NUM], UINTN length,
 					      EFI_USB2_HC_TRANSACTION_TRANSLATOR *tt,
 					      UINT32 *result)
@@ -259,8 +255,7 @@ static EFI_STATUS EFIAPI isochronous_transfer(EFI_USB2_HC_PROTOCOL *this, UINT8 
 static EFI_STATUS EFIAPI async_isochronous_transfer(
     EFI_USB2_HC_PROTOCOL *this, UINT8 address, UINT8 endpoint, UINT8 speed, UINTN mps,
     UINT8 buffers, void *data[EFI_USB_MAX_ISO_BUFFER_NUM], UINTN length,
-    EFI_USB2_HC_TRANSACTION_TRANSLATOR *tt, EFI_ASYNC_USB_TRANSFER_CALLBACK callback,
-    void *context)
+    EFI_USB2_HC_TRANSACTION_TRANSLATOR *tt, EFI_ASYNC_USB_TRANSFER_CALLBACK callback, void *context)
 {
 	return EFI_UNSUPPORTED;
 }

@@ -104,9 +104,9 @@ static void queue_control(struct xhci_hc *hc, struct xhci_dev *dev,
 	td_end(hc, dev, 1, last);
 }
 
-EFI_STATUS xhci_control(struct xhci_hc *hc, struct xhci_dev *dev,
-			const EFI_USB_DEVICE_REQUEST *req, EFI_USB_DATA_DIRECTION dir, void *data,
-			UINTN *length, UINTN timeout_ms, UINT32 *result)
+EFI_STATUS xhci_control(struct xhci_hc *hc, struct xhci_dev *dev, const EFI_USB_DEVICE_REQUEST *req,
+			EFI_USB_DATA_DIRECTION dir, void *data, UINTN *length, UINTN timeout_ms,
+			UINT32 *result)
 {
 	UINTN bytes = dir == EfiUsbNoData ? 0 : *length;
 	UINT64 dev_addr = 0;

@@ -43,7 +43,7 @@ typedef enum {
 #define EFI_USB_ERR_SYSTEM 0x100
 
 typedef EFI_STATUS(EFIAPI *EFI_ASYNC_USB_TRANSFER_CALLBACK)(VOID *Data, UINTN DataLength,
-							     VOID *Context, UINT32 Status);
+							    VOID *Context, UINT32 Status);
 
 #define EFI_USB_SPEED_FULL 0x0000
 #define EFI_USB_SPEED_LOW 0x0001
@@ -116,10 +116,10 @@ typedef EFI_STATUS(EFIAPI *EFI_USB2_HC_PROTOCOL_GET_STATE)(EFI_USB2_HC_PROTOCOL 
 typedef EFI_STATUS(EFIAPI *EFI_USB2_HC_PROTOCOL_SET_STATE)(EFI_USB2_HC_PROTOCOL *This,
 							   EFI_USB_HC_STATE State);
 typedef EFI_STATUS(EFIAPI *EFI_USB2_HC_PROTOCOL_CONTROL_TRANSFER)(
-    EFI_USB2_HC_PROTOCOL *This, UINT8 DeviceAddress, UINT8 DeviceSpeed,
-    UINTN MaximumPacketLength, EFI_USB_DEVICE_REQUEST *Request,
-    EFI_USB_DATA_DIRECTION TransferDirection, VOID *Data, UINTN *DataLength, UINTN TimeOut,
-    EFI_USB2_HC_TRANSACTION_TRANSLATOR *Translator, UINT32 *TransferResult);
+    EFI_USB2_HC_PROTOCOL *This, UINT8 DeviceAddress, UINT8 DeviceSpeed, UINTN MaximumPacketLength,
+    EFI_USB_DEVICE_REQUEST *Request, EFI_USB_DATA_DIRECTION TransferDirection, VOID *Data,
+    UINTN *DataLength, UINTN TimeOut, EFI_USB2_HC_TRANSACTION_TRANSLATOR *Translator,
+    UINT32 *TransferResult);
 typedef EFI_STATUS(EFIAPI *EFI_USB2_HC_PROTOCOL_BULK_TRANSFER)(
     EFI_USB2_HC_PROTOCOL *This, UINT8 DeviceAddress, UINT8 EndPointAddress, UINT8 DeviceSpeed,
     UINTN MaximumPacketLength, UINT8 DataBuffersNumber, VOID *Data[EFI_USB_MAX_BULK_BUFFER_NUM],

@@ -112,25 +112,24 @@ _Static_assert(sizeof(EFI_USB_INTERFACE_DESCRIPTOR) == 9, "interface descriptor 
 _Static_assert(sizeof(EFI_USB_ENDPOINT_DESCRIPTOR) == 7, "endpoint descriptor layout");
 
 typedef EFI_STATUS(EFIAPI *EFI_USB_IO_CONTROL_TRANSFER)(EFI_USB_IO_PROTOCOL *This,
-							 EFI_USB_DEVICE_REQUEST *Request,
-							 EFI_USB_DATA_DIRECTION Direction,
-							 UINT32 Timeout, VOID *Data,
-							 UINTN DataLength, UINT32 *Status);
+							EFI_USB_DEVICE_REQUEST *Request,
+							EFI_USB_DATA_DIRECTION Direction,
+							UINT32 Timeout, VOID *Data,
+							UINTN DataLength, UINT32 *Status);
 typedef EFI_STATUS(EFIAPI *EFI_USB_IO_BULK_TRANSFER)(EFI_USB_IO_PROTOCOL *This,
-						      UINT8 DeviceEndpoint, VOID *Data,
-						      UINTN *DataLength, UINTN Timeout,
-						      UINT32 *Status);
+						     UINT8 DeviceEndpoint, VOID *Data,
+						     UINTN *DataLength, UINTN Timeout,
+						     UINT32 *Status);
 typedef EFI_STATUS(EFIAPI *EFI_USB_IO_ASYNC_INTERRUPT_TRANSFER)(
-    EFI_USB_IO_PROTOCOL *This, UINT8 DeviceEndpoint, BOOLEAN IsNewTransfer,
-    UINTN PollingInterval, UINTN DataLength, EFI_ASYNC_USB_TRANSFER_CALLBACK InterruptCallBack,
-    VOID *Context);
+    EFI_USB_IO_PROTOCOL *This, UINT8 DeviceEndpoint, BOOLEAN IsNewTransfer, UINTN PollingInterval,
+    UINTN DataLength, EFI_ASYNC_USB_TRANSFER_CALLBACK InterruptCallBack, VOID *Context);
 typedef EFI_STATUS(EFIAPI *EFI_USB_IO_SYNC_INTERRUPT_TRANSFER)(EFI_USB_IO_PROTOCOL *This,
-								UINT8 DeviceEndpoint, VOID *Data,
-								UINTN *DataLength, UINTN Timeout,
-								UINT32 *Status);
+							       UINT8 DeviceEndpoint, VOID *Data,
+							       UINTN *DataLength, UINTN Timeout,
+							       UINT32 *Status);
 typedef EFI_STATUS(EFIAPI *EFI_USB_IO_ISOCHRONOUS_TRANSFER)(EFI_USB_IO_PROTOCOL *This,
-							     UINT8 DeviceEndpoint, VOID *Data,
-							     UINTN DataLength, UINT32 *Status);
+							    UINT8 DeviceEndpoint, VOID *Data,
+							    UINTN DataLength, UINT32 *Status);
 typedef EFI_STATUS(EFIAPI *EFI_USB_IO_ASYNC_ISOCHRONOUS_TRANSFER)(
     EFI_USB_IO_PROTOCOL *This, UINT8 DeviceEndpoint, VOID *Data, UINTN DataLength,
     EFI_ASYNC_USB_TRANSFER_CALLBACK IsochronousCallBack, VOID *Context);
@@ -141,13 +140,14 @@ typedef EFI_STATUS(EFIAPI *EFI_USB_IO_GET_CONFIG_DESCRIPTOR)(
 typedef EFI_STATUS(EFIAPI *EFI_USB_IO_GET_INTERFACE_DESCRIPTOR)(
     EFI_USB_IO_PROTOCOL *This, EFI_USB_INTERFACE_DESCRIPTOR *InterfaceDescriptor);
 typedef EFI_STATUS(EFIAPI *EFI_USB_IO_GET_ENDPOINT_DESCRIPTOR)(
-    EFI_USB_IO_PROTOCOL *This, UINT8 EndpointIndex, EFI_USB_ENDPOINT_DESCRIPTOR *EndpointDescriptor);
+    EFI_USB_IO_PROTOCOL *This, UINT8 EndpointIndex,
+    EFI_USB_ENDPOINT_DESCRIPTOR *EndpointDescriptor);
 typedef EFI_STATUS(EFIAPI *EFI_USB_IO_GET_STRING_DESCRIPTOR)(EFI_USB_IO_PROTOCOL *This,
-							      UINT16 LangID, UINT8 StringID,
-							      CHAR16 **String);
+							     UINT16 LangID, UINT8 StringID,
+							     CHAR16 **String);
 typedef EFI_STATUS(EFIAPI *EFI_USB_IO_GET_SUPPORTED_LANGUAGES)(EFI_USB_IO_PROTOCOL *This,
-								UINT16 **LangIDTable,
-								UINT16 *TableSize);
+							       UINT16 **LangIDTable,
+							       UINT16 *TableSize);
 typedef EFI_STATUS(EFIAPI *EFI_USB_IO_PORT_RESET)(EFI_USB_IO_PROTOCOL *This);
 
 struct _EFI_USB_IO_PROTOCOL {
