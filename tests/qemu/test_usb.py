@@ -79,7 +79,9 @@ def test_usb_keys_reach_an_application(machine, shell_disk, firmware):
     # be taken (the program then waits a second for its first key).
     m.expect(r"> console-test keys\n")
     time.sleep(0.3)
-    m.send_keys(*KEYS)
+    for chord in KEYS:  # one at a time: OVMF drops keys that come too close together
+        m.send_keys(chord)
+        time.sleep(0.1)
     m.expect(r"console-test: \d+ passed, \d+ failed")
     assert key_lines(m.text) == EXPECTED
     if firmware != "ovmf":  # OVMF's ReadKeyStroke(NULL) is EFI_NOT_READY, not INVALID_PARAMETER
