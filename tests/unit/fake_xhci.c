@@ -169,8 +169,8 @@ static void run_commands(struct fake_xhci *x)
 }
 
 /* The keyboard's answer to a control request: bytes into buf (up to len). */
-static UINTN answer(struct fake_xhci *x, const EFI_USB_DEVICE_REQUEST *req, UINT8 *buf,
-		    UINTN len, UINT32 *cc)
+static UINTN answer(struct fake_xhci *x, const EFI_USB_DEVICE_REQUEST *req, UINT8 *buf, UINTN len,
+		    UINT32 *cc)
 {
 	const UINT8 *desc = NULL;
 	UINTN n = 0;
@@ -218,14 +218,16 @@ static void control_td(struct fake_xhci *x, UINT8 slot, struct fake_xhci_ring *r
 			data = t, data_at = at;
 		} else if (TRB_TYPE_OF(t->control) == TRB_STATUS) {
 			UINTN len = data ? data->status & 0x1ffff : 0;
-			UINT8 *buf = data ? dma(x, data->param, len, data->control & TRB_DIR_IN) : NULL;
+			UINT8 *buf =
+			    data ? dma(x, data->param, len, data->control & TRB_DIR_IN) : NULL;
 
 			x->transfers++;
 			got = answer(x, &req, buf, len, &cc);
 			if (data && cc == 1 && got < len && (data->control & TRB_ISP))
 				post_event(x, data_at, 13u << 24 | (UINT32)(len - got),
 					   TRB_TYPE(TRB_EV_TRANSFER) | TRB_SLOT(slot) | TRB_EP(1));
-			post_event(x, at, cc << 24, TRB_TYPE(TRB_EV_TRANSFER) | TRB_SLOT(slot) | TRB_EP(1));
+			post_event(x, at, cc << 24,
+				   TRB_TYPE(TRB_EV_TRANSFER) | TRB_SLOT(slot) | TRB_EP(1));
 			if (cc != 1) {
 				set_ep_state(x, slot, 1, 2); /* halted until Reset Endpoint */
 				return;
@@ -414,8 +416,8 @@ struct fake_xhci *fake_xhci_create(void)
 		return NULL;
 	}
 	reset(x);
-	fake_pci_io_set_bar(x->pci, 0, &(struct fake_pci_bar){BAR_SIZE, false, bar_read,
-							      bar_write, x});
+	fake_pci_io_set_bar(x->pci, 0,
+			    &(struct fake_pci_bar){BAR_SIZE, false, bar_read, bar_write, x});
 	return x;
 }
 

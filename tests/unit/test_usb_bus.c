@@ -136,6 +136,14 @@ static void enumerates_and_types_body(void)
 	fake_usb_hc_report(&kbd, (const UINT8[]){0, 0, 0x0b, 0, 0, 0, 0, 0}, 8);
 	ASSERT_STATUS(in->ReadKeyStroke(in, &key), EFI_SUCCESS);
 	EXPECT_EQ(key.UnicodeChar, 'H');
+	/* UsbPortReset: the port reset, the device at its old address, configured again. */
+	UINT8 address = kbd.address;
+	UINTN resets = f->resets;
+	EXPECT_STATUS(io->UsbPortReset(io), EFI_SUCCESS);
+	EXPECT_EQ(f->resets, resets + 1);
+	EXPECT_EQ(kbd.address, address);
+	EXPECT_EQ(kbd.configuration, 1);
+	EXPECT_EQ(f->errors, 0);
 	fake_usb_hc_destroy(f);
 	EXPECT_EQ(usb_handles(h, 4), 0);
 }

@@ -99,6 +99,11 @@ static void keyboard_over_xhci_body(void)
 	ASSERT_STATUS(protocol_get(x->pci->handle, &efi_usb2_hc_protocol_guid, (void **)&hc),
 		      EFI_SUCCESS);
 	EXPECT(x->usbcmd & 1);
+	/* The scratchpad buffers asked for: an array of pages in DCBAA entry 0. */
+	UINT64 *dcbaa = fake_pci_io_dma(x->pci, x->dcbaap, 8, false);
+	UINT64 *pads = dcbaa && dcbaa[0] ? fake_pci_io_dma(x->pci, dcbaa[0], 16, false) : NULL;
+	ASSERT(pads);
+	EXPECT(fake_pci_io_dma(x->pci, pads[FAKE_XHCI_SCRATCHPADS - 1], 4096, true) != NULL);
 	EXPECT(x->kbd_addressed);
 	EXPECT_EQ(x->kbd_configuration, 1);
 	h = the_usb_handle();
