@@ -37,6 +37,10 @@ CORE_SRC := $(call find_c,core) $(shell find core -name '*.S' 2>/dev/null | sort
 DRIVER_SRC := $(call find_c,drivers)
 BDS_SRC := $(call find_c,bds)
 VARSTORE_SRC := $(call find_c,varstore)
+# crypto/: Ember's glue over mbedTLS (crypto/libc: the few libc functions the library needs
+# in the freestanding firmware; host builds take libc's).
+CRYPTO_SRC := $(filter-out crypto/libc/%,$(call find_c,crypto))
+CRYPTO_LIBC_SRC := $(call find_c,crypto/libc)
 HOSTED_SRC := $(call find_c,platform/hosted)
 # The built-in 8x16 font: generated from a console font of the Debian package
 # console-setup-linux (scripts/psf2c), never committed. Keep FONT_PSF the same as psf2c's
@@ -44,7 +48,7 @@ HOSTED_SRC := $(call find_c,platform/hosted)
 FONT_PSF := /usr/share/consolefonts/Uni2-VGA16.psf.gz
 FONT_SRC := $(BUILD)/gen/font_8x16.c
 FIRMWARE_SRC := $(LIB_SRC) $(wildcard lib/x86_64/*.S) $(CORE_SRC) $(DRIVER_SRC) $(VARSTORE_SRC) $(BDS_SRC) \
-	$(FONT_SRC)
+	$(CRYPTO_SRC) $(FONT_SRC)
 # Pure logic of applications (apps/NAME/pure/*.c: no UEFI calls, no libc) is compiled for
 # the host too, into the unit tests and the fuzzers.
 APP_PURE_SRC := $(sort $(wildcard apps/*/pure/*.c))
@@ -82,6 +86,49 @@ $(DEPS_STAMP): scripts/deps
 	@mkdir -p $(dir $@) && touch $@
 deps: $(DEPS_STAMP)
 
+# ---- mbedTLS: Debian's source package, fetched and unpacked once into the build directory
+# (scripts/fetch-mbedtls), never committed; configured by crypto/mbedtls_config.h and
+# compiled with each variant's flags, the library's warnings not made errors. ----
+MBEDTLS_DIR := $(BUILD)/mbedtls
+MBEDTLS_STAMP := $(MBEDTLS_DIR)/include/mbedtls/version.h
+MBEDTLS_MODULES := asn1parse bignum constant_time md oid pk pk_wrap pkparse platform \
+	platform_util rsa rsa_internal sha1 sha256 sha512 x509 x509_crt
+MBEDTLS_SRC := $(patsubst %,$(MBEDTLS_DIR)/library/%.c,$(MBEDTLS_MODULES))
+mbedtls_obj = $(patsubst %,$(BUILD)/$(1)/mbedtls/%.o,$(MBEDTLS_MODULES))
+MBEDTLS_INC := -I$(MBEDTLS_DIR)/include -Icrypto -DMBEDTLS_CONFIG_FILE='"mbedtls_config.h"'
+# The firmware has no libc headers: crypto/libc stands in for the few the library includes.
+FW_LIBC_INC := -nostdlibinc -Icrypto/libc
+lib_flags = $(filter-out -Werror -Wmissing-prototypes,$(1)) -Wno-error $(MBEDTLS_INC)
+$(MBEDTLS_STAMP): scripts/fetch-mbedtls | $(DEPS_STAMP)
+	$(Q)scripts/fetch-mbedtls $(MBEDTLS_DIR)
+	@touch $@
+$(MBEDTLS_SRC): | $(MBEDTLS_STAMP)
+$(BUILD)/host/mbedtls/%.o: $(MBEDTLS_DIR)/library/%.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(call lib_flags,$(HOST_CFLAGS)) -MMD -MP -c $< -o $@
+$(BUILD)/asan/mbedtls/%.o: $(MBEDTLS_DIR)/library/%.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(call lib_flags,$(ASAN_CFLAGS)) -MMD -MP -c $< -o $@
+$(BUILD)/covobj/mbedtls/%.o: $(MBEDTLS_DIR)/library/%.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(call lib_flags,$(COV_CFLAGS)) -MMD -MP -c $< -o $@
+$(BUILD)/fuzzobj/mbedtls/%.o: $(MBEDTLS_DIR)/library/%.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(call lib_flags,$(FUZZ_CFLAGS)) -MMD -MP -c $< -o $@
+$(BUILD)/fw/mbedtls/%.o: $(MBEDTLS_DIR)/library/%.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(call lib_flags,$(FW_CFLAGS) $(FW_LIBC_INC)) -MMD -MP -c $< -o $@
+# The digests run at -O2 in the firmware (verifying a signed kernel hashes it whole); the
+# rest stays small (-Os: RSA verification with e = 65537 is a few multiplications).
+$(patsubst %,$(BUILD)/fw/mbedtls/%.o,sha1 sha256 sha512): FW_CFLAGS += -O2
+# Ember's glue includes the library's headers.
+$(foreach v,host asan covobj fuzzobj fw,$(call obj,$(v),$(CRYPTO_SRC))): | $(MBEDTLS_STAMP)
+$(call obj,host,$(CRYPTO_SRC)): HOST_CFLAGS += $(MBEDTLS_INC)
+$(call obj,asan,$(CRYPTO_SRC)): ASAN_CFLAGS += $(MBEDTLS_INC)
+$(call obj,covobj,$(CRYPTO_SRC)): COV_CFLAGS += $(MBEDTLS_INC)
+$(call obj,fuzzobj,$(CRYPTO_SRC)): FUZZ_CFLAGS += $(MBEDTLS_INC)
+$(call obj,fw,$(CRYPTO_SRC) $(CRYPTO_LIBC_SRC)): FW_CFLAGS += $(MBEDTLS_INC) $(FW_LIBC_INC)
+
 $(FONT_SRC): scripts/psf2c | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(Q)scripts/psf2c $(FONT_PSF) > $@.tmp && mv $@.tmp $@
@@ -112,35 +159,51 @@ $(BUILD)/fuzzobj/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(FUZZ_CFLAGS) -MMD -MP -c $< -o $@
 
-$(EMBER_RUN): $(call obj,host,$(FIRMWARE_SRC) $(HOSTED_SRC))
+$(EMBER_RUN): $(call obj,host,$(FIRMWARE_SRC) $(HOSTED_SRC)) $(call mbedtls_obj,host)
 	@echo "  LD      $@"
 	$(Q)$(CC) -o $@ $^ -lpng -lz -lm
 
 # The offline variable-store tool: the firmware's own store code, run on a file.
-$(EMBER_VARSTORE): $(call obj,host,$(FIRMWARE_SRC) $(call find_c,tools/ember-varstore))
+$(EMBER_VARSTORE): $(call obj,host,$(FIRMWARE_SRC) $(call find_c,tools/ember-varstore)) $(call mbedtls_obj,host)
 	@echo "  LD      $@"
 	$(Q)$(CC) -o $@ $^ -lm
 
+# The crypto tests' signatures, certificates and signed images, made by openssl, efitools,
+# sbsigntool and osslsigncode (tests/crypto/mkartefacts) from Ember's apps and gnu-efi
+# programs, and Debian's signed shim and GRUB (downloaded once, tests/crypto/debian_signed.py).
+CRYPTO_TEST_DIR := $(abspath $(BUILD))/crypto-test
+CRYPTO_TEST_EFIS := $(BUILD)/apps/var-test.efi $(BUILD)/apps/shell.efi \
+	$(BUILD)/tests/programs/hello.efi $(BUILD)/tests/programs/shell_client.efi
+$(CRYPTO_TEST_DIR)/digests.txt: tests/crypto/mkartefacts tests/crypto/debian_signed.py \
+		$(CRYPTO_TEST_EFIS) | $(DEPS_STAMP)
+	@echo "  GEN     $(CRYPTO_TEST_DIR)"
+	$(Q)tests/crypto/mkartefacts $(CRYPTO_TEST_DIR) $(CRYPTO_TEST_EFIS)
+CRYPTO_TEST_DEF := -DCRYPTO_TEST_DIR='"$(CRYPTO_TEST_DIR)"'
+$(BUILD)/host/tests/unit/crypto_artefacts.o: HOST_CFLAGS += $(CRYPTO_TEST_DEF)
+$(BUILD)/asan/tests/unit/crypto_artefacts.o: ASAN_CFLAGS += $(CRYPTO_TEST_DEF)
+$(BUILD)/covobj/tests/unit/crypto_artefacts.o: COV_CFLAGS += $(CRYPTO_TEST_DEF)
+$(UNIT_TESTS) $(UNIT_TESTS_ASAN) $(COV_DIR)/unit-tests: | $(CRYPTO_TEST_DIR)/digests.txt
+
 # zlib: the oracle of the inflate tests.
-$(UNIT_TESTS): $(call obj,host,$(FIRMWARE_SRC) $(UNIT_SRC))
+$(UNIT_TESTS): $(call obj,host,$(FIRMWARE_SRC) $(UNIT_SRC)) $(call mbedtls_obj,host)
 	@echo "  LD      $@"
 	$(Q)$(CC) -o $@ $^ -lm -lz
-$(UNIT_TESTS_ASAN): $(call obj,asan,$(FIRMWARE_SRC) $(UNIT_SRC))
+$(UNIT_TESTS_ASAN): $(call obj,asan,$(FIRMWARE_SRC) $(UNIT_SRC)) $(call mbedtls_obj,asan)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(SAN_FLAGS) -o $@ $^ -lm -lz
 
 # The instrumented unit tests and ember-run of make coverage.
 COV_DIR := $(BUILD)/cov
-$(COV_DIR)/unit-tests: $(call obj,covobj,$(FIRMWARE_SRC) $(UNIT_SRC))
+$(COV_DIR)/unit-tests: $(call obj,covobj,$(FIRMWARE_SRC) $(UNIT_SRC)) $(call mbedtls_obj,covobj)
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
 	$(Q)$(CC) -fprofile-instr-generate -o $@ $^ -lm -lz
-$(COV_DIR)/ember-run: $(call obj,covobj,$(FIRMWARE_SRC) $(HOSTED_SRC))
+$(COV_DIR)/ember-run: $(call obj,covobj,$(FIRMWARE_SRC) $(HOSTED_SRC)) $(call mbedtls_obj,covobj)
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
 	$(Q)$(CC) -fprofile-instr-generate -o $@ $^ -lpng -lz -lm
 
-$(BUILD)/fuzz/%: $(call obj,fuzzobj,$(FIRMWARE_SRC) $(FUZZ_SUPPORT_SRC) $(HOST_PURE_SRC)) $(BUILD)/fuzzobj/tests/fuzz/%.o
+$(BUILD)/fuzz/%: $(call obj,fuzzobj,$(FIRMWARE_SRC) $(FUZZ_SUPPORT_SRC) $(HOST_PURE_SRC)) $(call mbedtls_obj,fuzzobj) $(BUILD)/fuzzobj/tests/fuzz/%.o
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
 	$(Q)$(CC) -fsanitize=fuzzer,address,undefined -o $@ $^ -lm
@@ -160,7 +223,7 @@ $(BUILD)/fw/platform/qemu-x86_64/boot/shell_blob.o: platform/qemu-x86_64/boot/sh
 	$(Q)$(CC) $(FW_CFLAGS) -DEMBER_SHELL_EFI='"$(BUILD)/apps/shell.efi"' -c $< -o $@
 # --trace (core/trace) is a hosted tool: the QEMU image goes without it.
 QEMU_FIRMWARE_SRC := $(filter-out core/trace/%,$(FIRMWARE_SRC))
-$(FW_DIR)/ember-core.elf: $(call obj,fw,$(QEMU_FIRMWARE_SRC) $(FREESTANDING_SRC) $(QEMU_SRC)) platform/qemu-x86_64/core.ld
+$(FW_DIR)/ember-core.elf: $(call obj,fw,$(QEMU_FIRMWARE_SRC) $(FREESTANDING_SRC) $(CRYPTO_LIBC_SRC) $(QEMU_SRC)) $(call mbedtls_obj,fw) platform/qemu-x86_64/core.ld
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
 	$(Q)ld.lld -static -nostdlib -T platform/qemu-x86_64/core.ld -o $@ $(filter %.o,$^)

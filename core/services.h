@@ -14,6 +14,10 @@ EFI_STATUS mem_get_map(UINTN *map_size, EFI_MEMORY_DESCRIPTOR *map, UINTN *map_k
 		       UINTN *descriptor_size, UINT32 *descriptor_version);
 EFI_STATUS pool_free_checked(void *buffer);
 EFI_STATUS mem_init(const struct core_memory_range *ranges, size_t count);
+/* Applies a protection the map now records for pages whose type changed. */
+void mem_protection_apply(UINT64 start, UINT64 pages, UINT64 protection);
+/* Publishes EFI_MEMORY_ATTRIBUTE_PROTOCOL (memory_attribute.c). */
+EFI_STATUS mem_attribute_install(void);
 
 EFI_STATUS EFIAPI efi_allocate_pages(EFI_ALLOCATE_TYPE type, EFI_MEMORY_TYPE memory_type,
 				     UINTN pages, EFI_PHYSICAL_ADDRESS *memory);

@@ -3,11 +3,14 @@
 #include <ember/lib/str.h>
 #include <ember/drivers/pci_driver.h>
 #include <ember/drivers/text_input_state.h>
+#include <ember/core/varstore.h>
 #include <efi/acpi.h>
 #include <efi/boot_services.h>
 #include <efi/global_variable.h>
+#include <efi/image_authentication.h>
 #include <efi/gpt.h>
 #include <efi/memory_attributes_table.h>
+#include <efi/protocol/memory_attribute.h>
 #include <efi/protocol/block_io.h>
 #include <efi/protocol/block_io2.h>
 #include <efi/protocol/component_name2.h>
@@ -15,10 +18,12 @@
 #include <efi/protocol/device_path_from_text.h>
 #include <efi/protocol/device_path_to_text.h>
 #include <efi/protocol/device_path_utilities.h>
+#include <efi/protocol/disk_info.h>
 #include <efi/protocol/disk_io.h>
 #include <efi/protocol/disk_io2.h>
 #include <efi/protocol/driver_binding.h>
 #include <efi/protocol/driver_override.h>
+#include <efi/protocol/ext_scsi_pass_thru.h>
 #include <efi/protocol/graphics_output.h>
 #include <efi/protocol/load_file.h>
 #include <efi/protocol/loaded_image.h>
@@ -26,6 +31,7 @@
 #include <efi/protocol/pci_io.h>
 #include <efi/protocol/pci_root_bridge_io.h>
 #include <efi/protocol/rng.h>
+#include <efi/protocol/scsi_io.h>
 #include <efi/protocol/serial_io.h>
 #include <efi/protocol/shell.h>
 #include <efi/protocol/shell_parameters.h>
@@ -54,6 +60,9 @@ const EFI_GUID efi_device_path_messaging_uart_flow_control_guid =
 const EFI_GUID efi_device_path_protocol_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
 const EFI_GUID efi_device_path_to_text_protocol_guid = EFI_DEVICE_PATH_TO_TEXT_PROTOCOL_GUID;
 const EFI_GUID efi_device_path_utilities_protocol_guid = EFI_DEVICE_PATH_UTILITIES_PROTOCOL_GUID;
+const EFI_GUID efi_disk_info_ahci_interface_guid = EFI_DISK_INFO_AHCI_INTERFACE_GUID;
+const EFI_GUID efi_disk_info_ide_interface_guid = EFI_DISK_INFO_IDE_INTERFACE_GUID;
+const EFI_GUID efi_disk_info_protocol_guid = EFI_DISK_INFO_PROTOCOL_GUID;
 const EFI_GUID efi_disk_io2_protocol_guid = EFI_DISK_IO2_PROTOCOL_GUID;
 const EFI_GUID efi_disk_io_protocol_guid = EFI_DISK_IO_PROTOCOL_GUID;
 const EFI_GUID efi_driver_binding_protocol_guid = EFI_DRIVER_BINDING_PROTOCOL_GUID;
@@ -78,6 +87,7 @@ const EFI_GUID efi_load_file_protocol_guid = EFI_LOAD_FILE_PROTOCOL_GUID;
 const EFI_GUID efi_loaded_image_device_path_protocol_guid =
     EFI_LOADED_IMAGE_DEVICE_PATH_PROTOCOL_GUID;
 const EFI_GUID efi_loaded_image_protocol_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
+const EFI_GUID efi_memory_attribute_protocol_guid = EFI_MEMORY_ATTRIBUTE_PROTOCOL_GUID;
 const EFI_GUID efi_memory_attributes_table_guid = EFI_MEMORY_ATTRIBUTES_TABLE_GUID;
 const EFI_GUID efi_part_type_efi_system_part_guid = EFI_PART_TYPE_EFI_SYSTEM_PART_GUID;
 const EFI_GUID efi_part_type_legacy_mbr_guid = EFI_PART_TYPE_LEGACY_MBR_GUID;
@@ -116,6 +126,17 @@ const EFI_GUID efi_vt_100_guid = EFI_VT_100_GUID;
 const EFI_GUID efi_vt_100_plus_guid = EFI_VT_100_PLUS_GUID;
 const EFI_GUID efi_vt_utf8_guid = EFI_VT_UTF8_GUID;
 
+const EFI_GUID efi_cert_sha1_guid = EFI_CERT_SHA1_GUID;
+const EFI_GUID efi_cert_sha256_guid = EFI_CERT_SHA256_GUID;
+const EFI_GUID efi_cert_sha384_guid = EFI_CERT_SHA384_GUID;
+const EFI_GUID efi_cert_sha512_guid = EFI_CERT_SHA512_GUID;
+const EFI_GUID efi_cert_rsa2048_guid = EFI_CERT_RSA2048_GUID;
+const EFI_GUID efi_cert_x509_guid = EFI_CERT_X509_GUID;
+const EFI_GUID efi_cert_x509_sha256_guid = EFI_CERT_X509_SHA256_GUID;
+const EFI_GUID efi_cert_x509_sha384_guid = EFI_CERT_X509_SHA384_GUID;
+const EFI_GUID efi_cert_x509_sha512_guid = EFI_CERT_X509_SHA512_GUID;
+const EFI_GUID efi_cert_type_pkcs7_guid = EFI_CERT_TYPE_PKCS7_GUID;
+
 const EFI_GUID efi_component_name_protocol_guid =
     EFI_GUID_INIT(0x107a772c, 0xd5e1, 0x11d4, 0x9a, 0x46, 0x00, 0x90, 0x27, 0x3f, 0xc1, 0x4d);
 const EFI_GUID efi_driver_configuration_protocol_guid =
@@ -144,8 +165,9 @@ const EFI_GUID efi_edid_active_protocol_guid =
     EFI_GUID_INIT(0xbd8c1056, 0x9f36, 0x44ec, 0x92, 0xa8, 0xa6, 0x33, 0x7f, 0x81, 0x79, 0x86);
 const EFI_GUID efi_edid_override_protocol_guid =
     EFI_GUID_INIT(0x48ecb431, 0xfb72, 0x45c0, 0xa9, 0x22, 0xf4, 0x58, 0xfe, 0x04, 0x0b, 0xd5);
-const EFI_GUID efi_ext_scsi_pass_thru_protocol_guid =
-    EFI_GUID_INIT(0x143b7632, 0xb81b, 0x4cb7, 0xab, 0xd3, 0xb6, 0x25, 0xa5, 0xb9, 0xbf, 0xfe);
+const EFI_GUID efi_ext_scsi_pass_thru_protocol_guid = EFI_EXT_SCSI_PASS_THRU_PROTOCOL_GUID;
+const EFI_GUID efi_scsi_io_protocol_guid = EFI_SCSI_IO_PROTOCOL_GUID;
+const EFI_GUID efi_disk_info_scsi_interface_guid = EFI_DISK_INFO_SCSI_INTERFACE_GUID;
 const EFI_GUID efi_ata_pass_thru_protocol_guid =
     EFI_GUID_INIT(0x1d3de7f0, 0x0807, 0x424f, 0xaa, 0x69, 0x11, 0xa5, 0x4e, 0x19, 0xa4, 0x6f);
 const EFI_GUID efi_nvm_express_pass_thru_protocol_guid =
@@ -157,16 +179,28 @@ const EFI_GUID ember_text_input_state_protocol_guid = EMBER_TEXT_INPUT_STATE_PRO
 const EFI_GUID ember_pci_driver_data_guid = EMBER_PCI_DRIVER_DATA_GUID;
 const EFI_GUID ember_usb_bus_data_guid =
     EFI_GUID_INIT(0x5d4c3ab1, 0x2f6e, 0x4c1b, 0x9e, 0x07, 0x3a, 0x51, 0xc8, 0x2d, 0x6f, 0x90);
+const EFI_GUID ember_secure_boot_defaults_guid = EMBER_SECURE_BOOT_DEFAULTS_GUID;
 
 static const struct guid_name table[] = {
     {&ember_text_input_state_protocol_guid, "EmberTextInputState"},
     {&ember_pci_driver_data_guid, "EmberPciDriverData"},
     {&ember_usb_bus_data_guid, "EmberUsbBusData"},
+    {&ember_secure_boot_defaults_guid, "EmberSecureBootDefaults"},
     {&efi_acpi_20_table_guid, "ACPI20Table"},
     {&efi_acpi_table_guid, "ACPITable"},
     {&efi_block_io2_protocol_guid, "BlockIo2"},
     {&efi_block_io_protocol_guid, "BlockIo"},
     {&efi_bus_specific_driver_override_protocol_guid, "BusSpecificDriverOverride"},
+    {&efi_cert_sha1_guid, "CertSha1"},
+    {&efi_cert_sha256_guid, "CertSha256"},
+    {&efi_cert_sha384_guid, "CertSha384"},
+    {&efi_cert_sha512_guid, "CertSha512"},
+    {&efi_cert_rsa2048_guid, "CertRsa2048"},
+    {&efi_cert_x509_guid, "CertX509"},
+    {&efi_cert_x509_sha256_guid, "CertX509Sha256"},
+    {&efi_cert_x509_sha384_guid, "CertX509Sha384"},
+    {&efi_cert_x509_sha512_guid, "CertX509Sha512"},
+    {&efi_cert_type_pkcs7_guid, "CertTypePkcs7"},
     {&efi_component_name2_protocol_guid, "ComponentName2"},
     {&efi_debugport_protocol_guid, "DebugPort"},
     {&efi_device_path_from_text_protocol_guid, "DevicePathFromText"},
@@ -174,6 +208,7 @@ static const struct guid_name table[] = {
     {&efi_device_path_protocol_guid, "DevicePath"},
     {&efi_device_path_to_text_protocol_guid, "DevicePathToText"},
     {&efi_device_path_utilities_protocol_guid, "DevicePathUtilities"},
+    {&efi_disk_info_protocol_guid, "DiskInfo"},
     {&efi_disk_io2_protocol_guid, "DiskIo2"},
     {&efi_disk_io_protocol_guid, "DiskIo"},
     {&efi_driver_binding_protocol_guid, "DriverBinding"},
@@ -196,6 +231,7 @@ static const struct guid_name table[] = {
     {&efi_load_file_protocol_guid, "LoadFile"},
     {&efi_loaded_image_device_path_protocol_guid, "LoadedImageDevicePath"},
     {&efi_loaded_image_protocol_guid, "LoadedImage"},
+    {&efi_memory_attribute_protocol_guid, "MemoryAttribute"},
     {&efi_memory_attributes_table_guid, "MemoryAttributesTable"},
     {&efi_part_type_efi_system_part_guid, "EfiSystemPartition"},
     {&efi_part_type_legacy_mbr_guid, "LegacyMbrPartition"},
@@ -247,6 +283,8 @@ static const struct guid_name table[] = {
     {&efi_edid_active_protocol_guid, "EdidActive"},
     {&efi_edid_override_protocol_guid, "EdidOverride"},
     {&efi_ext_scsi_pass_thru_protocol_guid, "ExtScsiPassThru"},
+    {&efi_scsi_io_protocol_guid, "ScsiIo"},
+    {&efi_disk_info_scsi_interface_guid, "DiskInfoScsiInterface"},
     {&efi_ata_pass_thru_protocol_guid, "AtaPassThru"},
     {&efi_nvm_express_pass_thru_protocol_guid, "NvmExpressPassThru"},
     {&efi_ide_controller_init_protocol_guid, "IdeControllerInit"},

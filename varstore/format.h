@@ -45,6 +45,15 @@ _Static_assert(sizeof(struct vs_record_header) == 44, "record header layout");
 
 #define VS_STATE_OFFSET 40 /* of state within the record header */
 
+/* The data of a record whose attributes hold TIME_BASED_AUTHENTICATED_WRITE_ACCESS starts
+ * with this head; the variable's value follows it. (Older stores have no such records:
+ * the attribute was refused.) */
+struct vs_auth_head {
+	EFI_TIME timestamp; /* of the last authenticated write (8.2.6) */
+	UINT8 signer[32];   /* private variables: SHA-256 of the signer's identity; else 0 */
+};
+_Static_assert(sizeof(struct vs_auth_head) == 48, "auth head layout");
+
 /* ---- Internal helpers (varstore/store_*.c) ---- */
 
 /* Index memory, laid out in s->mem (8-byte aligned): entries, buckets, scratch. */

@@ -29,7 +29,7 @@ EFI_STATUS var_get(struct var_service *svc, const CHAR16 *name, const EFI_GUID *
 	}
 	if (!data)
 		return EFI_INVALID_PARAMETER;
-	if (EFI_ERROR(vstore_read_data(ref.store, ref.entry, 0, data, ref.data_size)))
+	if (EFI_ERROR(vstore_read_data(ref.store, ref.entry, ref.head, data, ref.data_size)))
 		return EFI_DEVICE_ERROR;
 	*data_size = ref.data_size;
 	return EFI_SUCCESS;

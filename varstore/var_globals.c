@@ -1,9 +1,10 @@
 /* The firmware's own global variables (UEFI 2.10, 3.3): what it supports, set at every
  * start, and the defaults of the non-volatile settings when they are missing or invalid.
- * Secure Boot is not implemented yet: SecureBoot is 0 and SetupMode 1 (no PK enrolled). */
+ * SetupMode and SecureBoot follow whether a PK is enrolled (var_modes.c). */
 #include "var_internal.h"
 #include <ember/lib/str.h>
 #include <ember/lib/guids.h>
+#include <efi/image_authentication.h>
 
 #define BR (VAR_BS | VAR_RT)
 
@@ -63,9 +64,31 @@ static EFI_STATUS fixed_setting(struct var_service *svc, const CHAR16 *name, con
 	return firmware_put(svc, name, VAR_NBR, data, size);
 }
 
+/* The signature types the signature databases may hold (3.3, SignatureSupport). */
+static const EFI_GUID signature_support[] = {
+    EFI_CERT_SHA1_GUID,	       EFI_CERT_SHA256_GUID,	  EFI_CERT_SHA384_GUID,
+    EFI_CERT_SHA512_GUID,      EFI_CERT_X509_GUID,	  EFI_CERT_X509_SHA256_GUID,
+    EFI_CERT_X509_SHA384_GUID, EFI_CERT_X509_SHA512_GUID,
+};
+
+static EFI_STATUS install_secure_boot(struct var_service *svc)
+{
+	UINT8 user = var_pk_enrolled(svc), setup_mode = !user;
+	EFI_STATUS status;
+
+	status = firmware_put(svc, u"SecureBoot", BR, &user, 1);
+	if (!EFI_ERROR(status))
+		status = firmware_put(svc, u"SetupMode", BR, &setup_mode, 1);
+	if (!EFI_ERROR(status))
+		status = firmware_put(svc, u"SignatureSupport", BR, signature_support,
+				      sizeof(signature_support));
+	if (!EFI_ERROR(status))
+		status = var_defaults_install(svc);
+	return status;
+}
+
 static EFI_STATUS install_capabilities(struct var_service *svc)
 {
-	static const UINT8 secure_boot = 0, setup_mode = 1;
 	static const UINT32 boot_option_support = EFI_BOOT_OPTION_SUPPORT_APP;
 	static const UINT64 os_indications_supported = 0;
 	EFI_STATUS status;
@@ -75,9 +98,7 @@ static EFI_STATUS install_capabilities(struct var_service *svc)
 	if (!EFI_ERROR(status))
 		status = firmware_put(svc, u"LangCodes", BR, lang_codes, sizeof(lang_codes));
 	if (!EFI_ERROR(status))
-		status = firmware_put(svc, u"SecureBoot", BR, &secure_boot, 1);
-	if (!EFI_ERROR(status))
-		status = firmware_put(svc, u"SetupMode", BR, &setup_mode, 1);
+		status = install_secure_boot(svc);
 	if (!EFI_ERROR(status))
 		status = firmware_put(svc, u"BootOptionSupport", BR, &boot_option_support, 4);
 	if (!EFI_ERROR(status))

@@ -25,7 +25,8 @@ struct var_ref {
 	struct vstore *store;
 	UINT32 entry;
 	UINT32 attributes;
-	UINT32 data_size;
+	UINT32 data_size; /* of the value */
+	UINT32 head;	  /* bytes in front of the value on flash (struct vs_auth_head) */
 };
 
 /* Bytes of name with its terminator; 0 when it is empty or longer than any variable. */
@@ -88,5 +89,52 @@ bool var_check_value(struct var_service *svc, enum var_check check, const UINT8 
 bool var_check_load_option(const UINT8 *data, UINTN size);
 bool var_check_key_option(const UINT8 *data, UINTN size);
 bool var_check_device_path(const UINT8 *data, UINTN size);
+
+/* ---- Time-based authenticated variables (var_auth*.c, var_siglist.c, var_x509.c) ---- */
+
+/* A SetVariable request, once its arguments are checked (var_set.c). */
+struct set_request {
+	const CHAR16 *name;
+	UINT32 name_size;
+	const EFI_GUID *guid;
+	UINT32 attributes; /* without EFI_VARIABLE_APPEND_WRITE */
+	bool append;
+	const UINT8 *data;
+	UINT32 size;
+	bool exists;
+	struct var_ref current; /* when exists */
+};
+
+/* SetVariable of a variable that is, or is to be, time-based authenticated: r->data is
+ * an EFI_VARIABLE_AUTHENTICATION_2 descriptor and the new data (the firmware's own writes
+ * give the value alone). */
+EFI_STATUS var_auth_set(struct var_service *svc, struct set_request *r, bool firmware);
+/* Writes a variable's whole new record data (rules and quota already checked). */
+EFI_STATUS var_store_record(struct var_service *svc, const struct set_request *r, const UINT8 *data,
+			    UINT32 size);
+/* Whether a PK is enrolled (User Mode); false in Setup Mode. */
+bool var_pk_enrolled(struct var_service *svc);
+/* Publishes the template's default keys as PKDefault, KEKDefault ... (var_defaults.c). */
+EFI_STATUS var_defaults_install(struct var_service *svc);
+/* Sets SetupMode and SecureBoot from whether a PK is enrolled (32.3). */
+EFI_STATUS var_modes_update(struct var_service *svc);
+
+/* Whether data (size bytes) is a well-formed chain of EFI_SIGNATURE_LISTs of the types
+ * Ember knows, each entry the size its type requires (an empty chain is). */
+bool var_siglist_valid(const UINT8 *data, UINT32 size);
+/* Whether a valid chain holds exactly one X509 certificate and nothing else (PK). */
+bool var_siglist_one_x509(const UINT8 *data, UINT32 size);
+/* Adds to out (room for max) the X509 certificates of a chain; returns the new count. */
+UINT32 var_siglist_x509(const UINT8 *data, UINT32 size, struct pkcs7_blob *out, UINT32 count,
+			UINT32 max);
+/* Appends to the chain in buf (*size bytes, room for cap) the entries of the chain add
+ * that it lacks (8.2.6: an EFI_SIGNATURE_DATA already present is not added again); lists
+ * left empty are dropped. False when add is malformed or the result exceeds cap. */
+bool var_siglist_merge(UINT8 *buf, UINT32 *size, UINT32 cap, const UINT8 *add, UINT32 add_size);
+
+/* A DER certificate's tbsCertificate (its whole encoding) and its subject's Common Name
+ * (the contents of the attribute value; size 0 when it has none). False when malformed. */
+bool var_x509_tbs(struct pkcs7_blob cert, struct pkcs7_blob *tbs);
+bool var_x509_common_name(struct pkcs7_blob cert, struct pkcs7_blob *cn);
 
 #endif

@@ -8,8 +8,10 @@ static EFI_STATUS check_query(const struct var_service *svc, UINT32 attributes)
 {
 	if (!attributes || (attributes & ~VAR_KNOWN))
 		return EFI_INVALID_PARAMETER;
-	if (attributes & VAR_AUTH)
-		return EFI_UNSUPPORTED; /* 8.2.4: an attribute this platform does not support */
+	/* 8.2.4: an attribute this platform does not support (time-based authentication
+	 * needs the platform's cryptography). */
+	if ((attributes & VAR_AUTH & ~VAR_AT) || ((attributes & VAR_AT) && !svc->verify))
+		return EFI_UNSUPPORTED;
 	if ((attributes & VAR_APPEND) || !(attributes & VAR_BS))
 		return EFI_INVALID_PARAMETER;
 	if ((attributes & VAR_HR) && (attributes & VAR_NBR) != VAR_NBR)

@@ -13,7 +13,7 @@
 UINTN var_service_mem_size(UINT32 nv_size)
 {
 	return VARSTORE_VOLATILE_SIZE + vstore_mem_size(VARSTORE_VOLATILE_SIZE) +
-	       vstore_mem_size(nv_size);
+	       vstore_mem_size(nv_size) + VAR_AUTH_MEM_SIZE;
 }
 
 EFI_STATUS var_service_init(struct var_service *svc, struct flash_device *nv, void *mem,
@@ -26,6 +26,10 @@ EFI_STATUS var_service_init(struct var_service *svc, struct flash_device *nv, vo
 	if (mem_size < var_service_mem_size(nv->size))
 		return EFI_BUFFER_TOO_SMALL;
 	svc->at_runtime = false;
+	svc->verify = NULL;
+	svc->digest = NULL;
+	svc->auth_mem = m;
+	m += VAR_AUTH_MEM_SIZE;
 	mem_set(m, 0xff, VARSTORE_VOLATILE_SIZE);
 	flash_ram_init(&svc->vol_flash, m, VARSTORE_VOLATILE_SIZE, VOLATILE_BLOCK);
 	m += VARSTORE_VOLATILE_SIZE;
@@ -55,7 +59,14 @@ bool var_lookup(struct var_service *svc, const CHAR16 *name, UINT32 name_size, c
 		UINT32 e = vs_index_find(stores[i], hash, name, name_size, guid);
 		if (e != VSTORE_NONE) {
 			const struct vstore_entry *entry = vstore_entry(stores[i], e);
-			*ref = (struct var_ref){stores[i], e, entry->attributes, entry->data_size};
+			/* Time-based authenticated variables keep a head (their timestamp and
+			 * signer) in front of the value. */
+			UINT32 head =
+			    (entry->attributes & VAR_AT)
+				? MIN(entry->data_size, (UINT32)sizeof(struct vs_auth_head))
+				: 0;
+			*ref = (struct var_ref){stores[i], e, entry->attributes,
+						entry->data_size - head, head};
 			return true;
 		}
 	}
@@ -92,12 +103,23 @@ static void convert_function(void *pointer_to_function, void (*convert)(void **,
 	convert((void **)pointer_to_function, ctx);
 }
 
+void var_service_set_crypto(struct var_service *svc, var_verify_fn verify, var_digest_fn digest)
+{
+	svc->verify = verify;
+	svc->digest = digest;
+}
+
 void var_service_convert(struct var_service *svc, void (*convert)(void **pointer, void *ctx),
 			 void *ctx)
 {
 	vstore_convert(&svc->nv, convert, ctx);
 	vstore_convert(&svc->vol, convert, ctx);
 	convert((void **)&svc->vol_flash.bytes, ctx);
+	convert((void **)&svc->auth_mem, ctx);
+	if (svc->verify)
+		convert_function(&svc->verify, convert, ctx);
+	if (svc->digest)
+		convert_function(&svc->digest, convert, ctx);
 	convert_function(&svc->vol_flash.dev.read, convert, ctx);
 	convert_function(&svc->vol_flash.dev.program, convert, ctx);
 	convert_function(&svc->vol_flash.dev.erase, convert, ctx);

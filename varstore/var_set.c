@@ -3,26 +3,14 @@
 #include "var_internal.h"
 #include <ember/lib/str.h>
 
-struct set_request {
-	const CHAR16 *name;
-	UINT32 name_size;
-	const EFI_GUID *guid;
-	UINT32 attributes; /* without EFI_VARIABLE_APPEND_WRITE */
-	bool append;
-	const UINT8 *data;
-	UINT32 size;
-	bool exists;
-	struct var_ref current; /* when exists */
-};
-
 static EFI_STATUS check_arguments(const CHAR16 *name, const EFI_GUID *guid, UINT32 attributes,
 				  UINTN data_size, const void *data)
 {
 	if (!name || !guid || (data_size && !data) || !name[0] || (attributes & ~VAR_KNOWN))
 		return EFI_INVALID_PARAMETER;
-	/* Authenticated variables need Secure Boot's signature checks, which Ember does not
-	 * have yet: the attribute is unsupported (docs/varstore.md says why this status). */
-	if (attributes & VAR_AUTH)
+	/* Only time-based authentication is supported: the count-based one is deprecated
+	 * (8.2.3 asks for EFI_UNSUPPORTED) and Ember has no enhanced one. */
+	if (attributes & VAR_AUTH & ~VAR_AT)
 		return EFI_UNSUPPORTED;
 	if (data_size > VARSTORE_MAX_VARIABLE)
 		return EFI_INVALID_PARAMETER;
@@ -67,22 +55,31 @@ static EFI_STATUS check_rules(struct var_service *svc, const struct set_request 
 	return EFI_SUCCESS;
 }
 
-static EFI_STATUS store_value(struct var_service *svc, const struct set_request *r)
+/* Writes data after the current value (append) or as the new one, within the quota of
+ * the variable's class. */
+static EFI_STATUS store_data(struct var_service *svc, const struct set_request *r,
+			     const UINT8 *data, UINT32 size, bool append)
 {
 	struct vstore *store = (r->attributes & VAR_NV) ? &svc->nv : &svc->vol;
-	UINT32 old_data = r->append && r->exists ? r->current.data_size : 0;
+	UINT32 old_data = append && r->exists ? r->current.head + r->current.data_size : 0;
 	UINT32 used = var_class_used(store, r->attributes);
 	UINT32 record;
 
-	if ((UINT64)r->name_size + old_data + r->size > VARSTORE_MAX_VARIABLE)
+	if ((UINT64)r->name_size + old_data + size > VARSTORE_MAX_VARIABLE)
 		return EFI_INVALID_PARAMETER;
-	record = vstore_record_size(r->name_size, old_data + r->size);
+	record = vstore_record_size(r->name_size, old_data + size);
 	if (r->exists)
-		used -= vstore_record_size(r->name_size, r->current.data_size);
+		used -= vstore_record_size(r->name_size, r->current.head + r->current.data_size);
 	if ((UINT64)used + record > var_class_capacity(svc, store, r->attributes))
 		return EFI_OUT_OF_RESOURCES;
-	return vstore_write(store, r->name, r->name_size, r->guid, r->attributes, r->data, r->size,
-			    r->append);
+	return vstore_write(store, r->name, r->name_size, r->guid, r->attributes, data, size,
+			    append);
+}
+
+EFI_STATUS var_store_record(struct var_service *svc, const struct set_request *r, const UINT8 *data,
+			    UINT32 size)
+{
+	return store_data(svc, r, data, size, false);
 }
 
 static EFI_STATUS set_variable(struct var_service *svc, struct set_request *r, bool firmware)
@@ -107,13 +104,15 @@ static EFI_STATUS set_variable(struct var_service *svc, struct set_request *r, b
 		return EFI_INVALID_PARAMETER;
 	if (r->exists && !no_access && r->attributes != r->current.attributes)
 		return EFI_INVALID_PARAMETER;
+	if ((r->attributes & VAR_AT) || (r->exists && (r->current.attributes & VAR_AT)))
+		return var_auth_set(svc, r, firmware);
 	if (no_access || (!r->size && !r->append))
 		return remove_variable(svc, r);
 	if (!r->size)
 		return EFI_SUCCESS; /* appending nothing changes nothing */
 	if (!firmware && EFI_ERROR(status = check_rules(svc, r)))
 		return status;
-	return store_value(svc, r);
+	return store_data(svc, r, r->data, r->size, r->append);
 }
 
 static EFI_STATUS set_common(struct var_service *svc, const CHAR16 *name, const EFI_GUID *guid,

@@ -25,7 +25,7 @@
 #define TIME_AUTH EFI_VARIABLE_TIME_BASED_AUTHENTICATED_WRITE_ACCESS
 
 /* Known differences of EDK II, which implements authenticated variables. */
-#define EDK2_AUTH "EDK II implements authenticated variables (Ember refuses them until Secure Boot)"
+#define EDK2_AUTH "EDK II answers EFI_INVALID_PARAMETER for the enhanced authenticated attribute"
 
 extern EFI_GUID vt_guid;   /* the test's own variables */
 extern EFI_GUID vt_guid2;  /* a second vendor */

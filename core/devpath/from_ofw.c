@@ -1,8 +1,10 @@
 /* OpenFirmware device paths as QEMU writes them in fw_cfg "bootorder" (`bootindex=` on
  * devices, -boot order=): "/pci@i0cf8/scsi@4/disk@0,0",
- * "/pci@i0cf8/pci8086,2922@1f,2/drive@1/disk@0". Each becomes the prefix of the UEFI
- * device paths it stands for: PciRoot(0x0)/Pci(0x4,0x0), .../Pci(0x1F,0x2)/Sata(0x1,
- * 0xFFFF,0x0). Outside data: fuzzed (tests/fuzz/fuzz_ofw_path.c). */
+ * "/pci@i0cf8/pci8086,2922@1f,2/drive@1/disk@0", "/pci@i0cf8/ide@1,1/drive@1/disk@0". Each
+ * becomes the prefix of the UEFI device paths it stands for: PciRoot(0x0)/Pci(0x4,0x0),
+ * .../Pci(0x1F,0x2)/Sata(0x1,0xFFFF,0x0), .../Pci(0x1,0x1)/Ata(Secondary,Master,0x0) (on
+ * an IDE controller drive@ is the channel, disk@ the drive on it). Outside data: fuzzed
+ * (tests/fuzz/fuzz_ofw_path.c). */
 #define LOG_PREFIX "ofw-path: "
 #include <ember/core/core.h>
 #include <ember/core/devpath.h>
@@ -58,6 +60,22 @@ static bool name_is(const char *name, size_t len, const char *want)
 	return len == str8_len(want) && str8_ncmp(name, want, len) == 0;
 }
 
+/* Ata(channel,drive,0): a drive on an IDE channel. */
+static EFI_DEVICE_PATH_PROTOCOL *append_ata(const EFI_DEVICE_PATH_PROTOCOL *path, UINT32 channel,
+					    UINT32 drive)
+{
+	ATAPI_DEVICE_PATH ata = {
+	    {MESSAGING_DEVICE_PATH, MSG_ATAPI_DP, {sizeof(ATAPI_DEVICE_PATH), 0}},
+	    (UINT8)channel,
+	    (UINT8)drive,
+	    0};
+	EFI_DEVICE_PATH_PROTOCOL *next = dp_append_node(path, &ata.Header);
+
+	if (!next)
+		log_debug("no memory for the device path\n");
+	return next;
+}
+
 /* The UEFI node of one OFW node appended to path (a new path; NULL without memory): a
  * drive behind a PCI function is a Sata() node, anything else a PCI function. */
 static EFI_DEVICE_PATH_PROTOCOL *append_node(const EFI_DEVICE_PATH_PROTOCOL *path, bool drive,
@@ -89,7 +107,8 @@ EFI_DEVICE_PATH_PROTOCOL *dp_from_ofw(const char *line, const char *end)
 	static const char root[] = "/pci@i0cf8";
 	EFI_DEVICE_PATH_PROTOCOL *path = dp_from_text(u"PciRoot(0x0)"), *next;
 	const char *p = line + sizeof(root) - 1;
-	bool after_pci = false, drive;
+	bool after_pci = false, after_ide = false, drive;
+	UINT32 channel = UINT32_MAX; /* of a drive@ on an IDE controller, until its disk@ */
 
 	if ((size_t)(end - line) < sizeof(root) - 1 || str8_ncmp(line, root, sizeof(root) - 1)) {
 		log_debug("\"%.*s\": not under %s\n", (int)(end - line), line, root);
@@ -105,9 +124,21 @@ EFI_DEVICE_PATH_PROTOCOL *dp_from_ofw(const char *line, const char *end)
 			log_debug("\"%.*s\": no unit address\n", (int)(p - node), node);
 			break;
 		}
-		if (name_is(name, name_len, "disk") || name_is(name, name_len, "cdrom"))
-			break; /* the medium: the device above it is what counts */
+		if (name_is(name, name_len, "disk") || name_is(name, name_len, "cdrom")) {
+			/* The medium: the device above it is what counts; on IDE the drive. */
+			if (channel < 2 && unit < 2) {
+				next = append_ata(path, channel, unit);
+				pool_free(path);
+				path = next;
+			}
+			break;
+		}
 		drive = name_is(name, name_len, "drive") && after_pci;
+		if (drive && after_ide) {
+			channel = unit; /* the drive on the channel comes with disk@ */
+			continue;
+		}
+		after_ide = name_is(name, name_len, "ide");
 		if (!drive && (unit >= 32 || sub >= 8)) {
 			log_debug("\"%.*s\": no PCI device and function\n", (int)(p - node), node);
 			break;

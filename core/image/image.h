@@ -49,6 +49,10 @@ void image_free(struct image *img);
 EFI_STATUS image_read_file(bool boot_policy, EFI_DEVICE_PATH_PROTOCOL *path, void **buffer,
 			   UINTN *size, EFI_HANDLE *device, EFI_DEVICE_PATH_PROTOCOL **file_path);
 
+/* Makes a loaded image's code read-only and the rest of it non-executable when its
+ * section alignment allows (protect.c). */
+void image_protect(struct image *img);
+
 extern struct list image_list;
 
 #endif

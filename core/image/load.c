@@ -196,6 +196,7 @@ static EFI_STATUS load_parsed(struct image *img, const void *file, UINTN size, E
 		return EFI_OUT_OF_RESOURCES;
 	}
 	name_image(img, file_path);
+	image_protect(img);
 	return EFI_SUCCESS;
 }
 

@@ -3,6 +3,7 @@
  * always keeps spare slots, so a retype (which adds at most two ranges) never fails for
  * lack of room and never has to allocate in the middle of a change. */
 #include "memmap.h"
+#include <ember/core/core.h>
 #include <ember/lib/str.h>
 
 #define INITIAL_CAPACITY 128
@@ -55,7 +56,8 @@ static void remove_at(size_t index)
 
 static bool same_kind(const struct mem_range *a, const struct mem_range *b)
 {
-	return a->type == b->type && a->attribute == b->attribute && a->allocated == b->allocated;
+	return a->type == b->type && a->attribute == b->attribute && a->allocated == b->allocated &&
+	       a->protection == b->protection;
 }
 
 /* Merges range i with its successor when they touch and are of the same kind. */
@@ -79,7 +81,8 @@ EFI_STATUS memmap_add(UINT64 start, UINT64 pages, EFI_MEMORY_TYPE type, UINT64 a
 		return EFI_INVALID_PARAMETER; /* overlaps */
 	if (type == EfiRuntimeServicesCode || type == EfiRuntimeServicesData)
 		attribute |= EFI_MEMORY_RUNTIME;
-	insert_at(i, &(struct mem_range){start, pages, attribute, type, false});
+	insert_at(i, &(struct mem_range){start, pages, attribute, type, false,
+					 mem_type_protection(type)});
 	merge_with_next(i);
 	if (i > 0)
 		merge_with_next(i - 1);
@@ -106,30 +109,74 @@ static bool is_runtime_type(UINT32 type)
 	return type == EfiRuntimeServicesCode || type == EfiRuntimeServicesData;
 }
 
-EFI_STATUS memmap_retype(UINT64 start, UINT64 pages, EFI_MEMORY_TYPE type, bool allocated)
+/* Splits the ranges at start and end and returns the index of the first range of the span
+ * (the caller has room for the two ranges this may add). */
+static size_t split_span(UINT64 start, UINT64 end, size_t *past)
 {
-	UINT64 end = start + (pages << EFI_PAGE_SHIFT);
 	size_t first = first_ending_after(start), i;
 
-	if (count + 2 > capacity)
-		return EFI_OUT_OF_RESOURCES; /* cannot happen while SPARE_SLOTS hold */
 	split_at(first, start);
 	if (ranges[first].start < start)
 		first++;
-	for (i = first; i < count && ranges[i].start < end; i++) {
+	for (i = first; i < count && ranges[i].start < end; i++)
 		if (mem_range_end(&ranges[i]) > end)
 			split_at(i, end);
+	*past = i;
+	return first;
+}
+
+/* Merges from the end of a changed span back to the range before it. */
+static void merge_span(size_t first, size_t past)
+{
+	for (size_t j = past; j-- > (first ? first - 1 : 0);)
+		merge_with_next(j);
+}
+
+EFI_STATUS memmap_retype(UINT64 start, UINT64 pages, EFI_MEMORY_TYPE type, bool allocated,
+			 UINT64 protection, bool *changed)
+{
+	UINT64 end = start + (pages << EFI_PAGE_SHIFT);
+	size_t first, past;
+
+	if (count + 2 > capacity)
+		return EFI_OUT_OF_RESOURCES; /* cannot happen while SPARE_SLOTS hold */
+	*changed = false;
+	first = split_span(start, end, &past);
+	for (size_t i = first; i < past; i++) {
+		*changed |= ranges[i].protection != protection;
 		ranges[i].type = type;
 		ranges[i].allocated = allocated;
+		ranges[i].protection = protection;
 		ranges[i].attribute &= ~EFI_MEMORY_RUNTIME;
 		if (is_runtime_type(type))
 			ranges[i].attribute |= EFI_MEMORY_RUNTIME;
 	}
-	/* Merge from the end of the span back to the range before it. */
-	for (size_t j = i; j-- > (first ? first - 1 : 0);)
-		merge_with_next(j);
+	merge_span(first, past);
 	key++;
 	return EFI_SUCCESS;
+}
+
+/* The reported map does not change, so neither does its key: a program may set
+ * attributes between GetMemoryMap and ExitBootServices. */
+EFI_STATUS memmap_protect(UINT64 start, UINT64 pages, UINT64 protection)
+{
+	UINT64 end = start + (pages << EFI_PAGE_SHIFT);
+	size_t first, past;
+
+	if (count + 2 > capacity)
+		return EFI_OUT_OF_RESOURCES; /* cannot happen while SPARE_SLOTS hold */
+	first = split_span(start, end, &past);
+	for (size_t i = first; i < past; i++)
+		ranges[i].protection = protection;
+	merge_span(first, past);
+	return EFI_SUCCESS;
+}
+
+const struct mem_range *memmap_find(UINT64 address)
+{
+	size_t i = first_ending_after(address);
+
+	return i < count && ranges[i].start <= address ? &ranges[i] : NULL;
 }
 
 bool memmap_span_is(UINT64 start, UINT64 pages, bool (*match)(const struct mem_range *))

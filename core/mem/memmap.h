@@ -11,7 +11,8 @@ struct mem_range {
 	UINT64 pages;
 	UINT64 attribute;
 	UINT32 type;
-	bool allocated; /* handed out by AllocatePages (or pool), so it can be freed */
+	bool allocated;	   /* handed out by AllocatePages (or pool), so it can be freed */
+	UINT64 protection; /* EFI_MEMORY_RP/RO/XP now in the page tables (not in GetMemoryMap) */
 };
 
 static inline UINT64 mem_range_end(const struct mem_range *r)
@@ -28,8 +29,17 @@ UINTN memmap_key(void);
 EFI_STATUS memmap_add(UINT64 start, UINT64 pages, EFI_MEMORY_TYPE type, UINT64 attribute);
 
 /* Retypes [start, start + pages): each existing piece keeps its cache attributes; the
- * runtime attribute follows the new type. The caller has checked the span. */
-EFI_STATUS memmap_retype(UINT64 start, UINT64 pages, EFI_MEMORY_TYPE type, bool allocated);
+ * runtime attribute follows the new type, the protection becomes the one given (*changed
+ * says whether any piece had another). The caller has checked the span. */
+EFI_STATUS memmap_retype(UINT64 start, UINT64 pages, EFI_MEMORY_TYPE type, bool allocated,
+			 UINT64 protection, bool *changed);
+
+/* Records protection for every page of [start, start + pages), splitting and merging
+ * ranges; the caller has checked that the map describes the whole span. */
+EFI_STATUS memmap_protect(UINT64 start, UINT64 pages, UINT64 protection);
+
+/* The range holding address, or NULL when the map does not describe it. */
+const struct mem_range *memmap_find(UINT64 address);
 
 /* True when every page of [start, start + pages) is in a range matching the predicate. */
 bool memmap_span_is(UINT64 start, UINT64 pages, bool (*match)(const struct mem_range *));

@@ -54,6 +54,22 @@ static bool is_owned(const struct mem_range *r)
 	return r->allocated;
 }
 
+/* Retypes pages and gives them their new type's protection (protect.c). The map's array
+ * is grown first, since the platform may allocate page tables for the change. */
+static EFI_STATUS retype(UINT64 start, UINT64 pages, EFI_MEMORY_TYPE type, bool allocated)
+{
+	UINT64 protection = mem_type_protection(type);
+	bool changed;
+	EFI_STATUS status = memmap_retype(start, pages, type, allocated, protection, &changed);
+
+	if (EFI_ERROR(status))
+		return status;
+	memmap_reserve();
+	if (changed)
+		mem_protection_apply(start, pages, protection);
+	return EFI_SUCCESS;
+}
+
 /* Highest address at which pages fit, aligned, ending at or below limit (inclusive). */
 static bool find_free_top_down(UINT64 limit, UINTN pages, UINT64 align, UINT64 *found)
 {
@@ -105,11 +121,9 @@ EFI_STATUS mem_allocate_aligned(EFI_ALLOCATE_TYPE type, EFI_MEMORY_TYPE memory_t
 			status = EFI_OUT_OF_RESOURCES;
 	}
 	if (!EFI_ERROR(status))
-		status = memmap_retype(start, pages, memory_type, true);
-	if (!EFI_ERROR(status)) {
+		status = retype(start, pages, memory_type, true);
+	if (!EFI_ERROR(status))
 		*memory = start;
-		memmap_reserve();
-	}
 	map_unlock(old);
 	return status;
 }
@@ -128,10 +142,8 @@ EFI_STATUS mem_free_pages(EFI_PHYSICAL_ADDRESS memory, UINTN pages)
 	if (!IS_ALIGNED(memory, EFI_PAGE_SIZE) || pages == 0)
 		return EFI_INVALID_PARAMETER;
 	old = map_lock();
-	if (memmap_span_is(memory, pages, is_owned)) {
-		status = memmap_retype(memory, pages, EfiConventionalMemory, false);
-		memmap_reserve();
-	}
+	if (memmap_span_is(memory, pages, is_owned))
+		status = retype(memory, pages, EfiConventionalMemory, false);
 	map_unlock(old);
 	return status;
 }

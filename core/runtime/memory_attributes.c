@@ -1,8 +1,9 @@
 /* The memory attributes table (UEFI 2.10, 4.6.4): the runtime memory with the protections an
  * OS may give it. The firmware's runtime image is split into its code (EFI_MEMORY_RO) and
- * its data (EFI_MEMORY_XP); runtime data pool is XP. Each entry keeps the type of the
- * memory-map range it lies in and never crosses one (Linux checks both). The table is
- * allocated at start and filled again when ExitBootServices succeeds, from the final map. */
+ * its data (EFI_MEMORY_XP), protected runtime driver images alike; runtime data is XP. Each entry
+ * keeps the type of the memory-map range it lies in and never crosses one (Linux checks both). The
+ * table is allocated at start and filled again when ExitBootServices succeeds, from the final map.
+ */
 #include "../services.h"
 #include "../mem/memmap.h"
 #include <ember/core/log.h>
@@ -47,14 +48,20 @@ static void add(UINT32 type, UINT64 start, UINT64 end, UINT64 protection)
 	mat->NumberOfEntries++;
 }
 
-/* Runtime code is described only where it is the declared image, whose layout is known;
- * other runtime code keeps the mapping the OS gives it by default. */
+/* Runtime code is described where its layout is known: the declared image, and runtime
+ * driver images the loader protected (their ranges carry RO for code, XP for the rest,
+ * core/image/protect.c). Other runtime code keeps the mapping the OS gives it by
+ * default. */
 static void add_code(const struct mem_range *r)
 {
 	UINT64 start = MAX(r->start, rt_image_start), end = MIN(mem_range_end(r), rt_image_end);
+	UINT64 protection = r->protection & (EFI_MEMORY_RO | EFI_MEMORY_XP);
 
-	if (start >= end)
+	if (start >= end) {
+		if (protection)
+			add(r->type, r->start, mem_range_end(r), protection);
 		return;
+	}
 	add(r->type, start, MIN(end, rt_image_code_end), EFI_MEMORY_RO);
 	add(r->type, MAX(start, rt_image_code_end), end, EFI_MEMORY_XP);
 }

@@ -235,6 +235,7 @@ EFI_STATUS variables_start(struct flash_device *nv)
 		return EFI_OUT_OF_RESOURCES;
 	status = var_service_init(&variables, nv, variables_mem, size, 0);
 	if (!EFI_ERROR(status)) {
+		var_service_set_crypto(&variables, pkcs7_verify, hash_buffer);
 		variables_report(&variables.nv.report);
 		status = var_globals_install(&variables);
 	}

@@ -1,14 +1,15 @@
 /* The AHCI host controller driver's state: the HBA, its ports with their command list and
  * FIS areas, and the ATA/ATAPI devices behind them, each a child handle with BlockIo. The
  * HBA plumbing (ahci_hba.c, ahci_port.c, ahci_exec.c) knows nothing of ATA beyond the FIS;
- * the devices (ahci_disk.c, ahci_atapi.c) build their commands with ata.h. */
+ * the devices are the shared ATA layer's (ember/drivers/ata.h), over the transport in
+ * ahci_device.c. */
 #ifndef DRIVERS_AHCI_H
 #define DRIVERS_AHCI_H
 
 #include <efi/protocol/pci_io.h>
 #include <ember/drivers/blkdev.h>
 #include "ahci_regs.h"
-#include "ata.h"
+#include <ember/drivers/ata.h>
 
 /* Layout of the page each port owns: the command list (1 KiB aligned), the received-FIS
  * area (256-byte aligned), the command table of slot 0 (128-byte aligned) and a scratch
@@ -122,20 +123,14 @@ EFI_STATUS ahci_map(struct ahci_hba *hba, bool device_reads, void *host, UINTN *
 		    UINT64 *dev_addr, void **mapping);
 void ahci_unmap(struct ahci_hba *hba, void *mapping);
 
-/* ---- Devices (ahci_device.c, ahci_disk.c, ahci_atapi.c) ---- */
+/* ---- Devices (ahci_device.c) ---- */
 
 struct ahci_device {
-	struct blkdev blk;
+	struct ata_dev ata;
 	struct ahci_port *port;
 	EFI_DEVICE_PATH_PROTOCOL *path; /* controller path + Sata(port, 0xFFFF, 0) */
-	bool atapi;
-	bool lba48;
-	UINT32 max_blocks; /* per command */
+	char name[16];
 };
-
-/* Probes the device on a started port and fills dev (disk or ATAPI). */
-EFI_STATUS ahci_disk_probe(struct ahci_device *dev);
-EFI_STATUS ahci_atapi_probe(struct ahci_device *dev);
 
 /* Creates the child handle for the device on port (BlockIo, BlockIo2, device path) and
  * opens the controller's PciIo BY_CHILD_CONTROLLER. */
@@ -147,12 +142,5 @@ EFI_STATUS ahci_device_destroy(struct ahci_hba *hba, struct ahci_device *dev);
 
 /* The device behind a child handle of this HBA, or NULL. */
 struct ahci_device *ahci_device_on(struct ahci_hba *hba, EFI_HANDLE child);
-
-/* Reads or writes whole blocks through mapped chunks, calling one per chunk (shared by the
- * disk and ATAPI code). */
-typedef EFI_STATUS (*ahci_chunk_fn)(struct ahci_device *dev, EFI_LBA lba, UINT32 blocks,
-				    UINT64 data, bool write);
-EFI_STATUS ahci_device_transfer(struct ahci_device *dev, EFI_LBA lba, UINTN size, void *buffer,
-				bool write, ahci_chunk_fn chunk);
 
 #endif

@@ -293,7 +293,7 @@ static EFI_STATUS EFIAPI ahci_controller_name(EFI_COMPONENT_NAME2_PROTOCOL *this
 	dev = ahci_device_on(&inst->hba, child);
 	if (!dev)
 		return EFI_UNSUPPORTED;
-	*name = dev->atapi ? (CHAR16 *)u"SATA CD/DVD Drive" : (CHAR16 *)u"SATA Disk";
+	*name = dev->ata.atapi ? (CHAR16 *)u"SATA CD/DVD Drive" : (CHAR16 *)u"SATA Disk";
 	return EFI_SUCCESS;
 }
 

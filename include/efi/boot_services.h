@@ -70,6 +70,7 @@ typedef enum {
 
 #define EFI_PAGE_SIZE 4096
 #define EFI_PAGE_SHIFT 12
+#define EFI_PAGE_MASK 0xfffULL
 #define EFI_SIZE_TO_PAGES(size)                                                                    \
 	(((size) >> EFI_PAGE_SHIFT) + (((size) & (EFI_PAGE_SIZE - 1)) ? 1 : 0))
 #define EFI_PAGES_TO_SIZE(pages) ((UINTN)(pages) << EFI_PAGE_SHIFT)

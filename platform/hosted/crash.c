@@ -20,6 +20,9 @@
 #define SIGNAL_FRAME_ROOM (16 * 1024)
 #define EFLAGS_DF (1u << 10)
 #define EFLAGS_AC (1u << 18)
+/* The page-fault error code the kernel passes on (REG_ERR): what the access was. */
+#define PF_WRITE (1u << 1)
+#define PF_FETCH (1u << 4)
 
 static char alt_stack[64 * 1024];
 UINT64 hosted_crash_ended;
@@ -36,6 +39,9 @@ struct fault {
 	bool called;		      /* rip is Ember's, serving a call from "caller" */
 	struct image_location caller; /* ... */
 	bool misaligned;	      /* that call came with a misaligned stack */
+	bool wrote_read_only;	      /* a write to a read-only page (code) */
+	bool ran_data;		      /* an instruction fetch from a non-executable page */
+	bool jumped;		      /* ran_data after a call from "caller" */
 };
 
 static void say(const char *fmt, ...)
@@ -54,6 +60,10 @@ static const char *describe(const struct fault *f)
 {
 	if (f->overflow)
 		return "stack overflow";
+	if (f->wrote_read_only)
+		return "write to read-only memory";
+	if (f->ran_data)
+		return "jump into non-executable memory";
 	switch (f->sig) {
 	case SIGSEGV:
 		if (f->info->si_code == SEGV_MAPERR)
@@ -163,18 +173,33 @@ static void find_caller(struct fault *f)
 	}
 }
 
-static void classify(struct fault *f)
+/* A jump into data: the call's return address, on top of the stack, names the program
+ * that made it (and the place), even when the data lies outside every image. */
+static void find_jumper(struct fault *f)
+{
+	const UINT64 *top = (const UINT64 *)(uintptr_t)f->rsp;
+
+	if ((f->rsp & 7) == 0 && readable(f->rsp, 8) && image_find_by_address(*top, &f->caller))
+		f->jumped = true;
+}
+
+static void classify(struct fault *f, const greg_t *r)
 {
 	UINT64 address = (UINT64)(uintptr_t)f->info->si_addr;
 	int code = f->info->si_code;
+	bool denied = f->sig == SIGSEGV && code == SEGV_ACCERR;
 
 	f->has_address = (f->sig == SIGSEGV && (code == SEGV_MAPERR || code == SEGV_ACCERR)) ||
 			 (f->sig == SIGBUS && code == BUS_ADRERR);
 	f->overflow = (f->has_address && in_guard(address)) ||
 		      (f->sig == SIGSEGV && code == SI_KERNEL && hosted_stack_guard &&
 		       f->rsp - hosted_stack_guard < HOSTED_GUARD_SIZE + SIGNAL_FRAME_ROOM);
+	f->wrote_read_only = denied && (r[REG_ERR] & PF_WRITE);
+	f->ran_data = denied && ((r[REG_ERR] & PF_FETCH) || address == f->rip);
 	f->in_image = image_find_by_address(f->rip, &f->in);
-	if (!f->in_image)
+	if (f->ran_data)
+		find_jumper(f);
+	else if (!f->in_image)
 		find_caller(f);
 }
 
@@ -184,6 +209,8 @@ static bool programs_fault(const struct fault *f)
 {
 	UINT64 address = (UINT64)(uintptr_t)f->info->si_addr;
 
+	if (f->jumped && !f->in_image)
+		return true;
 	return f->called && (f->misaligned || f->overflow ||
 			     (f->has_address && !mem_is_allocated((void *)(uintptr_t)address, 1)));
 }
@@ -192,6 +219,8 @@ static void report(const struct fault *f, const greg_t *r)
 {
 	if (f->in_image)
 		say("ember-run: %s crashed: %s\n", f->in.name, describe(f));
+	else if (f->ran_data && f->jumped)
+		say("ember-run: %s crashed: %s\n", f->caller.name, describe(f));
 	else if (f->called)
 		say("ember-run: %s crashed in a call to Ember: %s\n", f->caller.name, describe(f));
 	else
@@ -203,6 +232,10 @@ static void report(const struct fault *f, const greg_t *r)
 	say_location("  at ", f->rip);
 	if (f->has_address)
 		say("  fault address 0x%llx\n", (unsigned long long)(uintptr_t)f->info->si_addr);
+	if (f->wrote_read_only || f->ran_data)
+		say_location("  the protected page holds ", (UINT64)(uintptr_t)f->info->si_addr);
+	if (f->jumped)
+		say_location("  called from ", *(const UINT64 *)(uintptr_t)f->rsp);
 	if (f->overflow)
 		say("  the stack's guard page is 0x%llx-0x%llx\n",
 		    (unsigned long long)hosted_stack_guard,
@@ -250,7 +283,7 @@ static void crash_signal(int sig, siginfo_t *info, void *context)
 	EFI_TPL tpl = tpl_raise(TPL_HIGH_LEVEL);
 
 	hosted_timer_stop();
-	classify(&f);
+	classify(&f, r);
 	report(&f, r);
 	if (hosted_options.keep_going && image_fault_abortable(f.rip, tpl, programs_fault(&f))) {
 		end_running_program(uc);

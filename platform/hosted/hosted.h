@@ -85,6 +85,10 @@ void hosted_crash_handlers_install(void);
 extern UINT64 hosted_crash_ended;
 
 /* The inaccessible page below the programs' stack (main.c), 0 before there is one. */
+/* At ExitBootServices, as on QEMU: all RAM writable and executable again (the program
+ * owns it now), the stack's guard page excepted. */
+void hosted_memory_release(void);
+
 #define HOSTED_GUARD_SIZE 4096
 extern UINT64 hosted_stack_guard;
 

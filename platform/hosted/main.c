@@ -170,13 +170,24 @@ static EFI_STATUS ram_init(void)
 					EFI_MEMORY_UC | EFI_MEMORY_WC | EFI_MEMORY_WT |
 					    EFI_MEMORY_WB};
 	struct core_config config = {&ram, 1, u"Ember", 0x00010000};
+	EFI_STATUS status;
 
 	if (p != (void *)RAM_BASE) {
 		fprintf(stderr, "ember-run: cannot map %llu MiB of RAM at 0x%llx: %s\n",
 			(unsigned long long)opt.ram_mib, RAM_BASE, strerror(errno));
 		exit(2);
 	}
-	return core_init(&config);
+	status = core_init(&config);
+	if (!EFI_ERROR(status))
+		status = mem_protection_start();
+	return status;
+}
+
+void hosted_memory_release(void)
+{
+	mprotect((void *)RAM_BASE, opt.ram_mib << 20, PROT_READ | PROT_WRITE | PROT_EXEC);
+	if (hosted_stack_guard)
+		mprotect((void *)(uintptr_t)hosted_stack_guard, HOSTED_GUARD_SIZE, PROT_NONE);
 }
 
 _Noreturn void hosted_exit(int code)

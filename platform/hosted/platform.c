@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/time.h>
 
 #include "hosted.h"
@@ -153,4 +154,22 @@ _Noreturn void plat_reset(EFI_RESET_TYPE type, EFI_STATUS status, UINTN data_siz
 void plat_exit_boot_services(void)
 {
 	hosted_timer_stop();
+	hosted_memory_release();
+}
+
+/* The RAM mapping's pages get the protection with mprotect: a write to read-only code or
+ * a jump into data faults, and crash.c reports it. */
+EFI_STATUS plat_memory_protect(uint64_t start, uint64_t pages, uint64_t attributes)
+{
+	int prot = PROT_READ | PROT_WRITE | PROT_EXEC;
+
+	if (attributes & EFI_MEMORY_RO)
+		prot &= ~PROT_WRITE;
+	if (attributes & EFI_MEMORY_XP)
+		prot &= ~PROT_EXEC;
+	if (attributes & EFI_MEMORY_RP)
+		prot = PROT_NONE;
+	if (mprotect((void *)(uintptr_t)start, pages * 4096, prot) != 0)
+		return errno == ENOMEM ? EFI_OUT_OF_RESOURCES : EFI_UNSUPPORTED;
+	return EFI_SUCCESS;
 }

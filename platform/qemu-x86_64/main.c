@@ -29,6 +29,24 @@ static void start_core(void)
 	}
 }
 
+/* Pages get the protection of their memory type (no-execute on data and free memory), the
+ * core its code read-only and its data no-execute, as the memory attributes table says. */
+static void protect_memory(void)
+{
+	uint64_t start = (uintptr_t)__core_start, data = (uintptr_t)__core_data_start;
+	uint64_t end = (uintptr_t)__core_end;
+	EFI_STATUS status;
+
+	paging_enable_protection();
+	status = mem_protection_start();
+	if (!EFI_ERROR(status))
+		status = mem_protect(start, (data - start) >> 12, EFI_MEMORY_RO, EFI_MEMORY_XP);
+	if (!EFI_ERROR(status))
+		status = mem_protect(data, (end - data) >> 12, EFI_MEMORY_XP, EFI_MEMORY_RO);
+	if (EFI_ERROR(status))
+		log_warn("Ember: memory protection: %r\n", status);
+}
+
 /* A message for the user on the console (the serial port and the screen). */
 static void console_notice(const CHAR16 *text)
 {
@@ -82,6 +100,7 @@ void qemu_main(void)
 	clock_init();
 	start_core();
 	paging_protect_null_page();
+	protect_memory();
 	if (!gdt_fault_stacks_init())
 		log_warn("Ember: no stacks for the fault handlers\n");
 	switch_stack();

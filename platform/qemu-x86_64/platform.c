@@ -24,8 +24,12 @@ void plat_idle(void)
 
 void timer_stop(void);
 
+/* The OS loader owns memory from now on: it may run code it copies into memory that was
+ * free or boot-services data (GRUB 2.06 puts its relocator's trampoline there after
+ * ExitBootServices), so only the runtime core keeps its protection (docs/design.md). */
 void plat_exit_boot_services(void)
 {
 	timer_stop();
 	paging_unguard_all();
+	paging_release_protection((uintptr_t)__core_start, (uintptr_t)__core_end);
 }

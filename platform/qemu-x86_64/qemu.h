@@ -50,6 +50,12 @@ bool paging_guard_page(uint64_t address);
 bool paging_is_guard(uint64_t address);
 /* Makes the guard pages present again, for the OS (ExitBootServices). */
 void paging_unguard_all(void);
+/* At ExitBootServices: every present page writable and executable again, except those of
+ * [keep_start, keep_end) (the runtime core, whose protection the OS is told about). */
+void paging_release_protection(uint64_t keep_start, uint64_t keep_end);
+/* Makes read-only pages bind ring 0 (CR0.WP) and turns on no-execute pages (EFER.NXE)
+ * when the CPU has them. */
+void paging_enable_protection(void);
 /* Identity-maps [start, end) (whole GiBs, 2 MiB pages) where the reset code's map ends;
  * false when memory for the tables ran out. */
 bool paging_identity_map(uint64_t start, uint64_t end);

@@ -1,6 +1,6 @@
 /* Fuzzes the PE32+ code (core/image/pe_*.c): any bytes go to pe_parse(); what it accepts
  * is loaded at several addresses (relocating up, down and not at all) and asked for its
- * debug name. The raw input is also read as if it were a loaded image. */
+ * debug name and its code pages. The raw input is also read as if it were a loaded image. */
 #include "fuzz.h"
 #include <stdint.h>
 #include <stdlib.h>
@@ -13,9 +13,12 @@ static void load_at(const uint8_t *data, size_t size, const struct pe_image_info
 		    uint8_t *image, UINT64 address)
 {
 	const char *reason;
+	struct pe_range code[4];
 
-	if (!EFI_ERROR(pe_load(data, size, info, image, address, &reason)))
-		pe_debug_name(image, info->size_of_image);
+	if (EFI_ERROR(pe_load(data, size, info, image, address, &reason)))
+		return;
+	pe_debug_name(image, info->size_of_image);
+	pe_code_ranges(image, info, code, 4);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

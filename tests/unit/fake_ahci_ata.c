@@ -1,6 +1,7 @@
 /* The devices behind the fake AHCI HBA (see fake_ahci.h): an ATA disk (ACS-3: IDENTIFY
  * DEVICE, READ/WRITE DMA and their EXT forms, FLUSH CACHE and FLUSH CACHE EXT) and an ATAPI
- * CD-ROM drive taking SCSI commands in a PACKET (SPC/MMC: TEST UNIT READY, REQUEST SENSE,
+ * CD-ROM drive (IDENTIFY PACKET DEVICE) taking SCSI commands in a PACKET (SPC/MMC: TEST
+ * UNIT READY, REQUEST SENSE,
  * INQUIRY, READ CAPACITY(10), READ(10)), with sense data, unit attentions and a medium that
  * comes and goes. Written from the standards, independently of the driver's ata.h. */
 #include <string.h>
@@ -10,6 +11,7 @@
 
 #define ATA_IDENTIFY 0xec
 #define ATA_PACKET 0xa0
+#define ATA_IDENTIFY_PACKET 0xa1
 #define ATA_READ_DMA 0xc8
 #define ATA_READ_DMA_EXT 0x25
 #define ATA_WRITE_DMA 0xca
@@ -291,12 +293,25 @@ static struct fake_ahci_status cd_read(struct fake_ahci_port *p, const UINT8 *cd
 	return data_in(p, x, p->cd.data + (UINT64)lba * CD_BLOCK, count * CD_BLOCK);
 }
 
+/* IDENTIFY PACKET DEVICE (ACS-3, 7.13): a removable CD-ROM device with 12-byte packets. */
+static struct fake_ahci_status cd_identify(struct fake_ahci_port *p, struct fake_ahci_xfer *x)
+{
+	UINT16 id[256] = {0};
+
+	id[0] = 0x85c0;
+	put_string(&id[27], "Ember Fake CD-ROM", 20);
+	check_direction(p, x, false);
+	return fake_ahci_to_host(x, id, sizeof(id)) ? good : aborted;
+}
+
 static struct fake_ahci_status cd_command(struct fake_ahci_port *p, const UINT8 *fis,
 					  const UINT8 *cdb, struct fake_ahci_xfer *x)
 {
 	struct fake_ahci_status st;
 
 	/* A packet device aborts the ATA commands of disks, IDENTIFY DEVICE first. */
+	if (fis[2] == ATA_IDENTIFY_PACKET)
+		return cd_identify(p, x);
 	if (fis[2] != ATA_PACKET)
 		return aborted;
 	if (!cdb) {

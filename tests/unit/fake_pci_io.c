@@ -156,6 +156,9 @@ static struct fake_pci_bar *bar_for(struct fake_pci_io *f, bool io, UINT8 index,
 {
 	struct fake_pci_bar *bar = index < FAKE_PCI_BARS ? &f->bars[index] : NULL;
 
+	if (index == EFI_PCI_IO_PASS_THROUGH_BAR && io && f->legacy_io.size)
+		bar = &f->legacy_io;
+
 	if (!bar || !bar->size || bar->io != io) {
 		fake_pci_io_error(f, "%s access to BAR %u, which is not %s", io ? "I/O" : "memory",
 				  index, io ? "I/O" : "memory");

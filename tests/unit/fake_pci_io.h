@@ -84,6 +84,9 @@ struct fake_pci_io {
 	UINT8 config[PCI_CONFIG_SPACE_SIZE]; /* the test may edit it, the class code too */
 	bool config_read_only;		     /* see fake_pci_io_config */
 	struct fake_pci_bar bars[FAKE_PCI_BARS];
+	/* I/O ports a device decodes at fixed addresses (legacy IDE, VGA ...), reached with
+	 * EFI_PCI_IO_PASS_THROUGH_BAR and the absolute port as the offset; size 0: none. */
+	struct fake_pci_bar legacy_io;
 	UINT64 supports, attributes;
 	struct fake_pci_io_faults faults;
 	struct list maps;    /* struct fake_pci_map */

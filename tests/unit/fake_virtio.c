@@ -502,6 +502,8 @@ static void add_legacy_bar(struct fake_virtio *d)
 /* The transitional device ID of a type (4.1.2.1). */
 static UINT16 transitional_id(UINT16 type)
 {
+	if (type == FAKE_VIRTIO_ID_SCSI)
+		return 0x1004;
 	return type == VIRTIO_ID_BLOCK ? 0x1001 : type == FAKE_VIRTIO_ID_ENTROPY ? 0x1005 : 0x1000;
 }
 

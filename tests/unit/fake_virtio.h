@@ -46,6 +46,27 @@ enum fake_virtio_interface {
 #define FAKE_VIRTIO_CAP_PCI 0x94
 
 #define FAKE_VIRTIO_ID_ENTROPY 4
+#define FAKE_VIRTIO_ID_SCSI 8
+
+/* One descriptor chain as the device takes it from a queue. */
+struct fake_virtio_buf {
+	UINT8 *p; /* NULL when the device may not reach it */
+	UINT32 len;
+	bool writes;
+};
+
+#define FAKE_VIRTIO_MAX_CHAIN 256
+struct fake_virtio_chain {
+	struct fake_virtio_buf bufs[FAKE_VIRTIO_MAX_CHAIN];
+	UINT16 count;
+	bool bad; /* a buffer outside the mappings, a loop, a misordered chain */
+};
+
+struct fake_virtio;
+/* A backend of another device type (fake_virtio_scsi.c): serves a chain taken from queue
+ * index and returns the bytes it wrote. */
+typedef UINT32 (*fake_virtio_serve_fn)(struct fake_virtio *d, UINT16 index,
+				       struct fake_virtio_chain *c);
 
 struct fake_virtio_queue {
 	UINT16 max; /* the largest size; 0: the queue is unusable */
@@ -101,7 +122,9 @@ struct fake_virtio {
 	char serial[21];
 	pthread_t late_thread; /* serving a late completion */
 	bool late_running;
-	UINT16 late_index; /* the queue it serves */
+	UINT16 late_index;	    /* the queue it serves */
+	fake_virtio_serve_fn serve; /* a backend other than virtio-blk and virtio-rng */
+	void *backend;		    /* its state */
 };
 
 /* A device of a type (VIRTIO_ID_*) offering VERSION_1 only, with one queue of 256 entries,

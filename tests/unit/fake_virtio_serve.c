@@ -9,20 +9,8 @@
 #include "../../drivers/virtio/virtio_spec.h"
 #include <ember/lib/util.h>
 
-#define MAX_CHAIN 256
+#define MAX_CHAIN FAKE_VIRTIO_MAX_CHAIN
 #define SECTOR 512
-
-struct chain_buf {
-	UINT8 *p; /* NULL when the device may not reach it */
-	UINT32 len;
-	bool writes;
-};
-
-struct chain {
-	struct chain_buf bufs[MAX_CHAIN];
-	UINT16 count;
-	bool bad; /* a buffer outside the mappings, a loop, a misordered chain */
-};
 
 static UINT64 avail_bytes(UINT16 size)
 {
@@ -42,7 +30,7 @@ bool fake_virtio_ring_mapped(struct fake_virtio *d, const struct fake_virtio_que
 }
 
 static void take_chain(struct fake_virtio *d, const struct fake_virtio_queue *q,
-		       volatile struct virtq_desc *desc, UINT16 head, struct chain *c)
+		       volatile struct virtq_desc *desc, UINT16 head, struct fake_virtio_chain *c)
 {
 	UINT16 index = head;
 
@@ -52,14 +40,14 @@ static void take_chain(struct fake_virtio *d, const struct fake_virtio_queue *q,
 		volatile struct virtq_desc *e = &desc[index];
 		UINT16 flags = e->flags;
 		bool writes = flags & VIRTQ_DESC_F_WRITE;
-		struct chain_buf *b = &c->bufs[c->count];
+		struct fake_virtio_buf *b = &c->bufs[c->count];
 
 		if (flags & VIRTQ_DESC_F_INDIRECT)
 			fake_virtio_error(d, "indirect descriptor not negotiated", index);
 		if (!writes && c->count && c->bufs[c->count - 1].writes)
 			fake_virtio_error(d, "readable descriptor after a writable one", index);
-		*b = (struct chain_buf){fake_pci_io_dma(d->pci, e->addr, e->len, writes), e->len,
-					writes};
+		*b = (struct fake_virtio_buf){fake_pci_io_dma(d->pci, e->addr, e->len, writes),
+					      e->len, writes};
 		c->bad |= !b->p;
 		c->count++;
 		if (!(flags & VIRTQ_DESC_F_NEXT))
@@ -84,7 +72,7 @@ static UINT32 config32(struct fake_virtio *d, UINT32 offset)
 }
 
 /* The limits the driver accepted (VIRTIO_BLK_F_SEG_MAX, VIRTIO_BLK_F_SIZE_MAX) hold. */
-static void check_segments(struct fake_virtio *d, const struct chain_buf *data, UINT16 count)
+static void check_segments(struct fake_virtio *d, const struct fake_virtio_buf *data, UINT16 count)
 {
 	d->stats.max_segments = MAX(d->stats.max_segments, (UINTN)count);
 	if ((d->accepted & VIRTIO_BLK_F_SEG_MAX) && count > config32(d, VIRTIO_BLK_CFG_SEG_MAX))
@@ -98,7 +86,7 @@ static void check_segments(struct fake_virtio *d, const struct chain_buf *data, 
 }
 
 /* Reads or writes the medium; the data descriptors must all go one way. */
-static UINT8 blk_transfer(struct fake_virtio *d, UINT64 sector, struct chain_buf *data,
+static UINT8 blk_transfer(struct fake_virtio *d, UINT64 sector, struct fake_virtio_buf *data,
 			  UINT16 count, bool read, UINT32 *written)
 {
 	UINT64 offset = sector * SECTOR, total = 0;
@@ -123,7 +111,7 @@ static UINT8 blk_transfer(struct fake_virtio *d, UINT64 sector, struct chain_buf
 	return VIRTIO_BLK_S_OK;
 }
 
-static UINT8 blk_get_id(struct fake_virtio *d, struct chain_buf *data, UINT16 count,
+static UINT8 blk_get_id(struct fake_virtio *d, struct fake_virtio_buf *data, UINT16 count,
 			UINT32 *written)
 {
 	if (count != 1 || !data->writes || data->len < VIRTIO_BLK_ID_BYTES) {
@@ -137,7 +125,7 @@ static UINT8 blk_get_id(struct fake_virtio *d, struct chain_buf *data, UINT16 co
 }
 
 static UINT8 blk_execute(struct fake_virtio *d, const struct virtio_blk_req_header *h,
-			 struct chain_buf *data, UINT16 count, UINT32 *written)
+			 struct fake_virtio_buf *data, UINT16 count, UINT32 *written)
 {
 	if (h->type < 32 && (d->faults.blk_fail_types & (1u << h->type)))
 		return d->faults.blk_fail_status;
@@ -162,9 +150,9 @@ static UINT8 blk_execute(struct fake_virtio *d, const struct virtio_blk_req_head
 }
 
 /* A request: a readable header, data, a writable status byte. Returns the bytes written. */
-static UINT32 blk_serve(struct fake_virtio *d, struct chain *c)
+static UINT32 blk_serve(struct fake_virtio *d, struct fake_virtio_chain *c)
 {
-	struct chain_buf *header = &c->bufs[0], *status = &c->bufs[c->count - 1];
+	struct fake_virtio_buf *header = &c->bufs[0], *status = &c->bufs[c->count - 1];
 	struct virtio_blk_req_header h;
 	UINT16 count = (UINT16)(c->count - 2);
 	UINT32 written = 0;
@@ -183,7 +171,7 @@ static UINT32 blk_serve(struct fake_virtio *d, struct chain *c)
 
 /* ---- virtio-rng: every buffer is the device's to fill ---- */
 
-static UINT32 rng_serve(struct fake_virtio *d, struct chain *c)
+static UINT32 rng_serve(struct fake_virtio *d, struct fake_virtio_chain *c)
 {
 	UINT32 written = 0, limit = d->faults.rng_limit ? d->faults.rng_limit : UINT32_MAX;
 
@@ -223,7 +211,7 @@ static void serve_queue(struct fake_virtio *d, UINT16 index)
 	volatile struct virtq_desc *desc;
 	volatile struct virtq_avail *avail;
 	volatile struct virtq_used *used;
-	struct chain c;
+	struct fake_virtio_chain c;
 
 	if (d->lost)
 		return; /* it forgot the queue: nothing happens */
@@ -247,7 +235,9 @@ static void serve_queue(struct fake_virtio *d, UINT16 index)
 		}
 		take_chain(d, q, desc, head, &c);
 		put_used(d, q, used, head,
-			 d->type == VIRTIO_ID_BLOCK ? blk_serve(d, &c) : rng_serve(d, &c));
+			 d->serve		      ? d->serve(d, index, &c)
+			 : d->type == VIRTIO_ID_BLOCK ? blk_serve(d, &c)
+						      : rng_serve(d, &c));
 	}
 }
 

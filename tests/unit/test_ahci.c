@@ -12,6 +12,7 @@
 #include "support/test.h"
 #include "block_dev.h"
 #include "test_ahci.h"
+#include <efi/protocol/disk_info.h>
 #include <ember/core/core.h>
 #include <ember/core/devpath.h>
 #include <ember/lib/str.h>
@@ -571,4 +572,27 @@ TEST(ahci_refuses_buffers_beyond_a_32_bit_hba)
 	free(image);
 	free(high);
 	pool_free(low);
+}
+
+TEST(ahci_disk_info_names_the_ahci_interface_and_port)
+{
+	static const EFI_GUID guid = EFI_DISK_INFO_PROTOCOL_GUID;
+	static const EFI_GUID ahci_interface = EFI_DISK_INFO_AHCI_INTERFACE_GUID;
+	UINT8 *image = ahci_test_image(MIB, 0);
+	struct fake_ahci *a = hba_with_disk(image, MIB, 512);
+	EFI_DISK_INFO_PROTOCOL *info = NULL;
+	UINT32 port = 0, pm = 0, size = 512;
+	UINT16 id[256];
+
+	ASSERT_STATUS(ahci_test_connect(a), EFI_SUCCESS);
+	ASSERT_STATUS(protocol_get(ahci_test_child(a, 0), &guid, (void **)&info), EFI_SUCCESS);
+	EXPECT(!memcmp(&info->Interface, &ahci_interface, sizeof(EFI_GUID)));
+	ASSERT_STATUS(info->WhichIde(info, &port, &pm), EFI_SUCCESS);
+	EXPECT_EQ(port, 0);
+	EXPECT_EQ(pm, 0xffff);
+	ASSERT_STATUS(info->Identify(info, id, &size), EFI_SUCCESS);
+	EXPECT(!memcmp(id, a->ports[0].identify, sizeof(id)));
+	ahci_test_expect_released(a);
+	fake_ahci_destroy(a);
+	free(image);
 }

@@ -1,10 +1,10 @@
-/* ATA and ATAPI command building (drivers/ahci/ata_cmd.c, ata_identify.c, atapi.c): the
+/* ATA and ATAPI command building (drivers/ata: ata_cmd.c, ata_identify.c, atapi.c): the
  * Register H2D FIS byte by byte, command choice at the 28/48-bit limits, IDENTIFY DEVICE
  * decoding, SCSI CDBs, sense data and READ CAPACITY answers. */
 #include <string.h>
 
 #include "support/test.h"
-#include "../../drivers/ahci/ata.h"
+#include <ember/drivers/ata.h>
 
 TEST(ata_fis_read_dma_ext)
 {
@@ -142,6 +142,59 @@ TEST(ata_identify_rejects_atapi_and_chs_only)
 	id[49] = 1u << 9;
 	id[60] = 0;
 	EXPECT_STATUS(ata_parse_identify(id, &info), EFI_DEVICE_ERROR);
+}
+
+/* Words 117-118 are the device's word: a logical sector of 2^31 words once came out as 0
+ * bytes (32-bit overflow), and anything above 64 KiB is no real disk's. */
+TEST(ata_identify_refuses_huge_logical_sectors)
+{
+	UINT16 id[256] = {0};
+	struct ata_disk_info info;
+
+	id[49] = 1u << 9;
+	id[60] = 0x1000;
+	id[106] = 0x4000 | 1u << 12;
+	id[118] = 0x8000; /* 2^31 words */
+	EXPECT_STATUS(ata_parse_identify(id, &info), EFI_DEVICE_ERROR);
+	id[118] = 0;
+	id[117] = 0x8001; /* one word above 64 KiB */
+	EXPECT_STATUS(ata_parse_identify(id, &info), EFI_DEVICE_ERROR);
+	id[117] = 0x8000; /* 64 KiB */
+	ASSERT_STATUS(ata_parse_identify(id, &info), EFI_SUCCESS);
+	EXPECT_EQ(info.sector_size, 65536);
+}
+
+TEST(atapi_identify_packet_device)
+{
+	UINT16 id[256] = {0};
+
+	id[0] = 0x85c0; /* ATAPI, CD-ROM, removable, 12-byte packets */
+	EXPECT(atapi_parse_identify(id));
+	id[0] = 0x8580; /* direct access */
+	EXPECT(atapi_parse_identify(id));
+	id[0] = 0x85c1; /* 16-byte packets */
+	EXPECT(!atapi_parse_identify(id));
+	id[0] = 0x81c0; /* sequential access (tape) */
+	EXPECT(!atapi_parse_identify(id));
+	id[0] = 0x0040; /* an ATA disk */
+	EXPECT(!atapi_parse_identify(id));
+}
+
+TEST(ata_pio_commands)
+{
+	struct ata_command cmd;
+
+	ASSERT(ata_pio_rw_command(&cmd, false, true, 0x123456789aULL, 65536));
+	EXPECT_EQ(cmd.command, 0x24);
+	EXPECT_EQ(cmd.count, 0);
+	ASSERT(ata_pio_rw_command(&cmd, true, true, 1, 1));
+	EXPECT_EQ(cmd.command, 0x34);
+	ASSERT(ata_pio_rw_command(&cmd, false, false, 0x0abcdef1, 2));
+	EXPECT_EQ(cmd.command, 0x20);
+	EXPECT_EQ(cmd.device, 0x40 | 0x0a);
+	ASSERT(ata_pio_rw_command(&cmd, true, false, 0, 256));
+	EXPECT_EQ(cmd.command, 0x30);
+	EXPECT(!ata_pio_rw_command(&cmd, true, false, 0, 257));
 }
 
 TEST(scsi_cdbs)

@@ -26,6 +26,13 @@ TEST(ofw_paths_of_qemu_devices)
 	EXPECT(ofw_gives("/pci@i0cf8/scsi@4/disk@0,0", u"PciRoot(0x0)/Pci(0x4,0x0)"));
 	EXPECT(ofw_gives("/pci@i0cf8/pci8086,2922@1f,2/drive@1/disk@0",
 			 u"PciRoot(0x0)/Pci(0x1F,0x2)/Sata(0x1,0xFFFF,0x0)"));
+	/* PIIX IDE: drive@ is the channel, disk@ the master or slave on it. */
+	EXPECT(ofw_gives("/pci@i0cf8/ide@1,1/drive@0/disk@0",
+			 u"PciRoot(0x0)/Pci(0x1,0x1)/Ata(Primary,Master,0x0)"));
+	EXPECT(ofw_gives("/pci@i0cf8/ide@1,1/drive@1/disk@1",
+			 u"PciRoot(0x0)/Pci(0x1,0x1)/Ata(Secondary,Slave,0x0)"));
+	EXPECT(ofw_gives("/pci@i0cf8/ide@1,1/drive@1", u"PciRoot(0x0)/Pci(0x1,0x1)"));
+	EXPECT(ofw_gives("/pci@i0cf8/ide@1,1/drive@2/disk@0", u"PciRoot(0x0)/Pci(0x1,0x1)"));
 	EXPECT(ofw_gives("/pci@i0cf8/pci-bridge@1e/scsi@3/disk@0,0",
 			 u"PciRoot(0x0)/Pci(0x1E,0x0)/Pci(0x3,0x0)"));
 }

@@ -51,3 +51,8 @@ _Noreturn void plat_reset(EFI_RESET_TYPE type, EFI_STATUS status, UINTN data_siz
 void plat_exit_boot_services(void)
 {
 }
+
+EFI_STATUS plat_memory_protect(uint64_t start, uint64_t pages, uint64_t attributes)
+{
+	return EFI_UNSUPPORTED; /* never started: the tool runs no programs */
+}

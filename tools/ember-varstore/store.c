@@ -73,6 +73,7 @@ static void mount(struct tool_store *t, UINT32 flags)
 				t->path));
 	if (EFI_ERROR(status))
 		exit(tool_error("%s: cannot mount it: %s", t->path, status_text(status)));
+	var_service_set_crypto(&t->svc, pkcs7_verify, hash_buffer);
 	if (t->svc.nv.report.formatted)
 		t->dirty = true;
 	if (vstore_report_text(&t->svc.nv.report, text, sizeof(text)))

@@ -60,6 +60,24 @@ void pool_free(void *buffer);		     /* NULL is ignored */
  * (not free, not outside RAM): safe to read before trusting a caller's pointer. */
 bool mem_is_allocated(const void *address, UINTN size);
 
+/* ---- Memory protection (core/mem/protect.c) ---- */
+
+/* Called by the platform once it can change its page tables: gives every page of the map
+ * the protection of its type and publishes EFI_MEMORY_ATTRIBUTE_PROTOCOL. */
+EFI_STATUS mem_protection_start(void);
+/* True once mem_protection_start has succeeded. */
+bool mem_protection_enabled(void);
+/* The protection (EFI_MEMORY_XP or 0) pages of a memory type get when allocated or freed:
+ * the NX policy. */
+UINT64 mem_type_protection(UINT32 type);
+/* Sets, then clears, EFI_MEMORY_RP/RO/XP on allocated pages: EFI_UNSUPPORTED when
+ * protection is off or the map does not describe every page, EFI_ACCESS_DENIED for free
+ * memory, EFI_OUT_OF_RESOURCES when page tables could not be split. */
+EFI_STATUS mem_protect(UINT64 start, UINT64 pages, UINT64 set, UINT64 clear);
+/* The protection of the pages: EFI_NO_MAPPING when it differs between them,
+ * EFI_UNSUPPORTED when the map does not describe every page. */
+EFI_STATUS mem_get_protection(UINT64 start, UINT64 pages, UINT64 *attributes);
+
 /* ---- TPL and events ---- */
 
 EFI_TPL tpl_raise(EFI_TPL new_tpl);

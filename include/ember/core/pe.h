@@ -69,6 +69,24 @@ EFI_STATUS pe_load(const void *file, size_t file_size, const struct pe_image_inf
 EFI_STATUS pe_relocate(void *image, UINT32 image_size, UINT32 reloc_rva, UINT32 reloc_size,
 		       UINT64 delta, const char **reason);
 
+/* Section characteristics that decide how a loaded section is protected. */
+#define IMAGE_SCN_CNT_CODE 0x00000020
+#define IMAGE_SCN_MEM_EXECUTE 0x20000000
+#define IMAGE_SCN_MEM_WRITE 0x80000000
+
+/* Pages of a loaded image: [rva, rva + size), both multiples of 4 KiB. */
+struct pe_range {
+	UINT32 rva, size;
+};
+
+/* The code of a loaded image (info from pe_parse of its file), as page ranges to make
+ * read-only and executable (all else in the image is to be non-executable): the number
+ * of ranges put in code (at most max), or -1 when the image cannot be protected: its
+ * SectionAlignment is not a multiple of 4 KiB, a section is both writable and executable,
+ * or it has more code sections than max. */
+int pe_code_ranges(const void *image, const struct pe_image_info *info, struct pe_range *code,
+		   int max);
+
 /* The PDB path from a loaded image's CodeView (RSDS or NB10) debug entry, or NULL when it
  * has none. The string lies inside the image. */
 const char *pe_debug_name(const void *image, UINT32 image_size);

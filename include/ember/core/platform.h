@@ -28,6 +28,13 @@ EFI_STATUS plat_set_time(const EFI_TIME *time);
 _Noreturn void plat_reset(EFI_RESET_TYPE type, EFI_STATUS status, UINTN data_size,
 			  const void *data);
 
+/* Gives the pages [start, start + pages * 4 KiB) exactly the access attributes
+ * (EFI_MEMORY_RP, EFI_MEMORY_RO, EFI_MEMORY_XP; 0 for read, write and execute) in the
+ * processor's page tables. The core calls it for memory in its map once
+ * mem_protection_start has run; EFI_OUT_OF_RESOURCES when page tables could not be
+ * split, EFI_UNSUPPORTED when the machine cannot protect memory at all. */
+EFI_STATUS plat_memory_protect(uint64_t start, uint64_t pages, uint64_t attributes);
+
 /* Called once ExitBootServices has succeeded: stop the timer interrupt and device DMA. */
 void plat_exit_boot_services(void);
 

@@ -17,6 +17,15 @@
 #include <stdbool.h>
 #include <efi/runtime_services.h>
 #include <ember/core/flash.h>
+#include <ember/crypto/hash.h>
+#include <ember/crypto/pkcs7.h>
+
+/* Where a VARS template keeps the platform's default Secure Boot keys: NV+BS variables
+ * named PKDefault, KEKDefault, dbDefault, dbxDefault, dbtDefault and dbrDefault under
+ * this GUID, each a chain of EFI_SIGNATURE_LISTs. At each start the firmware publishes
+ * them as the read-only global variables of the same names (UEFI 2.10 3.3). */
+#define EMBER_SECURE_BOOT_DEFAULTS_GUID                                                            \
+	EFI_GUID_INIT(0x7ac825ca, 0x088f, 0x4608, 0x90, 0xaf, 0x88, 0xad, 0xc8, 0x6a, 0x8c, 0xdf)
 
 /* ---- The layout Ember uses on both platforms ---- */
 
@@ -133,11 +142,26 @@ void vstore_convert(struct vstore *s, void (*convert)(void **pointer, void *ctx)
 
 /* ---- The variable services ---- */
 
+/* The cryptography of authenticated variables, as include/ember/crypto/ declares it
+ * (pkcs7_verify, hash_buffer). The services call it through pointers the platform sets
+ * (var_service_set_crypto), so the store links without it and tests can give doubles. */
+typedef EFI_STATUS (*var_verify_fn)(struct pkcs7_blob p7, struct pkcs7_blob content,
+				    const struct pkcs7_blob *trusted, size_t n_trusted,
+				    struct pkcs7_signer *signer);
+typedef void (*var_digest_fn)(enum hash_alg alg, const void *data, size_t size, uint8_t *digest);
+
+/* Memory authenticated writes work in: the signed message, the keys that may sign, the
+ * new value. */
+#define VAR_AUTH_MEM_SIZE (3 * VARSTORE_MAX_VARIABLE + 0x1000u)
+
 struct var_service {
 	struct vstore nv;  /* EFI_VARIABLE_NON_VOLATILE variables */
 	struct vstore vol; /* the others, in RAM */
 	struct flash_ram vol_flash;
-	bool at_runtime; /* ExitBootServices happened: only RUNTIME_ACCESS variables exist */
+	bool at_runtime;      /* ExitBootServices happened: only RUNTIME_ACCESS variables exist */
+	var_verify_fn verify; /* NULL: time-based authenticated writes are EFI_UNSUPPORTED */
+	var_digest_fn digest;
+	UINT8 *auth_mem; /* VAR_AUTH_MEM_SIZE bytes */
 };
 
 /* Memory for a service over a non-volatile region of nv_size bytes (the volatile
@@ -148,6 +172,9 @@ UINTN var_service_mem_size(UINT32 nv_size);
  * found) and creates an empty volatile one. */
 EFI_STATUS var_service_init(struct var_service *svc, struct flash_device *nv, void *mem,
 			    UINTN mem_size, UINT32 flags);
+
+/* Lets the services verify time-based authenticated writes (UEFI 2.10 8.2.6, 32.3). */
+void var_service_set_crypto(struct var_service *svc, var_verify_fn verify, var_digest_fn digest);
 
 /* The runtime services, with the specification's arguments and results (8.2). */
 EFI_STATUS var_get(struct var_service *svc, const CHAR16 *name, const EFI_GUID *guid,

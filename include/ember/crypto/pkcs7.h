@@ -39,4 +39,10 @@ EFI_STATUS pkcs7_verify(struct pkcs7_blob p7, struct pkcs7_blob content,
 			const struct pkcs7_blob *trusted, size_t n_trusted,
 			struct pkcs7_signer *signer);
 
+/* The content p7 embeds (content.data NULL when it embeds none): its type (the OID's
+ * contents octets) and the content element, whole DER (Authenticode's
+ * SpcIndirectDataContent). EFI_INVALID_PARAMETER when p7 is malformed. */
+EFI_STATUS pkcs7_get_content(struct pkcs7_blob p7, struct pkcs7_blob *type,
+			     struct pkcs7_blob *content);
+
 #endif

@@ -13,6 +13,11 @@
 /* A double fault on the way into a handler leaves the stack pointer where it could push
  * no more: this close above a guard page, the stack had run out. */
 #define FRAME_ROOM 256
+/* Page-fault error code bits: a protection violation (not a missing page), by a write, by
+ * an instruction fetch. */
+#define PF_PROTECTION 0x1
+#define PF_WRITE 0x2
+#define PF_FETCH 0x10
 
 static const char *const exception_names[32] = {
     "divide error",
@@ -108,6 +113,27 @@ static bool stack_overflow(const struct interrupt_frame *f, uint64_t cr2)
 	       (f->vector == VECTOR_DOUBLE_FAULT && paging_is_guard(f->rsp - FRAME_ROOM));
 }
 
+/* A page-fault on a protected page: a write to read-only memory (code) or a jump into
+ * non-executable memory (data), said with the page's image and offset. */
+static bool protection_fault(const struct interrupt_frame *f)
+{
+	return f->vector == VECTOR_PAGE_FAULT && (f->error_code & PF_PROTECTION) &&
+	       (f->error_code & (PF_WRITE | PF_FETCH));
+}
+
+static void say_protection_fault(const struct interrupt_frame *f, uint64_t cr2)
+{
+	const uint64_t *top = (const uint64_t *)(uintptr_t)f->rsp;
+
+	if (f->error_code & PF_FETCH)
+		say_location("  jump into non-executable memory at ", cr2);
+	else
+		say_location("  write to read-only memory at ", cr2);
+	/* After a call into data, the return address on top of the stack says from where. */
+	if ((f->error_code & PF_FETCH) && readable(f->rsp, 8) && is_code(*top))
+		say_location("  called from ", *top);
+}
+
 static void report(const struct interrupt_frame *f, uint64_t cr2, bool overflow)
 {
 	panic_printf("\n!!! Ember: CPU exception %llu (%s), error code 0x%llx\n", f->vector,
@@ -119,6 +145,8 @@ static void report(const struct interrupt_frame *f, uint64_t cr2, bool overflow)
 	say_location("  at ", f->rip);
 	if (f->vector == VECTOR_PAGE_FAULT)
 		panic_printf("  fault address (CR2) 0x%llx\n", (unsigned long long)cr2);
+	if (protection_fault(f))
+		say_protection_fault(f, cr2);
 	say_registers(f);
 	say_frames(f->rbp);
 }
@@ -170,6 +198,8 @@ void exception_handle(struct interrupt_frame *f)
 	 * the program used up: a bad pointer the program passed, or its recursion. */
 	bad_address = f->vector == VECTOR_PAGE_FAULT &&
 		      (overflow || !mem_is_allocated((const void *)(uintptr_t)cr2, 1));
+	/* A jump into data while a program runs is taken as the program's: Ember runs no data. */
+	bad_address |= protection_fault(f) && (f->error_code & PF_FETCH);
 	if (caused_by_code(f->vector) && image_fault_abortable(f->rip, tpl, bad_address)) {
 		end_running_program(f);
 		handling = false;

@@ -133,6 +133,42 @@ void plat_exit_boot_services(void)
 {
 }
 
+/* Page tables as an array: the protection each page of the test RAM would have. */
+static UINT64 page_protection[TEST_RAM_PAGES];
+static bool protect_fails;
+static unsigned protect_calls;
+
+EFI_STATUS plat_memory_protect(uint64_t start, uint64_t pages, uint64_t attributes)
+{
+	protect_calls++;
+	if (protect_fails)
+		return EFI_OUT_OF_RESOURCES;
+	if (start < TEST_RAM_BASE || pages > TEST_RAM_PAGES ||
+	    (start - TEST_RAM_BASE) / 4096 > TEST_RAM_PAGES - pages) {
+		fprintf(stderr, "plat_memory_protect(0x%llx, %llu) outside the test RAM\n",
+			(unsigned long long)start, (unsigned long long)pages);
+		abort();
+	}
+	for (uint64_t i = 0; i < pages; i++)
+		page_protection[(start - TEST_RAM_BASE) / 4096 + i] = attributes;
+	return EFI_SUCCESS;
+}
+
+uint64_t test_page_protection(uint64_t address)
+{
+	return page_protection[(address - TEST_RAM_BASE) / 4096];
+}
+
+void test_memory_protect_fail(bool fail)
+{
+	protect_fails = fail;
+}
+
+unsigned test_memory_protect_calls(void)
+{
+	return protect_calls;
+}
+
 void test_platform_init(void)
 {
 	static const struct core_memory_range ram[] = {

@@ -1,0 +1,73 @@
+/* EFI_SCSI_IO_PROTOCOL (UEFI 2.10, section 15.4): one SCSI device (a target and LUN) as the
+ * SCSI bus driver publishes it. */
+#ifndef EFI_PROTOCOL_SCSI_IO_H
+#define EFI_PROTOCOL_SCSI_IO_H
+
+#include <efi/types.h>
+#include <efi/status.h>
+
+#define EFI_SCSI_IO_PROTOCOL_GUID                                                                  \
+	EFI_GUID_INIT(0x932f47e6, 0x2362, 0x4002, 0x80, 0x3e, 0x3c, 0xd5, 0x4b, 0x13, 0x8f, 0x85)
+
+/* Peripheral device types (SPC-4), as GetDeviceType reports them. */
+#define EFI_SCSI_IO_TYPE_DISK 0x00
+#define EFI_SCSI_IO_TYPE_TAPE 0x01
+#define EFI_SCSI_IO_TYPE_PRINTER 0x02
+#define EFI_SCSI_IO_TYPE_PROCESSOR 0x03
+#define EFI_SCSI_IO_TYPE_WORM 0x04
+#define EFI_SCSI_IO_TYPE_CDROM 0x05
+#define EFI_SCSI_IO_TYPE_SCANNER 0x06
+#define EFI_SCSI_IO_TYPE_OPTICAL 0x07
+#define EFI_SCSI_IO_TYPE_MEDIUMCHANGER 0x08
+#define EFI_SCSI_IO_TYPE_COMMUNICATION 0x09
+#define EFI_SCSI_IO_TYPE_RAID 0x0c
+#define EFI_SCSI_IO_TYPE_SES 0x0d
+#define EFI_SCSI_IO_TYPE_RBC 0x0e
+#define EFI_SCSI_IO_TYPE_OCRW 0x0f
+#define EFI_SCSI_IO_TYPE_BRIDGE 0x10
+#define EFI_SCSI_IO_TYPE_OSD 0x11
+#define EFI_SCSI_IO_TYPE_UNKNOWN 0x1f
+
+#define EFI_SCSI_IO_DATA_DIRECTION_READ 0
+#define EFI_SCSI_IO_DATA_DIRECTION_WRITE 1
+#define EFI_SCSI_IO_DATA_DIRECTION_BIDIRECTIONAL 2
+
+/* Same layout as EFI_EXT_SCSI_PASS_THRU_SCSI_REQUEST_PACKET; the status values too. */
+typedef struct {
+	UINT64 Timeout;
+	VOID *InDataBuffer;
+	VOID *OutDataBuffer;
+	VOID *SenseData;
+	VOID *Cdb;
+	UINT32 InTransferLength;
+	UINT32 OutTransferLength;
+	UINT8 CdbLength;
+	UINT8 DataDirection;
+	UINT8 HostAdapterStatus;
+	UINT8 TargetStatus;
+	UINT8 SenseDataLength;
+} EFI_SCSI_IO_SCSI_REQUEST_PACKET;
+_Static_assert(sizeof(EFI_SCSI_IO_SCSI_REQUEST_PACKET) == 56, "packet layout");
+
+typedef struct _EFI_SCSI_IO_PROTOCOL EFI_SCSI_IO_PROTOCOL;
+
+typedef EFI_STATUS(EFIAPI *EFI_SCSI_IO_PROTOCOL_GET_DEVICE_TYPE)(EFI_SCSI_IO_PROTOCOL *This,
+								 UINT8 *DeviceType);
+typedef EFI_STATUS(EFIAPI *EFI_SCSI_IO_PROTOCOL_GET_DEVICE_LOCATION)(EFI_SCSI_IO_PROTOCOL *This,
+								     UINT8 **Target, UINT64 *Lun);
+typedef EFI_STATUS(EFIAPI *EFI_SCSI_IO_PROTOCOL_RESET_BUS)(EFI_SCSI_IO_PROTOCOL *This);
+typedef EFI_STATUS(EFIAPI *EFI_SCSI_IO_PROTOCOL_RESET_DEVICE)(EFI_SCSI_IO_PROTOCOL *This);
+typedef EFI_STATUS(EFIAPI *EFI_SCSI_IO_PROTOCOL_EXECUTE_SCSI_COMMAND)(
+    EFI_SCSI_IO_PROTOCOL *This, EFI_SCSI_IO_SCSI_REQUEST_PACKET *Packet, EFI_EVENT Event);
+
+struct _EFI_SCSI_IO_PROTOCOL {
+	EFI_SCSI_IO_PROTOCOL_GET_DEVICE_TYPE GetDeviceType;
+	EFI_SCSI_IO_PROTOCOL_GET_DEVICE_LOCATION GetDeviceLocation;
+	EFI_SCSI_IO_PROTOCOL_RESET_BUS ResetBus;
+	EFI_SCSI_IO_PROTOCOL_RESET_DEVICE ResetDevice;
+	EFI_SCSI_IO_PROTOCOL_EXECUTE_SCSI_COMMAND ExecuteScsiCommand;
+	UINT32 IoAlign;
+};
+_Static_assert(sizeof(EFI_SCSI_IO_PROTOCOL) == 48, "EFI_SCSI_IO_PROTOCOL layout");
+
+#endif
