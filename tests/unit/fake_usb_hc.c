@@ -157,6 +157,10 @@ static EFI_STATUS EFIAPI control(EFI_USB2_HC_PROTOCOL *this, UINT8 address, UINT
 		f->errors++;
 		return EFI_TIMEOUT;
 	}
+	if (dev->request &&
+	    ((req->RequestType & 0x60) == USB_REQ_TYPE_CLASS ||
+	     (req->RequestType == USB_TARGET_ENDPOINT && req->Request == USB_REQ_CLEAR_FEATURE)))
+		return dev->request(dev, req, dir, data, length, result);
 	if ((req->RequestType & 0x60) == USB_REQ_TYPE_CLASS) {
 		dev->class_requests++;
 		dev->last_class = *req;
@@ -186,6 +190,27 @@ static EFI_STATUS EFIAPI async_interrupt(EFI_USB2_HC_PROTOCOL *this, UINT8 addre
 	return EFI_SUCCESS;
 }
 
+static EFI_STATUS EFIAPI bulk(EFI_USB2_HC_PROTOCOL *this, UINT8 address, UINT8 endpoint,
+			      UINT8 speed, UINTN mps, UINT8 buffers,
+			      void *data[EFI_USB_MAX_BULK_BUFFER_NUM], UINTN *length, UINT8 *toggle,
+			      UINTN timeout, EFI_USB2_HC_TRANSACTION_TRANSLATOR *tt, UINT32 *result)
+{
+	struct fake_usb_hc *f = of(this);
+	struct fake_usb_device *dev = device_at(f, address);
+
+	*result = EFI_USB_ERR_TIMEOUT;
+	if (!dev) {
+		f->errors++;
+		return EFI_TIMEOUT;
+	}
+	if (!dev->bulk) {
+		*length = 0;
+		*result = EFI_USB_ERR_STALL;
+		return EFI_DEVICE_ERROR;
+	}
+	return dev->bulk(dev, endpoint, data[0], length, result);
+}
+
 bool fake_usb_hc_report(struct fake_usb_device *dev, const void *data, UINTN len)
 {
 	void *copy;
@@ -209,6 +234,7 @@ struct fake_usb_hc *fake_usb_hc_create(void)
 	f->hc.ClearRootHubPortFeature = clear_feature;
 	f->hc.ControlTransfer = control;
 	f->hc.AsyncInterruptTransfer = async_interrupt;
+	f->hc.BulkTransfer = bulk;
 	f->hc.MajorRevision = 2;
 	if (EFI_ERROR(protocol_install_multiple(&f->handle, &efi_device_path_protocol_guid,
 						&hc_path, &efi_usb2_hc_protocol_guid, &f->hc,

@@ -2,10 +2,10 @@
  * drivers: EFI_USB2_HC_PROTOCOL on a handle with PciRoot(0x0)/Pci(0x1,0x0), root ports
  * that devices are plugged into and pulled out of, and devices that answer the standard
  * requests from their descriptors (GET_DESCRIPTOR, SET_ADDRESS, SET_CONFIGURATION) and
- * record class requests. An AsyncInterruptTransfer is kept for the test to deliver reports
- * through (fake_usb_hc_report). Mistakes a real controller would not survive (a transfer to
- * an address nobody has, a SET_ADDRESS to a device not at address 0, two devices at
- * address 0) are counted in errors. */
+ * record class requests, or hand them and bulk transfers to a function of their own. An
+ * AsyncInterruptTransfer is kept for the test to deliver reports through (fake_usb_hc_report).
+ * Mistakes a real controller would not survive (a transfer to an address nobody has, a SET_ADDRESS
+ * to a device not at address 0, two devices at address 0) are counted in errors. */
 #ifndef EMBER_TEST_FAKE_USB_HC_H
 #define EMBER_TEST_FAKE_USB_HC_H
 
@@ -31,6 +31,14 @@ struct fake_usb_device {
 	EFI_ASYNC_USB_TRANSFER_CALLBACK callback;
 	void *context;
 	UINT8 endpoint;
+	/* A class function of its own (fake_usb_bot.c): when set, class requests and
+	 * CLEAR_FEATURE to an endpoint go to request, bulk transfers to bulk (without it a bulk
+	 * endpoint stalls). *result is the USB status, as in EFI_USB2_HC_PROTOCOL. */
+	EFI_STATUS (*request)(struct fake_usb_device *dev, EFI_USB_DEVICE_REQUEST *req,
+			      EFI_USB_DATA_DIRECTION dir, void *data, UINTN *length,
+			      UINT32 *result);
+	EFI_STATUS (*bulk)(struct fake_usb_device *dev, UINT8 endpoint, void *data, UINTN *length,
+			   UINT32 *result);
 };
 
 struct fake_usb_port {
