@@ -147,7 +147,3 @@ def test_usb_keyboard_plugged_in_while_the_shell_runs(machine, shell_disk, firmw
     if firmware != "ovmf":
         m.expect_log(r"usb: port \d+: device removed")
 
-
-def test_usb_stick_plugged_in_while_the_shell_runs():
-    pytest.skip("needs the USB mass storage driver, not written yet: device_add usb-storage "
-                "gives a USB_IO child that nothing binds to, so no new fsN: after map -r")
