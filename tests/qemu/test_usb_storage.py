@@ -75,3 +75,24 @@ def test_usb_stick_plugged_in_while_the_shell_runs(machine, shell_disk, stick, f
     m.expect(r"fs1:")
     m.send_keys(*typed("ls fs1"), ["shift", "semicolon"], "ret")
     m.expect(r"(?i)stick\.txt")
+
+
+@pytest.mark.parametrize("firmware", ["bios", "ovmf"])
+def test_bootindex_puts_the_stick_first(machine, tmp_path, firmware):
+    """QEMU's bootindex on usb-storage (fw_cfg bootorder .../usb@N/storage@P/...) ranks the
+    stick before a virtio disk that would otherwise come first."""
+    stick = gpt_esp_disk(tmp_path / "stick.img", tmp_path, {"EFI/BOOT/BOOTX64.EFI": HELLO})
+    other = tmp_path / "other"
+    other.mkdir()
+    disk = gpt_esp_disk(other / "disk.img", other,
+                        {"EFI/BOOT/BOOTX64.EFI": BUILD / "tests" / "programs" / "gop_mode.efi"})
+    if firmware == "ovmf" and not OVMF_CODE.exists():
+        pytest.skip("OVMF (Debian package ovmf) missing")
+    m = machine(machine="q35", firmware=firmware, timeout=240, extra=[
+        "-drive", f"if=none,id=disk,format=raw,file={disk},snapshot=on",
+        "-device", "virtio-blk-pci,drive=disk,bootindex=2",
+        "-device", "qemu-xhci,id=xhci",
+        "-drive", f"if=none,id=stick,format=raw,file={stick},snapshot=on",
+        "-device", "usb-storage,bus=xhci.0,drive=stick,bootindex=1"])
+    m.expect(r"Hello World!|Mode \d+ is running")
+    assert "Hello World!" in m.text, "\n".join(l for l in m.debug_log.splitlines() if "ofw" in l or "boot" in l)
