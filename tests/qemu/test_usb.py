@@ -88,9 +88,12 @@ def test_usb_keys_reach_an_application(machine, shell_disk, firmware):
         assert re.search(r"console-test: \d+ passed, 0 failed", m.text)
 
 
-@pytest.mark.parametrize("firmware", ["bios", "ovmf"])
-def test_usb_keys_reach_the_shell(machine, shell_disk, firmware):
-    m = shell_on(machine, shell_disk, firmware)
+@pytest.mark.parametrize("firmware,controller", [("bios", "qemu-xhci"), ("ovmf", "qemu-xhci"),
+                                                 ("bios", "nec-usb-xhci"),
+                                                 ("ovmf", "nec-usb-xhci")])
+def test_usb_keys_reach_the_shell(machine, shell_disk, firmware, controller):
+    m = shell_on(machine, shell_disk, firmware,
+                 devices=["-device", f"{controller},id=xhci", "-device", "usb-kbd,bus=xhci.0"])
     m.send_keys(*"echo", "spc", ["shift", "u"], *"sb", "spc", *"k3y", ["shift", "1"], "ret")
     m.expect(r"^Usb k3y!$")
 
