@@ -75,6 +75,14 @@ def test_usb_stick_plugged_in_while_the_shell_runs(machine, shell_disk, stick, f
     m.expect(r"fs1:")
     m.send_keys(*typed("ls fs1"), ["shift", "semicolon"], "ret")
     m.expect(r"(?i)stick\.txt")
+    # Pulled out: the disk above the stick goes with it, and the shell lives on.
+    m.qmp("device_del", id="hotstick")
+    if firmware != "ovmf":
+        m.expect_log(r"usb: port \d+: device removed")
+    else:
+        time.sleep(3)
+    m.send_keys(*typed("echo still"), "ret")
+    m.expect(r"^still$")
 
 
 @pytest.mark.parametrize("firmware", ["bios", "ovmf"])
