@@ -3,7 +3,10 @@
  * "/pci@i0cf8/pci8086,2922@1f,2/drive@1/disk@0", "/pci@i0cf8/ide@1,1/drive@1/disk@0". Each
  * becomes the prefix of the UEFI device paths it stands for: PciRoot(0x0)/Pci(0x4,0x0),
  * .../Pci(0x1F,0x2)/Sata(0x1,0xFFFF,0x0), .../Pci(0x1,0x1)/Ata(Secondary,Master,0x0) (on
- * an IDE controller drive@ is the channel, disk@ the drive on it). Outside data: fuzzed
+ * an IDE controller drive@ is the channel, disk@ the drive on it). A device on a USB host
+ * controller ("/pci@i0cf8/usb@3/storage@1/channel@0/disk@0,0", QEMU numbering its ports from
+ * 1) becomes .../Pci(0x3,0x0)/USB(0x0,0x0): what lies below (the SCSI LUN of a stick) is
+ * inside the device. Outside data: fuzzed
  * (tests/fuzz/fuzz_ofw_path.c). */
 #define LOG_PREFIX "ofw-path: "
 #include <ember/core/core.h>
@@ -76,6 +79,19 @@ static EFI_DEVICE_PATH_PROTOCOL *append_ata(const EFI_DEVICE_PATH_PROTOCOL *path
 	return next;
 }
 
+/* USB(port,0): the device on a root port of a USB host controller, interface 0. */
+static EFI_DEVICE_PATH_PROTOCOL *append_usb(const EFI_DEVICE_PATH_PROTOCOL *path, UINT32 port)
+{
+	USB_DEVICE_PATH usb = {{MESSAGING_DEVICE_PATH, MSG_USB_DP, {sizeof(USB_DEVICE_PATH), 0}},
+			       (UINT8)(port - 1),
+			       0};
+	EFI_DEVICE_PATH_PROTOCOL *next = dp_append_node(path, &usb.Header);
+
+	if (!next)
+		log_debug("no memory for the device path\n");
+	return next;
+}
+
 /* The UEFI node of one OFW node appended to path (a new path; NULL without memory): a
  * drive behind a PCI function is a Sata() node, anything else a PCI function. */
 static EFI_DEVICE_PATH_PROTOCOL *append_node(const EFI_DEVICE_PATH_PROTOCOL *path, bool drive,
@@ -107,7 +123,7 @@ EFI_DEVICE_PATH_PROTOCOL *dp_from_ofw(const char *line, const char *end)
 	static const char root[] = "/pci@i0cf8";
 	EFI_DEVICE_PATH_PROTOCOL *path = dp_from_text(u"PciRoot(0x0)"), *next;
 	const char *p = line + sizeof(root) - 1;
-	bool after_pci = false, after_ide = false, drive;
+	bool after_pci = false, after_ide = false, after_usb = false, drive;
 	UINT32 channel = UINT32_MAX; /* of a drive@ on an IDE controller, until its disk@ */
 
 	if ((size_t)(end - line) < sizeof(root) - 1 || str8_ncmp(line, root, sizeof(root) - 1)) {
@@ -133,12 +149,22 @@ EFI_DEVICE_PATH_PROTOCOL *dp_from_ofw(const char *line, const char *end)
 			}
 			break;
 		}
+		if (after_usb) {
+			/* Ports 1-255; hubs below the root port are not followed. */
+			if (unit >= 1 && unit <= 255) {
+				next = append_usb(path, unit);
+				pool_free(path);
+				path = next;
+			}
+			break;
+		}
 		drive = name_is(name, name_len, "drive") && after_pci;
 		if (drive && after_ide) {
 			channel = unit; /* the drive on the channel comes with disk@ */
 			continue;
 		}
 		after_ide = name_is(name, name_len, "ide");
+		after_usb = !drive && name_is(name, name_len, "usb");
 		if (!drive && (unit >= 32 || sub >= 8)) {
 			log_debug("\"%.*s\": no PCI device and function\n", (int)(p - node), node);
 			break;

@@ -33,6 +33,10 @@ TEST(ofw_paths_of_qemu_devices)
 			 u"PciRoot(0x0)/Pci(0x1,0x1)/Ata(Secondary,Slave,0x0)"));
 	EXPECT(ofw_gives("/pci@i0cf8/ide@1,1/drive@1", u"PciRoot(0x0)/Pci(0x1,0x1)"));
 	EXPECT(ofw_gives("/pci@i0cf8/ide@1,1/drive@2/disk@0", u"PciRoot(0x0)/Pci(0x1,0x1)"));
+	EXPECT(ofw_gives("/pci@i0cf8/usb@3/storage@1/channel@0/disk@0,0",
+			 u"PciRoot(0x0)/Pci(0x3,0x0)/USB(0x0,0x0)"));
+	EXPECT(ofw_gives("/pci@i0cf8/usb@2/storage@4", u"PciRoot(0x0)/Pci(0x2,0x0)/USB(0x3,0x0)"));
+	EXPECT(ofw_gives("/pci@i0cf8/usb@2/storage@0", u"PciRoot(0x0)/Pci(0x2,0x0)"));
 	EXPECT(ofw_gives("/pci@i0cf8/pci-bridge@1e/scsi@3/disk@0,0",
 			 u"PciRoot(0x0)/Pci(0x1E,0x0)/Pci(0x3,0x0)"));
 }
