@@ -1,12 +1,15 @@
 """USB mass storage on QEMU's xHCI (qemu-xhci with usb-storage, Bulk-Only Transport): the
 article's two programs boot from a GPT disk on a USB stick, a hybrid El Torito ISO made by
 xorriso boots from a USB stick, and a stick plugged in while the shell runs gets a new fsN:
-after map -r. Each also runs on OVMF (the oracle)."""
+after map -r; Debian's kernel as a UKI boots from a stick. Each also runs on OVMF (the
+oracle)."""
+import re
 import subprocess
 import time
 
 import pytest
 
+import linux_payloads as lp
 from conftest import BUILD, OVMF_CODE
 from disk_images import MIB, fat_partition, gpt_esp_disk
 from test_usb import USB_KEYBOARD, shell_disk, shell_on, typed  # noqa: F401 (a fixture)
@@ -104,3 +107,27 @@ def test_bootindex_puts_the_stick_first(machine, tmp_path, firmware):
         "-device", "usb-storage,bus=xhci.0,drive=stick,bootindex=1"])
     m.expect(r"Hello World!|Mode \d+ is running")
     assert "Hello World!" in m.text, "\n".join(l for l in m.debug_log.splitlines() if "ofw" in l or "boot" in l)
+
+
+@pytest.fixture(scope="module")
+def uki_stick(tmp_path_factory):
+    work = tmp_path_factory.mktemp("usb-linux")
+    try:
+        uki = lp.uki(f"{lp.CMDLINE} ember_stage=report")
+    except lp.PayloadError as e:
+        pytest.fail(f"cannot build the Linux payloads: {e}")
+    return lp.esp_disk(work / "disk.img", work, {"EFI/BOOT/BOOTX64.EFI": uki})
+
+
+@pytest.mark.parametrize("firmware", ["bios", "ovmf"])
+def test_linux_uki_boots_from_usb_stick(machine, uki_stick, firmware):
+    if firmware == "ovmf" and not OVMF_CODE.exists():
+        pytest.skip("OVMF (Debian package ovmf) missing")
+    m = machine(machine="q35", firmware=firmware, memory=512, timeout=300,
+                extra=["-device", "qemu-xhci,id=xhci"] + usb_stick(uki_stick))
+    m.expect(r"^EMBER-DONE: report")
+    assert m.wait_exit(60) == 0, "poweroff -f did not end QEMU"
+    assert "EMBER-STAGE: report" in m.text
+    assert "EMBER-EFI: yes" in m.text
+    if firmware != "ovmf":
+        assert re.search(r"starting UEFI \S*USB\(0x\d,0x0\)", m.debug_log), m.debug_log[-2000:]
