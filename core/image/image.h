@@ -54,6 +54,15 @@ EFI_STATUS image_read_file(bool boot_policy, EFI_DEVICE_PATH_PROTOCOL *path, voi
  * section alignment allows (protect.c). */
 void image_protect(struct image *img);
 
+/* Lists a published image in EFI_DEBUG_IMAGE_INFO_TABLE and tells a debugger of it
+ * (debug_table.c); image_debug_remove undoes both before the image goes. */
+void image_debug_add(struct image *img);
+void image_debug_remove(struct image *img);
+/* The functions a debugger breaks on to hear of loads and unloads (their arguments are
+ * the image's name, base, size in memory and entry point; name and base). */
+void image_debug_loaded_hook(const char *name, UINT64 base, UINT64 size, UINT64 entry);
+void image_debug_unloaded_hook(const char *name, UINT64 base);
+
 extern struct list image_list;
 
 #endif

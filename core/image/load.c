@@ -145,6 +145,7 @@ static EFI_STATUS publish_image(struct image *img)
 		return status;
 	}
 	list_add_tail(&img->link, &image_list);
+	image_debug_add(img);
 	return EFI_SUCCESS;
 }
 
