@@ -281,7 +281,7 @@ $(BUILD)/apps/%.efi: $$(call obj,pe,$$(call find_c,apps/$$*)) $$(patsubst %.S,$(
 	$(Q)$(CC) $(PE_LDFLAGS) -o $@ $^
 
 # ---- Test programs built with gnu-efi, standing in for third-party software ----
-GNUEFI_CFLAGS := -I/usr/include/efi -I/usr/include/efi/x86_64 -fpic -ffreestanding \
+GNUEFI_CFLAGS := -g -I/usr/include/efi -I/usr/include/efi/x86_64 -fpic -ffreestanding \
 	-fno-stack-protector -fno-stack-check -fshort-wchar -mno-red-zone \
 	-maccumulate-outgoing-args -Wall -O2
 $(BUILD)/tests/programs/%.efi: tests/programs/%.c | $(DEPS_STAMP)

@@ -86,6 +86,12 @@ void image_debug_add(struct image *img)
 				(UINT64)(uintptr_t)img->entry);
 }
 
+void image_debug_renamed(struct image *img)
+{
+	image_debug_loaded_hook(img->name, img->pages_base, img->pe.size_of_image,
+				(UINT64)(uintptr_t)img->entry);
+}
+
 void image_debug_remove(struct image *img)
 {
 	EFI_DEBUG_IMAGE_INFO *table = header.EfiDebugImageInfoTable;

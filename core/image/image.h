@@ -58,6 +58,9 @@ void image_protect(struct image *img);
  * (debug_table.c); image_debug_remove undoes both before the image goes. */
 void image_debug_add(struct image *img);
 void image_debug_remove(struct image *img);
+/* Tells a debugger an image's new name (ember-run names the program it loaded from a
+ * buffer): the load hook again, with the same base. */
+void image_debug_renamed(struct image *img);
 /* The functions a debugger breaks on to hear of loads and unloads (their arguments are
  * the image's name, base, size in memory and entry point; name and base). */
 void image_debug_loaded_hook(const char *name, UINT64 base, UINT64 size, UINT64 entry);

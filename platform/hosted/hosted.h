@@ -70,6 +70,12 @@ struct hosted_options {
 };
 extern struct hosted_options hosted_options;
 
+/* ember-run --gdb (gdb.c): replaces ember-run by gdb running the same command line without
+ * the gdb options, with scripts/gdb/ember.py loading each program's symbols where it was
+ * placed (from the program's directory and esp); print: writes the gdb command instead. */
+_Noreturn void hosted_gdb_exec(int argc, char **argv, int first_arg, const char *esp, bool print,
+			       bool break_at_entry);
+
 /* Ends the process the way every path out of ember-run does: terminal restored,
  * screenshot written, then exit(code). */
 _Noreturn void hosted_exit(int code);
