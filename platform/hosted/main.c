@@ -124,7 +124,7 @@ static void parse_options(int argc, char **argv)
 			fputs(usage_text, stdout);
 			exit(0);
 		} else if (!strcmp(a, "--esp")) {
-			opt.esp = value;
+			opt.esp = hosted_options.esp = value;
 			opt.esp_position = hosted_disk_count();
 		} else if (!strcmp(a, "--disk")) {
 			hosted_disk_add(value);

@@ -67,3 +67,32 @@ def test_gdb_print_gives_the_command_line():
     assert f"ember-symbol-dir {program('hello').parent}" in out, out
     assert out.rstrip().endswith(f"--args {EMBER_RUN.resolve()} --debug {program('hello')} x"), out
     assert "--gdb" not in out.split("--args")[1]
+
+
+def test_crash_report_names_the_function(ember):
+    """Symbols beside the program name the faulting function in the crash report."""
+    r = ember(program("null_pointer"))
+    err = r.stderr.decode()
+    assert r.returncode == 3, err
+    assert re.search(r"  at null_pointer\.efi\+0x[0-9a-f]+ \(0x[0-9a-f]+\) in efi_main\+0x",
+                     err), err
+
+
+def test_crash_report_names_embers_function_and_the_callers(ember):
+    """A fault in Ember's code (a call with a misaligned stack) names ember-run's own
+    function, and the program's frame that called it."""
+    r = ember(program("misaligned_call"))
+    err = r.stderr.decode()
+    assert r.returncode == 3, err
+    assert re.search(r"  at ember-run\+0x[0-9a-f]+ \(0x[0-9a-f]+\) in \w+\+0x", err), err
+    assert re.search(r"called from misaligned_call\.efi\+0x[0-9a-f]+ \(0x[0-9a-f]+\) in "
+                     r"efi_main\+0x", err), err
+
+
+def test_crash_report_without_symbols_keeps_the_offset(ember, tmp_path):
+    """Without the .so beside it the report gives the offset only."""
+    shutil.copy(program("null_pointer"), tmp_path / "null_pointer.efi")
+    r = ember(tmp_path / "null_pointer.efi")
+    err = r.stderr.decode()
+    assert r.returncode == 3, err
+    assert re.search(r"  at null_pointer\.efi\+0x[0-9a-f]+ \(0x[0-9a-f]+\)\n", err), err
