@@ -96,3 +96,28 @@ def test_crash_report_without_symbols_keeps_the_offset(ember, tmp_path):
     err = r.stderr.decode()
     assert r.returncode == 3, err
     assert re.search(r"  at null_pointer\.efi\+0x[0-9a-f]+ \(0x[0-9a-f]+\)\n", err), err
+
+
+PE_PROGRAM = """\
+int efi_main(void *image, void *system_table)
+{
+\tvolatile int x = 1;
+\tx++;
+\treturn 0;
+}
+"""
+
+
+def test_break_in_a_clang_pe_program_from_its_dwarf(tmp_path):
+    """A PE32+ built by clang/lld with DWARF (-debug:dwarf): the symbols come from the .efi
+    itself, moved from its link base (0x140000000) to where Ember placed it."""
+    (tmp_path / "dwarf.c").write_text(PE_PROGRAM)
+    subprocess.run(["clang", "--target=x86_64-unknown-windows", "-ffreestanding", "-g",
+                    "-gdwarf", "-O0", "-c", "dwarf.c", "-o", "dwarf.o"], cwd=tmp_path, check=True)
+    subprocess.run(["clang", "--target=x86_64-unknown-windows", "-nostdlib", "-fuse-ld=lld",
+                    "-Wl,-entry:efi_main", "-Wl,-subsystem:efi_application",
+                    "-Wl,-debug:dwarf", "-o", "dwarf.efi", "dwarf.o"], cwd=tmp_path, check=True)
+    out = under_gdb(["break efi_main", "run", "info line *$pc"], "--gdb", tmp_path / "dwarf.efi")
+    assert "symbols from %s" % (tmp_path / "dwarf.efi") in out, out
+    assert "Breakpoint 1, efi_main (" in out, out
+    assert re.search(r'Line [345] of "dwarf\.c"', out), out
