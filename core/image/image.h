@@ -5,6 +5,7 @@
 #include <ember/core/core.h>
 #include <ember/lib/list.h>
 #include <ember/core/pe.h>
+#include <efi/debug_image_info.h>
 
 #define IMAGE_SIGNATURE SIGNATURE_32('i', 'm', 'a', 'g')
 
@@ -65,6 +66,11 @@ void image_debug_renamed(struct image *img);
  * the image's name, base, size in memory and entry point; name and base). */
 void image_debug_loaded_hook(const char *name, UINT64 base, UINT64 size, UINT64 entry);
 void image_debug_unloaded_hook(const char *name, UINT64 base);
+
+/* Places EFI_SYSTEM_TABLE_POINTER on a 4 MiB boundary (system_table_pointer.c, an init
+ * step); image_system_table_pointer says where (NULL before). */
+EFI_STATUS image_publish_system_table_pointer(void);
+extern EFI_SYSTEM_TABLE_POINTER *image_system_table_pointer;
 
 extern struct list image_list;
 

@@ -10,6 +10,8 @@
 #include <ember/lib/guids.h>
 #include <ember/lib/str.h>
 #include <efi/debug_image_info.h>
+#include <ember/lib/crc32.h>
+#include "../../core/image/image.h"
 
 #define IMAGES 20 /* more than one growth step of the table */
 
@@ -104,4 +106,27 @@ TEST(debug_image_table_skips_images_that_fail_to_load)
 	EXPECT(EFI_ERROR(core_st->BootServices->LoadImage(FALSE, core_image_handle, NULL, pe_file,
 							  sizeof(pe_file), &image)));
 	EXPECT_EQ(t->TableSize, before);
+}
+
+/* EFI_SYSTEM_TABLE_POINTER: one page on a 4 MiB boundary with "IBI SYST", the system
+ * table's address and a CRC-32 over the structure; the rest of the allocation is free. */
+TEST(system_table_pointer_is_aligned_and_checked)
+{
+	EFI_SYSTEM_TABLE_POINTER *p, copy;
+	EFI_PHYSICAL_ADDRESS address;
+
+	ASSERT_STATUS(image_publish_system_table_pointer(), EFI_SUCCESS);
+	p = image_system_table_pointer;
+	ASSERT(p != NULL);
+	address = (EFI_PHYSICAL_ADDRESS)(uintptr_t)p;
+	EXPECT_EQ(address % (4ULL << 20), 0);
+	EXPECT_EQ(p->Signature, 0x5453595320494249ULL);
+	EXPECT(p->EfiSystemTableBase == (EFI_PHYSICAL_ADDRESS)(uintptr_t)core_st);
+	copy = *p;
+	copy.Crc32 = 0;
+	EXPECT_EQ(p->Crc32, crc32(&copy, sizeof(copy)));
+	EXPECT(mem_is_allocated(p, EFI_PAGE_SIZE));
+	EXPECT(!mem_is_allocated((UINT8 *)p + EFI_PAGE_SIZE, 1)); /* the rest went back */
+	mem_free_pages(address, 1);
+	image_system_table_pointer = NULL;
 }
