@@ -109,7 +109,7 @@ def image_loaded(name, base, entry):
     command = add_symbol_command(path, base) if path else None
     if command:
         if base in loaded:
-            gdb.execute("remove-symbol-file -a 0x%x" % base, to_string=True)
+            remove_symbols(base)
         gdb.execute(command, to_string=True)
         loaded[base] = path
         print("ember: %s at 0x%x: symbols from %s" % (name, base, path))
@@ -120,10 +120,17 @@ def image_loaded(name, base, entry):
         gdb.execute("tbreak *0x%x" % entry)
 
 
+def remove_symbols(base):
+    try:
+        gdb.execute("remove-symbol-file -a 0x%x" % base, to_string=True)
+    except gdb.error:
+        pass  # already gone (symbol-file without arguments drops every file)
+
+
 def image_unloaded(base):
     entries_broken.clear()
     if loaded.pop(base, None):
-        gdb.execute("remove-symbol-file -a 0x%x" % base, to_string=True)
+        remove_symbols(base)
 
 
 def ember_on_load_hook():
