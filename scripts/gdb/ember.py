@@ -244,6 +244,8 @@ class LoadImages(gdb.Command):
             print("ember: the table is being updated; step on and try again")
             return
         array = u64(header + 8)
+        print("ember: %d images in EFI_DEBUG_IMAGE_INFO_TABLE at 0x%x (system table 0x%x)"
+              % (size, header, system_table))
         for i in range(size):
             normal = u64(array + 8 * i)
             if not normal:

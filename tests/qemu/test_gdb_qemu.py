@@ -52,3 +52,20 @@ def test_gdb_script_loads_symbols_of_loaded_images(machine, tmp_path):
     assert "efi_main (" in out, out
     assert len(re.findall(r'Line \d+ of "tests/programs/hello\.c"', out)) == 2, out
     assert "Hello World!" not in m.text
+
+
+@pytest.mark.parametrize("firmware", ["bios", "ovmf"])
+def test_gdb_script_finds_the_table_by_scanning(machine, firmware):
+    """Attached to a running machine with no symbols at all, ember-load-images finds the
+    system table through EFI_SYSTEM_TABLE_POINTER and reads EFI_DEBUG_IMAGE_INFO_TABLE: on
+    Ember as on OVMF (which publishes both too: the oracle of the script)."""
+    port = free_port()
+    m = machine(firmware=firmware, extra=["-gdb", f"tcp:127.0.0.1:{port}"], timeout=300)
+    m.expect(r"Shell>", timeout=300)
+    args = ["gdb", "-batch", "-nx", "-x", str(ROOT / "scripts" / "gdb" / "ember.py"),
+            "-ex", f"target remote 127.0.0.1:{port}", "-ex", "ember-load-images 0x10000000",
+            "-ex", "detach"]
+    r = subprocess.run(args, capture_output=True, timeout=600)
+    out = r.stdout.decode(errors="replace") + r.stderr.decode(errors="replace")
+    found = re.search(r"ember: (\d+) images in EFI_DEBUG_IMAGE_INFO_TABLE", out)
+    assert found and int(found.group(1)) >= 1, out
