@@ -257,8 +257,9 @@ PREFIX ?= /usr/local
 FIRMWARE_JSON_DIR ?= $(if $(filter /usr,$(PREFIX)),/usr/share/qemu/firmware,/etc/qemu/firmware)
 install: firmware $(EMBER_RUN)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/ember \
-		$(DESTDIR)$(FIRMWARE_JSON_DIR)
+		$(DESTDIR)$(PREFIX)/share/ember/gdb $(DESTDIR)$(FIRMWARE_JSON_DIR)
 	install -m 755 $(EMBER_RUN) $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 scripts/gdb/ember.py $(DESTDIR)$(PREFIX)/share/ember/gdb/
 	install -m 644 $(FW_IMAGES) $(DESTDIR)$(PREFIX)/share/ember/
 	scripts/firmware-json $(PREFIX)/share/ember \
 		> $(DESTDIR)$(FIRMWARE_JSON_DIR)/70-ember-x86_64.json
