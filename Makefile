@@ -285,7 +285,8 @@ $(BUILD)/apps/%.efi: $$(call obj,pe,$$(call find_c,apps/$$*)) $$(patsubst %.S,$(
 GNUEFI_CFLAGS := -g -I/usr/include/efi -I/usr/include/efi/x86_64 -fpic -ffreestanding \
 	-fno-stack-protector -fno-stack-check -fshort-wchar -mno-red-zone \
 	-maccumulate-outgoing-args -Wall -O2
-$(BUILD)/tests/programs/%.efi: tests/programs/%.c | $(DEPS_STAMP)
+# Makefile too: a change of GNUEFI_CFLAGS (-g, for ember-run --gdb) rebuilds them.
+$(BUILD)/tests/programs/%.efi: tests/programs/%.c Makefile | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  GNU-EFI $@"
 	$(Q)gcc $(GNUEFI_CFLAGS) -c $< -o $(@:.efi=.o)
