@@ -269,8 +269,9 @@ PREFIX ?= /usr/local
 FIRMWARE_JSON_DIR ?= $(if $(filter /usr,$(PREFIX)),/usr/share/qemu/firmware,/etc/qemu/firmware)
 install: firmware $(EMBER_RUN)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/ember \
-		$(DESTDIR)$(FIRMWARE_JSON_DIR)
+		$(DESTDIR)$(PREFIX)/share/ember/gdb $(DESTDIR)$(FIRMWARE_JSON_DIR)
 	install -m 755 $(EMBER_RUN) $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 scripts/gdb/ember.py $(DESTDIR)$(PREFIX)/share/ember/gdb/
 	install -m 644 $(FW_IMAGES) $(FW_DIR)/ember-vars.ms.fd $(DESTDIR)$(PREFIX)/share/ember/
 	scripts/firmware-json $(PREFIX)/share/ember \
 		> $(DESTDIR)$(FIRMWARE_JSON_DIR)/70-ember-x86_64.json
@@ -296,10 +297,11 @@ $(BUILD)/apps/%.efi: $$(call obj,pe,$$(call find_c,apps/$$*)) $$(patsubst %.S,$(
 	$(Q)$(CC) $(PE_LDFLAGS) -o $@ $^
 
 # ---- Test programs built with gnu-efi, standing in for third-party software ----
-GNUEFI_CFLAGS := -I/usr/include/efi -I/usr/include/efi/x86_64 -fpic -ffreestanding \
+GNUEFI_CFLAGS := -g -I/usr/include/efi -I/usr/include/efi/x86_64 -fpic -ffreestanding \
 	-fno-stack-protector -fno-stack-check -fshort-wchar -mno-red-zone \
 	-maccumulate-outgoing-args -Wall -O2
-$(BUILD)/tests/programs/%.efi: tests/programs/%.c | $(DEPS_STAMP)
+# Makefile too: a change of GNUEFI_CFLAGS (-g, for ember-run --gdb) rebuilds them.
+$(BUILD)/tests/programs/%.efi: tests/programs/%.c Makefile | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  GNU-EFI $@"
 	$(Q)gcc $(GNUEFI_CFLAGS) -c $< -o $(@:.efi=.o)

@@ -9,6 +9,7 @@
 #include <efi/global_variable.h>
 #include <efi/image_authentication.h>
 #include <efi/gpt.h>
+#include <efi/debug_image_info.h>
 #include <efi/memory_attributes_table.h>
 #include <efi/protocol/memory_attribute.h>
 #include <efi/protocol/block_io.h>
@@ -55,6 +56,7 @@ const EFI_GUID efi_block_io_protocol_guid = EFI_BLOCK_IO_PROTOCOL_GUID;
 const EFI_GUID efi_bus_specific_driver_override_protocol_guid =
     EFI_BUS_SPECIFIC_DRIVER_OVERRIDE_PROTOCOL_GUID;
 const EFI_GUID efi_component_name2_protocol_guid = EFI_COMPONENT_NAME2_PROTOCOL_GUID;
+const EFI_GUID efi_debug_image_info_table_guid = EFI_DEBUG_IMAGE_INFO_TABLE_GUID;
 const EFI_GUID efi_debugport_protocol_guid = EFI_DEBUGPORT_PROTOCOL_GUID;
 const EFI_GUID efi_device_path_from_text_protocol_guid = EFI_DEVICE_PATH_FROM_TEXT_PROTOCOL_GUID;
 const EFI_GUID efi_device_path_messaging_uart_flow_control_guid =
@@ -206,6 +208,7 @@ static const struct guid_name table[] = {
     {&efi_cert_x509_sha512_guid, "CertX509Sha512"},
     {&efi_cert_type_pkcs7_guid, "CertTypePkcs7"},
     {&efi_component_name2_protocol_guid, "ComponentName2"},
+    {&efi_debug_image_info_table_guid, "DebugImageInfoTable"},
     {&efi_debugport_protocol_guid, "DebugPort"},
     {&efi_device_path_from_text_protocol_guid, "DevicePathFromText"},
     {&efi_device_path_messaging_uart_flow_control_guid, "UartFlowControl"},

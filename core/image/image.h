@@ -6,6 +6,7 @@
 #include <ember/lib/list.h>
 #include <ember/core/pe.h>
 #include <ember/lib/arch.h>
+#include <efi/debug_image_info.h>
 
 #define IMAGE_SIGNATURE SIGNATURE_32('i', 'm', 'a', 'g')
 
@@ -42,6 +43,23 @@ EFI_STATUS image_read_file(bool boot_policy, EFI_DEVICE_PATH_PROTOCOL *path, voi
 /* Makes a loaded image's code read-only and the rest of it non-executable when its
  * section alignment allows (protect.c). */
 void image_protect(struct image *img);
+
+/* Lists a published image in EFI_DEBUG_IMAGE_INFO_TABLE and tells a debugger of it
+ * (debug_table.c); image_debug_remove undoes both before the image goes. */
+void image_debug_add(struct image *img);
+void image_debug_remove(struct image *img);
+/* Tells a debugger an image's new name (ember-run names the program it loaded from a
+ * buffer): the load hook again, with the same base. */
+void image_debug_renamed(struct image *img);
+/* The functions a debugger breaks on to hear of loads and unloads (their arguments are
+ * the image's name, base, size in memory and entry point; name and base). */
+void image_debug_loaded_hook(const char *name, UINT64 base, UINT64 size, UINT64 entry);
+void image_debug_unloaded_hook(const char *name, UINT64 base);
+
+/* Places EFI_SYSTEM_TABLE_POINTER on a 4 MiB boundary (system_table_pointer.c, an init
+ * step); image_system_table_pointer says where (NULL before). */
+EFI_STATUS image_publish_system_table_pointer(void);
+extern EFI_SYSTEM_TABLE_POINTER *image_system_table_pointer;
 
 extern struct list image_list;
 

@@ -128,8 +128,10 @@ void image_set_name(EFI_HANDLE handle, const char *name)
 {
 	struct image *img = image_lookup(handle);
 
-	if (img)
-		format_sn(img->name, sizeof(img->name), "%s", name);
+	if (!img)
+		return;
+	format_sn(img->name, sizeof(img->name), "%s", name);
+	image_debug_renamed(img);
 }
 
 static EFI_STATUS publish_image(struct image *img)
@@ -145,6 +147,7 @@ static EFI_STATUS publish_image(struct image *img)
 		return status;
 	}
 	list_add_tail(&img->link, &image_list);
+	image_debug_add(img);
 	return EFI_SUCCESS;
 }
 

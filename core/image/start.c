@@ -22,6 +22,7 @@ static struct image *current_image;
 
 void image_free(struct image *img)
 {
+	image_debug_remove(img);
 	protocol_close_all_by_agent(img->handle);
 	protocol_uninstall(img->handle, &efi_loaded_image_device_path_protocol_guid,
 			   img->device_path);

@@ -95,21 +95,35 @@ static bool readable(UINT64 address, UINTN size)
 }
 
 /* "name+0x1234" for an address inside a loaded image or ember-run itself (an offset
- * addr2line takes), else the bare address. */
+ * addr2line takes), with the function when symbols say it, else the bare address. */
 static void say_location(const char *prefix, UINT64 address)
 {
 	extern char __executable_start[], etext[];
 	UINT64 ember = (UINT64)(uintptr_t)__executable_start;
 	struct image_location where;
+	char function[128];
 
-	if (image_find_by_address(address, &where))
-		say("%s%s+0x%llx (0x%llx)\n", prefix, where.name,
-		    (unsigned long long)(address - where.base), (unsigned long long)address);
-	else if (address >= ember && address < (UINT64)(uintptr_t)etext)
-		say("%sember-run+0x%llx (0x%llx)\n", prefix, (unsigned long long)(address - ember),
-		    (unsigned long long)address);
-	else
+	if (image_find_by_address(address, &where)) {
+		if (hosted_function_name(where.name, address - where.base, function,
+					 sizeof(function)))
+			say("%s%s+0x%llx (0x%llx) in %s\n", prefix, where.name,
+			    (unsigned long long)(address - where.base), (unsigned long long)address,
+			    function);
+		else
+			say("%s%s+0x%llx (0x%llx)\n", prefix, where.name,
+			    (unsigned long long)(address - where.base),
+			    (unsigned long long)address);
+	} else if (address >= ember && address < (UINT64)(uintptr_t)etext) {
+		if (hosted_function_name(NULL, address - ember, function, sizeof(function)))
+			say("%sember-run+0x%llx (0x%llx) in %s\n", prefix,
+			    (unsigned long long)(address - ember), (unsigned long long)address,
+			    function);
+		else
+			say("%sember-run+0x%llx (0x%llx)\n", prefix,
+			    (unsigned long long)(address - ember), (unsigned long long)address);
+	} else {
 		say("%s0x%llx (not in any loaded image)\n", prefix, (unsigned long long)address);
+	}
 }
 
 static void say_registers(const greg_t *r)

@@ -65,10 +65,21 @@ EFI_DEVICE_PATH_PROTOCOL *hosted_map_file_path(const char *name);
 struct hosted_options {
 	const char *app;	/* the EFI program */
 	const char *screenshot; /* --screenshot FILE.png, or NULL */
+	const char *esp;	/* --esp DIR, or NULL */
 	bool trace;		/* --trace */
 	bool keep_going;	/* --keep-going */
 };
 extern struct hosted_options hosted_options;
+
+/* ember-run --gdb (gdb.c): replaces ember-run by gdb running the same command line without
+ * the gdb options, with scripts/gdb/ember.py loading each program's symbols where it was
+ * placed (from the program's directory and esp); print: writes the gdb command instead. */
+_Noreturn void hosted_gdb_exec(int argc, char **argv, int first_arg, const char *esp, bool print,
+			       bool break_at_entry);
+
+/* "function+0xoffset" for an offset into the image called image_name (NULL: ember-run
+ * itself), from its symbol file (crash_symbols.c); false when there is none. */
+bool hosted_function_name(const char *image_name, UINT64 offset, char *out, size_t size);
 
 /* Ends the process the way every path out of ember-run does: terminal restored,
  * screenshot written, then exit(code). */

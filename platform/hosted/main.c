@@ -38,8 +38,9 @@ static struct {
 	UINT64 ram_mib;
 	int first_arg, argc;
 	char **argv;
-	UINT32 esp_position; /* how many --disk options came before --esp */
-} opt = {1024, 768, NULL, DEFAULT_RAM_MIB, 0, 0, NULL};
+	UINT32 esp_position;		     /* how many --disk options came before --esp */
+	bool gdb, gdb_print, break_at_entry; /* --gdb, --gdb=print, --break-at-entry */
+} opt = {1024, 768, NULL, DEFAULT_RAM_MIB, 0, 0, NULL, 0, false, false, false};
 
 static const char *vars_file; /* --vars FILE; NULL: a new store in RAM */
 static bool screen_console;   /* --screen */
@@ -65,6 +66,11 @@ static const char usage_text[] =
     "  --keep-going          a program that crashes is reported and ended as if it had\n"
     "                        called Exit(EFI_ABORTED); the program that started it goes\n"
     "                        on (without it, a crash ends ember-run with status 3)\n"
+    "  --gdb                 run under gdb, with each EFI program's symbols loaded where\n"
+    "                        it was placed (a gnu-efi program's NAME.so beside NAME.efi,\n"
+    "                        or the DWARF of a PE file): 'break efi_main', then 'run'\n"
+    "  --gdb=print           print that gdb command line instead (for other front ends)\n"
+    "  --break-at-entry      under gdb (implies --gdb), stop at each program's entry point\n"
     "  -h, --help            this text\n"
     "Exit status: 0 the program returned EFI_SUCCESS, 1 it returned an error,\n"
     "2 usage error or an image that cannot load, 3 the program crashed.\n";
@@ -118,7 +124,7 @@ static void parse_options(int argc, char **argv)
 			fputs(usage_text, stdout);
 			exit(0);
 		} else if (!strcmp(a, "--esp")) {
-			opt.esp = value;
+			opt.esp = hosted_options.esp = value;
 			opt.esp_position = hosted_disk_count();
 		} else if (!strcmp(a, "--disk")) {
 			hosted_disk_add(value);
@@ -142,6 +148,12 @@ static void parse_options(int argc, char **argv)
 			hosted_options.trace = true;
 		} else if (!strcmp(a, "--debug")) {
 			log_threshold = LOG_LEVEL_DEBUG;
+		} else if (!strcmp(a, "--gdb")) {
+			opt.gdb = true;
+		} else if (!strcmp(a, "--gdb=print")) {
+			opt.gdb = opt.gdb_print = true;
+		} else if (!strcmp(a, "--break-at-entry")) {
+			opt.gdb = opt.break_at_entry = true;
 		} else if (!strcmp(a, "--keep-going")) {
 			hosted_options.keep_going = true;
 		} else if (!strcmp(a, "--")) {
@@ -420,6 +432,9 @@ int main(int argc, char **argv)
 	UINT64 base;
 
 	parse_options(argc, argv);
+	if (opt.gdb)
+		hosted_gdb_exec(argc, argv, opt.first_arg, opt.esp, opt.gdb_print,
+				opt.break_at_entry);
 	if (EFI_ERROR(ram_init())) {
 		fprintf(stderr, "ember-run: the core failed to start\n");
 		return 2;
