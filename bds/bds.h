@@ -32,6 +32,9 @@ typedef bool (*bds_path_visitor)(EFI_DEVICE_PATH_PROTOCOL *full_path, void *ctx)
 void bds_expand_path(const EFI_DEVICE_PATH_PROTOCOL *path, bds_path_visitor visit, void *ctx);
 /* The removable-media file path appended to a device: \EFI\BOOT\BOOTX64.EFI */
 extern const CHAR16 bds_removable_path[];
+/* The path is exactly that of a handle with EFI_LOAD_FILE_PROTOCOL (a network boot device,
+ * e.g. an option ROM's SNP child): LoadImage boots it through LoadFile(BootPolicy=TRUE). */
+bool bds_is_load_file_device(const EFI_DEVICE_PATH_PROTOCOL *path);
 
 /* boot.c */
 EFI_STATUS bds_load(const EFI_DEVICE_PATH_PROTOCOL *path, bool boot_policy, EFI_HANDLE *image);
