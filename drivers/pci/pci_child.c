@@ -76,6 +76,7 @@ EFI_STATUS pci_child_destroy(EFI_HANDLE driver, EFI_HANDLE controller, EFI_HANDL
 	status = protocol_uninstall_multiple(child, &efi_device_path_protocol_guid, f->device_path,
 					     &efi_pci_io_protocol_guid, &f->io, NULL);
 	if (EFI_ERROR(status)) {
+		log_debug("%02x:%02x.%x: removing PciIo: %r\n", f->bus, f->dev, f->fn, status);
 		protocol_open(controller, &efi_pci_root_bridge_io_protocol_guid, &root, driver,
 			      child, EFI_OPEN_PROTOCOL_BY_CHILD_CONTROLLER);
 		return status;
