@@ -33,6 +33,9 @@ void bds_expand_path(const EFI_DEVICE_PATH_PROTOCOL *path, bds_path_visitor visi
 /* The removable-media file path appended to a device: ARCH_REMOVABLE_FILE (ember/lib/arch.h),
  * \EFI\BOOT\BOOTX64.EFI on x86-64 */
 extern const CHAR16 bds_removable_path[];
+/* The path is exactly that of a handle with EFI_LOAD_FILE_PROTOCOL (a network boot device,
+ * e.g. an option ROM's SNP child): LoadImage boots it through LoadFile(BootPolicy=TRUE). */
+bool bds_is_load_file_device(const EFI_DEVICE_PATH_PROTOCOL *path);
 
 /* boot.c */
 EFI_STATUS bds_load(const EFI_DEVICE_PATH_PROTOCOL *path, bool boot_policy, EFI_HANDLE *image);

@@ -1,10 +1,12 @@
 /* Default boot options (UEFI 2.10, 3.4.1.1 removable media): one for each file system
- * that holds \EFI\BOOT\BOOTX64.EFI, marked as Ember's own by a GUID in its OptionalData so
+ * that holds \EFI\BOOT\BOOTX64.EFI and one for each device with EFI_LOAD_FILE_PROTOCOL
+ * (network boot, 3.1.2), marked as Ember's own by a GUID in its OptionalData so
  * that Ember can later remove the ones whose device is gone without ever touching options
  * an OS or a user wrote. Then the platform's preference (QEMU's bootindex) orders them. */
 #define LOG_PREFIX "bds: "
 #include "bds.h"
 #include <ember/core/devpath.h>
+#include <ember/lib/devpath_node.h>
 #include <ember/lib/format.h>
 #include <ember/core/log.h>
 #include <ember/lib/str.h>
@@ -56,16 +58,47 @@ static bool auto_option_exists(const UINT16 *order, UINTN count,
 	return found;
 }
 
+/* The last node of a path, NULL for an empty one. */
+static const EFI_DEVICE_PATH_PROTOCOL *last_node(const EFI_DEVICE_PATH_PROTOCOL *path)
+{
+	const EFI_DEVICE_PATH_PROTOCOL *last = NULL;
+
+	for (; !dp_is_end(path); path = dp_next(path))
+		last = path;
+	return last;
+}
+
+/* "UEFI PXEv4 (MAC:525400123456)" for a network device, as OVMF names it; otherwise
+ * "UEFI " and the path's text. */
+static void describe(EFI_DEVICE_PATH_PROTOCOL *path, char *utf8, UINTN size)
+{
+	const EFI_DEVICE_PATH_PROTOCOL *last = last_node(path);
+	CHAR16 *text;
+	UINTN n;
+
+	if (last && last->Type == MESSAGING_DEVICE_PATH && last->SubType == MSG_MAC_ADDR_DP &&
+	    dp_node_length(last) >= sizeof(MAC_ADDR_DEVICE_PATH)) {
+		const MAC_ADDR_DEVICE_PATH *mac = (const MAC_ADDR_DEVICE_PATH *)last;
+		n = format_sn(utf8, size, "UEFI PXEv4 (MAC:");
+		for (int i = 0; i < 6 && n < size; i++)
+			n += format_sn(utf8 + n, size - n, "%02X", mac->MacAddress.Addr[i]);
+		if (n < size)
+			format_sn(utf8 + n, size - n, ")");
+		return;
+	}
+	text = dp_to_text(path, true, true);
+	format_sn(utf8, size, "UEFI %ls", text ? text : u"device");
+	pool_free(text);
+}
+
 static void add_auto_option(EFI_DEVICE_PATH_PROTOCOL *path, UINT16 **order, UINTN *count)
 {
-	CHAR16 *text = dp_to_text(path, true, true);
 	CHAR16 description[96];
 	char utf8[192];
 	struct load_option lo;
 	UINT16 number, *bigger;
 
-	format_sn(utf8, sizeof(utf8), "UEFI %ls", text ? text : u"device");
-	pool_free(text);
+	describe(path, utf8, sizeof(utf8));
 	utf8_to_ucs2(description, ARRAY_SIZE(description), utf8, str8_len(utf8));
 	lo = (struct load_option){LOAD_OPTION_ACTIVE,	   description,
 				  str16_size(description), path,
@@ -91,9 +124,31 @@ static bool still_bootable(const EFI_DEVICE_PATH_PROTOCOL *path)
 	EFI_DEVICE_PATH_PROTOCOL *rest = (EFI_DEVICE_PATH_PROTOCOL *)path;
 	EFI_HANDLE fs;
 
+	if (bds_is_load_file_device(path))
+		return true;
 	return !EFI_ERROR(
 		   handle_locate_device_path(&efi_simple_file_system_protocol_guid, &rest, &fs)) &&
 	       dp_is_end(rest) && has_removable_file(fs);
+}
+
+/* An option for each device that boots through LoadFile (network boot). */
+static void add_load_file_options(UINT16 **order, UINTN *count)
+{
+	EFI_HANDLE *handles;
+	UINTN n;
+
+	if (EFI_ERROR(
+		handle_locate_buffer(ByProtocol, &efi_load_file_protocol_guid, NULL, &n, &handles)))
+		return;
+	for (UINTN i = 0; i < n; i++) {
+		EFI_DEVICE_PATH_PROTOCOL *path;
+		if (EFI_ERROR(
+			protocol_get(handles[i], &efi_device_path_protocol_guid, (void **)&path)) ||
+		    auto_option_exists(*order, *count, path))
+			continue;
+		add_auto_option(path, order, count);
+	}
+	pool_free(handles);
 }
 
 /* Auto options whose device is gone, or whose file is, go away. */
@@ -163,6 +218,7 @@ void bds_default_options(const struct bds_platform *platform)
 		}
 		pool_free(fs);
 	}
+	add_load_file_options(&order, &count);
 	if (platform && platform->boot_rank)
 		apply_ranks(order, count, platform->boot_rank);
 	/* Flash is written only when something changed. */

@@ -81,6 +81,16 @@ static bool ends_in_file(const EFI_DEVICE_PATH_PROTOCOL *path)
 	return last && is_node(last, MEDIA_DEVICE_PATH, MEDIA_FILEPATH_DP);
 }
 
+bool bds_is_load_file_device(const EFI_DEVICE_PATH_PROTOCOL *path)
+{
+	EFI_DEVICE_PATH_PROTOCOL *rest = (EFI_DEVICE_PATH_PROTOCOL *)path;
+	EFI_HANDLE device;
+
+	return !EFI_ERROR(
+		   handle_locate_device_path(&efi_load_file_protocol_guid, &rest, &device)) &&
+	       dp_is_end(rest);
+}
+
 void bds_expand_path(const EFI_DEVICE_PATH_PROTOCOL *path, bds_path_visitor visit, void *ctx)
 {
 	EFI_DEVICE_PATH_PROTOCOL *removable = dp_file_path(bds_removable_path);
@@ -101,7 +111,7 @@ void bds_expand_path(const EFI_DEVICE_PATH_PROTOCOL *path, bds_path_visitor visi
 	} else if (is_node(path, MEDIA_DEVICE_PATH, MEDIA_FILEPATH_DP)) {
 		for_each_handle(&efi_simple_file_system_protocol_guid, match_any, NULL, path, visit,
 				ctx);
-	} else if (ends_in_file(path)) {
+	} else if (ends_in_file(path) || bds_is_load_file_device(path)) {
 		EFI_DEVICE_PATH_PROTOCOL *copy = dp_dup(path);
 		if (copy)
 			visit(copy, ctx);

@@ -36,6 +36,14 @@ static void add_requests(struct pci_scan *scan, struct pci_function *f, bool fil
 		}
 		bus->count++;
 	}
+	if (f->rom.offset) {
+		if (fill) {
+			f->rom.req.type = PCI_RES_MEM32;
+			f->rom.req.order = scan->order++;
+			bus->reqs[bus->count] = &f->rom.req;
+		}
+		bus->count++;
+	}
 	if (!f->is_bridge || !f->secondary)
 		return;
 	for (UINT8 t = 0; t < PCI_RES_TYPES; t++) {
@@ -157,6 +165,7 @@ static void program(struct pci_function *f)
 	for (int i = 0; i < PCI_MAX_BAR; i++)
 		if (f->bars[i].offset)
 			program_bar(f, &f->bars[i]);
+	pci_rom_program(f);
 	if (f->is_bridge) {
 		program_windows(f);
 		cmd |= PCI_COMMAND_IO_SPACE | PCI_COMMAND_MEMORY_SPACE | PCI_COMMAND_BUS_MASTER;

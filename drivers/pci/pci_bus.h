@@ -9,6 +9,7 @@
 #include <ember/lib/util.h>
 #include <efi/pci.h>
 #include <efi/protocol/device_path.h>
+#include <efi/protocol/driver_override.h>
 #include <efi/protocol/pci_io.h>
 #include <efi/protocol/pci_root_bridge_io.h>
 #include "pci_alloc.h"
@@ -36,6 +37,11 @@ struct pci_function {
 	UINT16 vendor_id, device_id;
 	UINT8 class_code[3]; /* programming interface, sub-class, base class */
 	struct pci_bar bars[PCI_MAX_BAR];
+	struct pci_bar rom; /* the expansion ROM BAR (offset 0: none) */
+	/* The drivers started from the ROM, published through override on the handle. */
+	EFI_BUS_SPECIFIC_DRIVER_OVERRIDE_PROTOCOL override;
+	EFI_HANDLE *rom_drivers;
+	UINTN rom_driver_count;
 	UINT64 supports;   /* EFI_PCI_IO_ATTRIBUTE_* this function can have */
 	UINT64 attributes; /* those that are on (IO/MEMORY/BUS_MASTER mirror the command) */
 
@@ -90,6 +96,15 @@ EFI_STATUS pci_assign_resources(struct pci_scan *scan);
 EFI_STATUS pci_child_create(EFI_HANDLE driver, EFI_HANDLE controller,
 			    EFI_DEVICE_PATH_PROTOCOL *parent_path, struct pci_function *f);
 EFI_STATUS pci_child_destroy(EFI_HANDLE driver, EFI_HANDLE controller, EFI_HANDLE child);
+
+/* pci_rom.c: sizing of the expansion ROM BAR (scan), the copy of the ROM into memory
+ * (PciIo.RomImage/RomSize), and the EFI drivers in it, loaded, started and published
+ * through EFI_BUS_SPECIFIC_DRIVER_OVERRIDE_PROTOCOL on the child's handle. */
+void pci_rom_size(struct pci_function *f);
+void pci_rom_program(struct pci_function *f);
+void pci_rom_copy(struct pci_function *f);
+void pci_rom_start_drivers(EFI_HANDLE driver_image, struct pci_function *f);
+void pci_rom_release(struct pci_function *f);
 
 /* pci_io.c, pci_io_dma.c, pci_io_attr.c: fill in the protocol members. */
 void pci_io_fill_access(EFI_PCI_IO_PROTOCOL *io);

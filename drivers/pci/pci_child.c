@@ -25,8 +25,9 @@ EFI_STATUS pci_child_create(EFI_HANDLE driver, EFI_HANDLE controller,
 	pci_io_fill_dma(&f->io);
 	pci_io_fill_attributes(&f->io);
 	pci_io_init_attributes(f);
-	f->io.RomSize = 0; /* option ROMs are not exposed */
+	f->io.RomSize = 0;
 	f->io.RomImage = NULL;
+	pci_rom_copy(f);
 	f->handle = NULL;
 	status = protocol_install_multiple(&f->handle, &efi_device_path_protocol_guid,
 					   f->device_path, &efi_pci_io_protocol_guid, &f->io, NULL);
@@ -47,6 +48,7 @@ err_uninstall:
 	protocol_uninstall_multiple(f->handle, &efi_device_path_protocol_guid, f->device_path,
 				    &efi_pci_io_protocol_guid, &f->io, NULL);
 err_path:
+	pci_rom_release(f);
 	pool_free(f->device_path);
 	f->device_path = NULL;
 	return status;
@@ -67,9 +69,14 @@ EFI_STATUS pci_child_destroy(EFI_HANDLE driver, EFI_HANDLE controller, EFI_HANDL
 	if (f->signature != PCI_FUNCTION_SIGNATURE)
 		return EFI_INVALID_PARAMETER;
 	protocol_close(controller, &efi_pci_root_bridge_io_protocol_guid, driver, child);
+	if (f->override.GetDriver)
+		protocol_uninstall(child, &efi_bus_specific_driver_override_protocol_guid,
+				   &f->override);
+	f->override.GetDriver = NULL;
 	status = protocol_uninstall_multiple(child, &efi_device_path_protocol_guid, f->device_path,
 					     &efi_pci_io_protocol_guid, &f->io, NULL);
 	if (EFI_ERROR(status)) {
+		log_debug("%02x:%02x.%x: removing PciIo: %r\n", f->bus, f->dev, f->fn, status);
 		protocol_open(controller, &efi_pci_root_bridge_io_protocol_guid, &root, driver,
 			      child, EFI_OPEN_PROTOCOL_BY_CHILD_CONTROLLER);
 		return status;
@@ -78,6 +85,7 @@ EFI_STATUS pci_child_destroy(EFI_HANDLE driver, EFI_HANDLE controller, EFI_HANDL
 	pci_cfg_write16(f, PCI_COMMAND_OFFSET,
 			pci_cfg_read16(f, PCI_COMMAND_OFFSET) & ~PCI_COMMAND_BUS_MASTER);
 	f->signature = 0;
+	pci_rom_release(f);
 	pool_free(f->device_path);
 	pool_free(f);
 	return EFI_SUCCESS;

@@ -32,9 +32,10 @@ static EFI_STATUS EFIAPI pci_supported(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HA
 
 /* Creates the children in discovery order (a bridge before what is behind it), taking
  * each created function off the scan's list. */
-static void create_children(EFI_HANDLE driver, EFI_HANDLE controller,
+static void create_children(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE controller,
 			    EFI_DEVICE_PATH_PROTOCOL *root_path, struct pci_scan *scan)
 {
+	EFI_HANDLE driver = this->DriverBindingHandle;
 	struct list *l, *next;
 
 	for (l = scan->functions.next; l != &scan->functions; l = l->next) {
@@ -44,6 +45,8 @@ static void create_children(EFI_HANDLE driver, EFI_HANDLE controller,
 		    parent ? pci_child_create(driver, controller, parent, f) : EFI_NOT_FOUND;
 		if (EFI_ERROR(status))
 			log_warn("no handle for %02x:%02x.%x: %r\n", f->bus, f->dev, f->fn, status);
+		else
+			pci_rom_start_drivers(this->ImageHandle, f);
 	}
 	for (l = scan->functions.next; l != &scan->functions; l = next) {
 		struct pci_function *f = list_entry(l, struct pci_function, link);
@@ -108,7 +111,7 @@ static EFI_STATUS EFIAPI pci_start(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE
 	if (EFI_ERROR(status))
 		goto err_scan; /* pci_assign_resources said why */
 	log_functions(scan);
-	create_children(driver, controller, path, scan);
+	create_children(this, controller, path, scan);
 	pci_scan_free(scan);
 	pool_free(scan);
 	return EFI_SUCCESS;

@@ -95,6 +95,8 @@ static void size_bars(struct pci_function *f)
 
 	for (int i = 0; i < count;)
 		i += size_bar(f, i, count);
+	if (f->header_type == PCI_HEADER_TYPE_DEVICE)
+		pci_rom_size(f);
 }
 
 /* QEMU's bridges may say how much to reserve for hot-plug (Red Hat vendor capability). */

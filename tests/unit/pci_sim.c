@@ -50,9 +50,29 @@ static UINT8 *byte_at(bool io, UINT64 address, bool create)
 	return &pages[free_slot].bytes[address - base];
 }
 
+/* An enabled expansion ROM that decodes address, or NULL. */
+static const UINT8 *rom_byte(UINT64 address)
+{
+	for (int i = 0; i < pci_sim_nfuncs; i++) {
+		struct pci_sim_func *f = &pci_sim_funcs[i];
+		UINT32 bar;
+		memcpy(&bar, f->cfg + PCI_EXPANSION_ROM_BASE_OFFSET, 4);
+		UINT64 base = bar & PCI_EXPANSION_ROM_ADDRESS_MASK;
+		if (f->rom && (bar & PCI_EXPANSION_ROM_ENABLE) &&
+		    (f->cfg[PCI_COMMAND_OFFSET] & PCI_COMMAND_MEMORY_SPACE) && address >= base &&
+		    address < base + f->rom_size)
+			return f->rom + (address - base);
+	}
+	return NULL;
+}
+
 static UINT8 read_byte(bool io, UINT64 address)
 {
 	UINT8 *b = byte_at(io, address, false);
+	const UINT8 *r = io ? NULL : rom_byte(address);
+
+	if (r)
+		return *r;
 
 	if (pci_sim.busy_reads && io == pci_sim.busy_io && address == pci_sim.busy_address &&
 	    --pci_sim.busy_reads == 0)
@@ -110,6 +130,13 @@ static void write_cfg(struct pci_sim_func *f, UINT32 reg, const UINT8 *src, UINT
 			if ((reg & 3) == 0 && !upper)
 				v = (v & ~0xf) | low;
 			f->cfg[reg] = v;
+			continue;
+		}
+		if (bars == 6 && reg >= PCI_EXPANSION_ROM_BASE_OFFSET &&
+		    reg < PCI_EXPANSION_ROM_BASE_OFFSET + 4) {
+			UINT32 mask =
+			    f->rom_size ? ~(f->rom_size - 1) | PCI_EXPANSION_ROM_ENABLE : 0;
+			f->cfg[reg] = src[i] & (UINT8)(mask >> (8 * (reg & 3)));
 			continue;
 		}
 		/* A bridge's window type nibbles are read-only. */

@@ -20,6 +20,8 @@ struct pci_sim_func {
 	UINT8 behind, dev, fn;
 	UINT32 bar_size[6]; /* 0: not implemented; 64-bit BARs list the size on the low half */
 	bool io16;	    /* its I/O BARs decode 16 address bits (the upper half reads 0) */
+	UINT32 rom_size;    /* the expansion ROM BAR's size (0: none) */
+	const UINT8 *rom;   /* rom_size bytes, readable while the ROM BAR and memory decode */
 	UINT8 cfg[4096];
 };
 

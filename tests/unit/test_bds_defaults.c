@@ -11,6 +11,7 @@
 #include <ember/core/core.h>
 #include <ember/core/devpath.h>
 #include <ember/lib/str.h>
+#include <efi/protocol/load_file.h>
 
 static const struct bds_file removable_a[] = {{"/EFI/BOOT/BOOTX64.EFI", 1}};
 static const struct bds_file removable_b[] = {{"/EFI/BOOT/BOOTX64.EFI", 2}};
@@ -122,4 +123,66 @@ static void ranked(void)
 TEST(bds_defaults_platform_rank_first)
 {
 	RUN_ISOLATED(ranked);
+}
+
+/* A network device as iPXE's option ROM driver makes one: LoadFile on a child whose path
+ * ends in MAC(); the boot program comes from LoadFile(BootPolicy=TRUE), size asked first. */
+static struct {
+	EFI_LOAD_FILE_PROTOCOL protocol;
+	UINT8 *program;
+	size_t size;
+	unsigned calls, size_queries, boot_policy_false;
+} nic;
+
+static EFI_STATUS EFIAPI nic_load_file(EFI_LOAD_FILE_PROTOCOL *this, EFI_DEVICE_PATH_PROTOCOL *path,
+				       BOOLEAN boot_policy, UINTN *size, VOID *buffer)
+{
+	nic.calls++;
+	if (!boot_policy)
+		nic.boot_policy_false++;
+	if (!buffer || *size < nic.size) {
+		nic.size_queries += *size == 0;
+		*size = nic.size;
+		return EFI_BUFFER_TOO_SMALL;
+	}
+	memcpy(buffer, nic.program, nic.size);
+	*size = nic.size;
+	return EFI_SUCCESS;
+}
+
+static void network_device_option(void)
+{
+	static const EFI_GUID lf_guid = EFI_LOAD_FILE_PROTOCOL_GUID;
+	static const EFI_GUID dp_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
+	struct bds_platform platform = {0};
+	EFI_DEVICE_PATH_PROTOCOL *path =
+	    dp_from_text(u"PciRoot(0x0)/Pci(0x2,0x0)/MAC(525400123456,0x1)");
+	EFI_HANDLE handle = NULL;
+	UINT16 order[8];
+	CHAR16 text[96];
+
+	bds_world_start();
+	nic.protocol.LoadFile = nic_load_file;
+	nic.program = bds_program(7, &nic.size);
+	bds_world.status_of[7] = EFI_SUCCESS;
+	ASSERT(path != NULL);
+	ASSERT_STATUS(
+	    protocol_install_multiple(&handle, &dp_guid, path, &lf_guid, &nic.protocol, NULL),
+	    EFI_SUCCESS);
+	bds_run(&platform);
+	ASSERT_EQ(bds_order_get(u"BootOrder", order, 8), 1);
+	description_of(order[0], text, 96);
+	EXPECT(!mem_cmp(text, u"UEFI PXEv4 (MAC:525400123456)",
+			sizeof(u"UEFI PXEv4 (MAC:525400123456)")));
+	EXPECT(!strcmp(bds_runs_text(), "7"));
+	EXPECT(nic.size_queries >= 1);
+	EXPECT_EQ(nic.boot_policy_false, 0);
+	/* The device is still there at the next start: the option stays, no second one. */
+	bds_run(&platform);
+	EXPECT_EQ(bds_order_get(u"BootOrder", order, 8), 1);
+}
+
+TEST(bds_defaults_network_device_option)
+{
+	RUN_ISOLATED(network_device_option);
 }
