@@ -42,6 +42,8 @@
 #include <efi/protocol/simple_text_input_ex.h>
 #include <efi/protocol/simple_text_output.h>
 #include <efi/protocol/unicode_collation.h>
+#include <efi/protocol/usb2_hc.h>
+#include <efi/protocol/usb_io.h>
 #include <efi/runtime_services.h>
 #include <efi/smbios.h>
 #include <efi/system_table.h>
@@ -120,6 +122,8 @@ const EFI_GUID efi_smbios3_table_guid = SMBIOS3_TABLE_GUID;
 const EFI_GUID efi_smbios_table_guid = SMBIOS_TABLE_GUID;
 const EFI_GUID efi_unicode_collation_protocol2_guid = EFI_UNICODE_COLLATION_PROTOCOL2_GUID;
 const EFI_GUID efi_unicode_collation_protocol_guid = EFI_UNICODE_COLLATION_PROTOCOL_GUID;
+const EFI_GUID efi_usb2_hc_protocol_guid = EFI_USB2_HC_PROTOCOL_GUID;
+const EFI_GUID efi_usb_io_protocol_guid = EFI_USB_IO_PROTOCOL_GUID;
 const EFI_GUID efi_virtual_cd_guid = EFI_VIRTUAL_CD_GUID;
 const EFI_GUID efi_virtual_disk_guid = EFI_VIRTUAL_DISK_GUID;
 const EFI_GUID efi_vt_100_guid = EFI_VT_100_GUID;
@@ -178,11 +182,14 @@ const EFI_GUID efi_ide_controller_init_protocol_guid =
 const EFI_GUID ember_text_input_state_protocol_guid = EMBER_TEXT_INPUT_STATE_PROTOCOL_GUID;
 const EFI_GUID ember_pci_driver_data_guid = EMBER_PCI_DRIVER_DATA_GUID;
 const EFI_GUID ember_secure_boot_defaults_guid = EMBER_SECURE_BOOT_DEFAULTS_GUID;
+const EFI_GUID ember_usb_bus_data_guid =
+    EFI_GUID_INIT(0x5d4c3ab1, 0x2f6e, 0x4c1b, 0x9e, 0x07, 0x3a, 0x51, 0xc8, 0x2d, 0x6f, 0x90);
 
 static const struct guid_name table[] = {
     {&ember_text_input_state_protocol_guid, "EmberTextInputState"},
     {&ember_pci_driver_data_guid, "EmberPciDriverData"},
     {&ember_secure_boot_defaults_guid, "EmberSecureBootDefaults"},
+    {&ember_usb_bus_data_guid, "EmberUsbBusData"},
     {&efi_acpi_20_table_guid, "ACPI20Table"},
     {&efi_acpi_table_guid, "ACPITable"},
     {&efi_block_io2_protocol_guid, "BlockIo2"},
@@ -260,6 +267,8 @@ static const struct guid_name table[] = {
     {&efi_smbios_table_guid, "SMBIOSTable"},
     {&efi_unicode_collation_protocol2_guid, "UnicodeCollation2"},
     {&efi_unicode_collation_protocol_guid, "UnicodeCollation"},
+    {&efi_usb2_hc_protocol_guid, "Usb2HostController"},
+    {&efi_usb_io_protocol_guid, "UsbIo"},
     {&efi_virtual_cd_guid, "VirtualCd"},
     {&efi_virtual_disk_guid, "VirtualDisk"},
     {&efi_vt_100_guid, "Vt100"},

@@ -89,6 +89,8 @@ extern const EFI_GUID efi_smbios3_table_guid;
 extern const EFI_GUID efi_smbios_table_guid;
 extern const EFI_GUID efi_unicode_collation_protocol2_guid;
 extern const EFI_GUID efi_unicode_collation_protocol_guid;
+extern const EFI_GUID efi_usb2_hc_protocol_guid;
+extern const EFI_GUID efi_usb_io_protocol_guid;
 extern const EFI_GUID efi_virtual_cd_guid;
 extern const EFI_GUID efi_virtual_disk_guid;
 extern const EFI_GUID efi_vt_100_guid;
@@ -121,6 +123,8 @@ extern const EFI_GUID efi_ide_controller_init_protocol_guid;
 extern const EFI_GUID ember_text_input_state_protocol_guid;
 extern const EFI_GUID ember_pci_driver_data_guid;
 extern const EFI_GUID ember_secure_boot_defaults_guid;
+/* The USB bus driver's data on a host controller's handle (private to drivers/usb/bus). */
+extern const EFI_GUID ember_usb_bus_data_guid;
 
 /* One entry of the table: a GUID and its short name ("BlockIo", "GlobalVariable"). */
 struct guid_name {
