@@ -57,7 +57,7 @@ static void check_hub(const uint8_t *data, size_t size)
 	if (EFI_ERROR(usb_desc_hub(data, size, &h)))
 		return;
 	if (!h.ports || h.ports > USB_HUB_MAX_PORTS || data[0] > size ||
-	    data[0] < 7 + 2 * ((data[2] + 8u) / 8))
+	    data[0] < 7 + (data[2] + 8u) / 8)
 		abort();
 }
 

@@ -189,9 +189,11 @@ EFI_STATUS usb_desc_hub(const void *buf, UINTN len, struct usb_hub_desc *out)
 			  len ? p[0] : 0);
 		return EFI_NOT_FOUND;
 	}
-	/* DeviceRemovable then PortPwrCtrlMask, each one bit per port and bit 0 reserved. */
+	/* DeviceRemovable: one bit per port and bit 0 reserved. PortPwrCtrlMask after it is
+	 * only kept for USB 1.0 software and hubs size it differently (QEMU's usb-hub with
+	 * ports / 8 bytes): not read, so not asked for. */
 	bitmap = (p[2] + 1u + 7) / 8;
-	if (p[0] < HUB_DESC_FIXED + 2 * bitmap) {
+	if (p[0] < HUB_DESC_FIXED + bitmap) {
 		log_debug("hub descriptor: %u ports do not fit in %u bytes\n", p[2], p[0]);
 		return EFI_NOT_FOUND;
 	}

@@ -60,8 +60,8 @@ struct usb_hub_desc {
 };
 
 /* A hub descriptor: its bLength bytes (no more than len), of type 0x29, with at least one
- * port and its DeviceRemovable and PortPwrCtrlMask bitmaps (one bit per port plus bit 0)
- * within bLength. EFI_NOT_FOUND when refused. */
+ * port and its DeviceRemovable bitmap (one bit per port plus bit 0) within bLength. EFI_NOT_FOUND
+ * when refused. */
 EFI_STATUS usb_desc_hub(const void *buf, UINTN len, struct usb_hub_desc *out);
 
 #endif
