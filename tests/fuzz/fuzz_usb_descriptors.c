@@ -1,9 +1,10 @@
 /* Fuzzes what USB devices send that Ember parses (drivers/usb/bus/usb_desc.c and
  * drivers/usb/hid/hid_keys.c): the input is taken as a device descriptor, a configuration,
- * string descriptors, a HID report descriptor (and itself as a report of the pointer
- * found) and a stream of HID keyboard reports (8 bytes each, the last shorter). What is accepted
- * must hold to the rules the parsers promise: interfaces and endpoints within their limits, each
- * interface with the endpoints it announced, endpoint numbers 1-15; keys well formed. */
+ * string descriptors, a hub descriptor, a HID report descriptor (and itself as a report of the
+ * pointer found) and a stream of HID keyboard reports (8 bytes each, the last shorter). What is
+ * accepted must hold to the rules the parsers promise: interfaces and endpoints within their
+ * limits, each interface with the endpoints it announced, endpoint numbers 1-15; keys well formed.
+ */
 #include "fuzz.h"
 #include <stdint.h>
 #include <stdlib.h>
@@ -47,6 +48,17 @@ static void check_strings(const uint8_t *data, size_t size)
 		len++;
 	if (len == 8 || len > (data[0] - 2u) / 2)
 		abort(); /* unterminated, or longer than the descriptor */
+}
+
+static void check_hub(const uint8_t *data, size_t size)
+{
+	struct usb_hub_desc h;
+
+	if (EFI_ERROR(usb_desc_hub(data, size, &h)))
+		return;
+	if (!h.ports || h.ports > USB_HUB_MAX_PORTS || data[0] > size ||
+	    data[0] < 7 + (data[2] + 8u) / 8)
+		abort();
 }
 
 static void check_reports(const uint8_t *data, size_t size)
@@ -102,6 +114,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	usb_desc_config_length(data, size);
 	check_config(data, size);
 	check_strings(data, size);
+	check_hub(data, size);
 	check_reports(data, size);
 	check_report_descriptor(data, size);
 	return 0;

@@ -98,6 +98,18 @@ def test_usb_keys_reach_the_shell(machine, shell_disk, firmware, controller):
     m.expect(r"^Usb k3y!$")
 
 
+# QEMU names a port behind a hub by the hub's port, a dot, and the port on the hub.
+USB_HUB_KEYBOARD = ["-device", "qemu-xhci,id=xhci", "-device", "usb-hub,bus=xhci.0,port=1,id=hub0",
+                    "-device", "usb-kbd,bus=xhci.0,port=1.1"]
+
+
+@pytest.mark.parametrize("firmware", ["bios", "ovmf"])
+def test_usb_keys_through_a_hub_reach_the_shell(machine, shell_disk, firmware):
+    m = shell_on(machine, shell_disk, firmware, devices=USB_HUB_KEYBOARD)
+    m.send_keys(*typed("echo hub"), "spc", *"k3y", "ret")
+    m.expect(r"^hub k3y$")
+
+
 def abs_event(x, y, button=None):
     events = [{"type": "abs", "data": {"axis": "x", "value": x}},
               {"type": "abs", "data": {"axis": "y", "value": y}}]

@@ -35,13 +35,8 @@ static EFI_STATUS EFIAPI get_capability(EFI_USB2_HC_PROTOCOL *this, UINT8 *speed
 	return EFI_SUCCESS;
 }
 
-static EFI_STATUS EFIAPI port_status(EFI_USB2_HC_PROTOCOL *this, UINT8 port,
-				     EFI_USB_PORT_STATUS *st)
+static void port_bits(struct fake_usb_port *p, EFI_USB_PORT_STATUS *st)
 {
-	struct fake_usb_port *p = &of(this)->ports[port];
-
-	if (port >= FAKE_USB_PORTS)
-		return EFI_INVALID_PARAMETER;
 	st->PortStatus = USB_PORT_STAT_POWER;
 	st->PortChangeStatus = p->connect_change ? USB_PORT_STAT_C_CONNECTION : 0;
 	if (p->dev) {
@@ -52,7 +47,25 @@ static EFI_STATUS EFIAPI port_status(EFI_USB2_HC_PROTOCOL *this, UINT8 port,
 	}
 	if (p->enabled)
 		st->PortStatus |= USB_PORT_STAT_ENABLE;
+}
+
+static EFI_STATUS EFIAPI port_status(EFI_USB2_HC_PROTOCOL *this, UINT8 port,
+				     EFI_USB_PORT_STATUS *st)
+{
+	if (port >= FAKE_USB_PORTS)
+		return EFI_INVALID_PARAMETER;
+	port_bits(&of(this)->ports[port], st);
 	return EFI_SUCCESS;
+}
+
+static void port_reset(struct fake_usb_port *p)
+{
+	p->enabled = p->dev != NULL;
+	if (p->dev) {
+		p->dev->address = 0;
+		p->dev->configuration = 0;
+		p->dev->callback = NULL;
+	}
 }
 
 static EFI_STATUS EFIAPI set_feature(EFI_USB2_HC_PROTOCOL *this, UINT8 port,
@@ -65,12 +78,7 @@ static EFI_STATUS EFIAPI set_feature(EFI_USB2_HC_PROTOCOL *this, UINT8 port,
 		return EFI_INVALID_PARAMETER;
 	if (feature == EfiUsbPortReset) {
 		f->resets++;
-		p->enabled = p->dev != NULL;
-		if (p->dev) {
-			p->dev->address = 0;
-			p->dev->configuration = 0;
-			p->dev->callback = NULL;
-		}
+		port_reset(p);
 	}
 	return EFI_SUCCESS;
 }
@@ -85,22 +93,6 @@ static EFI_STATUS EFIAPI clear_feature(EFI_USB2_HC_PROTOCOL *this, UINT8 port,
 	return EFI_SUCCESS;
 }
 
-static struct fake_usb_device *device_at(struct fake_usb_hc *f, UINT8 address)
-{
-	struct fake_usb_device *found = NULL;
-
-	for (UINTN i = 0; i < FAKE_USB_PORTS; i++) {
-		struct fake_usb_port *p = &f->ports[i];
-
-		if (p->dev && p->enabled && p->dev->address == address) {
-			if (found)
-				f->errors++; /* two devices answer */
-			found = p->dev;
-		}
-	}
-	return found;
-}
-
 static EFI_STATUS give(const UINT8 *desc, UINTN desc_len, void *data, UINTN *length)
 {
 	if (!desc)
@@ -108,6 +100,66 @@ static EFI_STATUS give(const UINT8 *desc, UINTN desc_len, void *data, UINTN *len
 	*length = *length < desc_len ? *length : desc_len;
 	memcpy(data, desc, *length);
 	return EFI_SUCCESS;
+}
+
+/* The device at address among ports and behind the configured hubs there. */
+static void find_in(struct fake_usb_hc *f, struct fake_usb_port *ports, UINT8 address,
+		    struct fake_usb_device **found)
+{
+	for (UINTN i = 0; i < FAKE_USB_PORTS; i++) {
+		struct fake_usb_port *p = &ports[i];
+
+		if (!p->dev || !p->enabled)
+			continue;
+		if (p->dev->address == address) {
+			if (*found)
+				f->errors++; /* two devices answer */
+			*found = p->dev;
+		}
+		if (p->dev->hub_desc && p->dev->configuration)
+			find_in(f, p->dev->hub, address, found);
+	}
+}
+
+static struct fake_usb_device *device_at(struct fake_usb_hc *f, UINT8 address)
+{
+	struct fake_usb_device *found = NULL;
+
+	find_in(f, f->ports, address, &found);
+	return found;
+}
+
+/* A hub's class requests (USB 2.0, 11.24.2). */
+static EFI_STATUS hub_request(struct fake_usb_device *hub, EFI_USB_DEVICE_REQUEST *req, void *data,
+			      UINTN *length)
+{
+	UINT8 port = (UINT8)(req->Index - 1);
+	struct fake_usb_port *p = port < FAKE_USB_PORTS ? &hub->hub[port] : NULL;
+	EFI_USB_PORT_STATUS st;
+
+	if (req->RequestType == 0xa0 && req->Request == USB_REQ_GET_DESCRIPTOR)
+		return give(hub->hub_desc, hub->hub_desc_len, data, length);
+	if (!p)
+		return EFI_DEVICE_ERROR;
+	if (req->RequestType == 0xa3 && req->Request == USB_REQ_GET_STATUS) {
+		port_bits(p, &st);
+		if (!p->powered)
+			st.PortStatus = 0;
+		return give((const UINT8 *)&st, sizeof(st), data, length);
+	}
+	if (req->RequestType == 0x23 && req->Request == USB_REQ_SET_FEATURE) {
+		if (req->Value == EfiUsbPortPower)
+			p->powered = true;
+		if (req->Value == EfiUsbPortReset && p->powered)
+			port_reset(p);
+		return EFI_SUCCESS;
+	}
+	if (req->RequestType == 0x23 && req->Request == USB_REQ_CLEAR_FEATURE) {
+		if (req->Value == EfiUsbPortConnectChange)
+			p->connect_change = false;
+		return EFI_SUCCESS;
+	}
+	return EFI_DEVICE_ERROR;
 }
 
 static EFI_STATUS get_descriptor(struct fake_usb_device *dev, EFI_USB_DEVICE_REQUEST *req,
@@ -156,6 +208,12 @@ static EFI_STATUS EFIAPI control(EFI_USB2_HC_PROTOCOL *this, UINT8 address, UINT
 	if (!dev) {
 		f->errors++;
 		return EFI_TIMEOUT;
+	}
+	dev->last_tt = *tt;
+	if ((req->RequestType & 0x60) == USB_REQ_TYPE_CLASS && dev->hub_desc) {
+		status = hub_request(dev, req, data, length);
+		*result = EFI_ERROR(status) ? EFI_USB_ERR_STALL : EFI_USB_NOERROR;
+		return status;
 	}
 	if (dev->request &&
 	    ((req->RequestType & 0x60) == USB_REQ_TYPE_CLASS ||
@@ -258,4 +316,11 @@ void fake_usb_hc_plug(struct fake_usb_hc *f, UINT8 port, struct fake_usb_device 
 	f->ports[port].dev = dev;
 	f->ports[port].enabled = false;
 	f->ports[port].connect_change = true;
+}
+
+void fake_usb_hub_plug(struct fake_usb_device *hub, UINT8 port, struct fake_usb_device *dev)
+{
+	hub->hub[port].dev = dev;
+	hub->hub[port].enabled = false;
+	hub->hub[port].connect_change = true;
 }

@@ -15,6 +15,17 @@
 
 #define FAKE_USB_PORTS 4
 
+struct fake_usb_device;
+
+struct fake_usb_port {
+	struct fake_usb_device *dev;
+	bool enabled, connect_change;
+	bool powered; /* a hub's port: what is plugged in is seen only once powered */
+};
+
+/* A device that is a hub (hub_desc set) answers the hub class requests for its ports
+ * (GET_DESCRIPTOR(HUB), GET_STATUS, SET_FEATURE and CLEAR_FEATURE of a port); the devices
+ * on its powered, enabled ports answer once it is configured. */
 struct fake_usb_device {
 	const UINT8 *device_desc; /* 18 bytes */
 	const UINT8 *config;	  /* wTotalLength bytes */
@@ -39,11 +50,11 @@ struct fake_usb_device {
 			      UINT32 *result);
 	EFI_STATUS (*bulk)(struct fake_usb_device *dev, UINT8 endpoint, void *data, UINTN *length,
 			   UINT32 *result);
-};
-
-struct fake_usb_port {
-	struct fake_usb_device *dev;
-	bool enabled, connect_change;
+	/* A hub: its descriptor, its ports, and the translator its devices were reached with. */
+	const UINT8 *hub_desc;
+	UINTN hub_desc_len;
+	struct fake_usb_port hub[FAKE_USB_PORTS];
+	EFI_USB2_HC_TRANSACTION_TRANSLATOR last_tt;
 };
 
 struct fake_usb_hc {
@@ -60,6 +71,8 @@ struct fake_usb_hc *fake_usb_hc_create(void);
 void fake_usb_hc_destroy(struct fake_usb_hc *f);
 /* Plugs dev into port (from 0) or pulls the device out (dev NULL); sets the change bit. */
 void fake_usb_hc_plug(struct fake_usb_hc *f, UINT8 port, struct fake_usb_device *dev);
+/* Plugs dev into a hub's port (from 0), or pulls it out (dev NULL); sets the change bit. */
+void fake_usb_hub_plug(struct fake_usb_device *hub, UINT8 port, struct fake_usb_device *dev);
 /* Hands a report to the device's open interrupt transfer; false when none is open. */
 bool fake_usb_hc_report(struct fake_usb_device *dev, const void *data, UINTN len);
 

@@ -117,3 +117,38 @@ TEST(usb_desc_strings)
 	EXPECT_STATUS(usb_desc_string(usb_test_product, 11, text, 8), EFI_NOT_FOUND);
 	EXPECT_STATUS(usb_desc_string((const UINT8[]){5, 3, 'a', 0, 0}, 5, text, 8), EFI_NOT_FOUND);
 }
+
+TEST(usb_desc_hub_taken_and_refused)
+{
+	/* QEMU's usb-hub as it answers: 8 ports, 2 ms to power good, a one-byte
+	 * PortPwrCtrlMask after the two bytes of DeviceRemovable. */
+	const UINT8 hub[] = {0x0a, 0x29, 8, 0x0a, 0x00, 1, 0, 0x00, 0x00, 0xff, 0xee};
+	struct usb_hub_desc h;
+	UINT8 buf[sizeof(hub)], big[13];
+
+	ASSERT_STATUS(usb_desc_hub(hub, sizeof(hub), &h), EFI_SUCCESS);
+	EXPECT_EQ(h.ports, 8);
+	EXPECT_EQ(h.power_on_ms, 2);
+	EXPECT_EQ(h.characteristics, 0x0a);
+	EXPECT_EQ(h.tt_think, 0);
+	EXPECT_STATUS(usb_desc_hub(hub, 9, &h), EFI_NOT_FOUND); /* bLength past the end */
+	memcpy(buf, hub, sizeof(hub));
+	buf[1] = 0x2a; /* a USB 3 hub's descriptor */
+	EXPECT_STATUS(usb_desc_hub(buf, sizeof(buf), &h), EFI_NOT_FOUND);
+	memcpy(buf, hub, sizeof(hub));
+	buf[2] = 0; /* no port */
+	EXPECT_STATUS(usb_desc_hub(buf, sizeof(buf), &h), EFI_NOT_FOUND);
+	buf[2] = 8;
+	buf[0] = 8; /* 8 ports and bit 0 need a two-byte DeviceRemovable: 9 bytes */
+	EXPECT_STATUS(usb_desc_hub(buf, sizeof(buf), &h), EFI_NOT_FOUND);
+	buf[0] = 9;
+	EXPECT_STATUS(usb_desc_hub(buf, sizeof(buf), &h), EFI_SUCCESS);
+	buf[2] = 200; /* 200 ports need 26 bytes */
+	EXPECT_STATUS(usb_desc_hub(buf, sizeof(buf), &h), EFI_NOT_FOUND);
+	memset(big, 0, sizeof(big));
+	memcpy(big, hub, sizeof(hub));
+	big[0] = 10;
+	big[2] = 20; /* 21 bits: three bytes */
+	ASSERT_STATUS(usb_desc_hub(big, sizeof(big), &h), EFI_SUCCESS);
+	EXPECT_EQ(h.ports, USB_HUB_MAX_PORTS); /* the rest left unused */
+}

@@ -22,3 +22,17 @@ const UINT8 usb_test_storage_config[32] = {
 const UINT8 usb_test_languages[4] = {4, 3, 0x09, 0x04};
 
 const UINT8 usb_test_product[12] = {12, 3, 'K', 0, 'e', 0, 'y', 0, 'b', 0, 'd', 0};
+
+const UINT8 usb_test_hub_device[18] = {
+    18, 1, 0x00, 0x02, 9, 0, 0, 64, 0x09, 0x04, 0x0a, 0x00, 0x01, 0x01, 0, 0, 0, 1,
+};
+
+const UINT8 usb_test_hub_config[25] = {
+    9, 2, 25,	0, 1, 1, 0,    0xe0, 0, /* configuration 1, self-powered */
+    9, 4, 0,	0, 1, 9, 0,    0,    0, /* interface 0: hub */
+    7, 5, 0x81, 3, 1, 0, 0xff,		/* endpoint 1 IN, interrupt: the status change bitmap */
+};
+
+const UINT8 usb_test_hub_desc[9] = {
+    9, 0x29, 4, 0x09, 0x00, 10, 0, 0x00, 0xff, /* 4 ports, 20 ms to power good */
+};

@@ -31,11 +31,25 @@ struct usb_interface {
 
 struct usb_bus;
 
+/* USB 2.0, 4.1.1: five hubs at most between the root and a device. */
+#define USB_HUB_MAX_DEPTH 5
+#define USB_CLASS_HUB 9
+
+/* The hub class state of a device that is a hub (usb_hub.c). */
+struct usb_hub {
+	struct usb_hub_desc desc;
+	struct usb_device *children[USB_HUB_MAX_PORTS];
+	bool failed[USB_HUB_MAX_PORTS];
+};
+
 struct usb_device {
 	struct usb_bus *bus;
-	UINT8 port;    /* root hub port, from 0 */
-	UINT8 address; /* 1..127 */
-	UINT8 speed;   /* EFI_USB_SPEED_* */
+	struct usb_device *parent; /* the hub it is behind, NULL on a root hub port */
+	UINT8 depth;		   /* hubs between it and the root hub */
+	struct usb_hub *hub;	   /* when it is a hub */
+	UINT8 port;		   /* port of the root hub or of the parent hub, from 0 */
+	UINT8 address;		   /* 1..127 */
+	UINT8 speed;		   /* EFI_USB_SPEED_* */
 	UINTN mps0;
 	EFI_USB2_HC_TRANSACTION_TRANSLATOR tt;
 	EFI_USB_DEVICE_DESCRIPTOR desc;
@@ -71,9 +85,9 @@ EFI_STATUS usb_get_descriptor(struct usb_device *dev, UINT8 type, UINT8 index, U
 			      void *buf, UINTN *length);
 EFI_STATUS usb_set_config(struct usb_device *dev, UINT8 value);
 
-/* Enumeration (usb_enum.c). */
-EFI_STATUS usb_port_reset(struct usb_bus *bus, UINT8 port, UINT8 *speed);
-EFI_STATUS usb_device_attach(struct usb_bus *bus, UINT8 port);
+/* Enumeration (usb_enum.c); hub is the parent hub, NULL for the root hub. */
+EFI_STATUS usb_port_reset(struct usb_bus *bus, struct usb_device *hub, UINT8 port, UINT8 *speed);
+EFI_STATUS usb_device_attach(struct usb_bus *bus, struct usb_device *hub, UINT8 port);
 EFI_STATUS usb_device_detach(struct usb_device *dev);
 /* Resets the device's port and gives it its address and configuration again. */
 EFI_STATUS usb_device_reset(struct usb_device *dev);
@@ -86,7 +100,20 @@ struct usb_interface *usb_interface_on(struct usb_bus *bus, EFI_HANDLE handle);
 /* EFI_USB_IO_PROTOCOL (usb_io.c). */
 extern const EFI_USB_IO_PROTOCOL usb_io_template;
 
-/* The ports (usb_ports.c): attaches new devices and detaches those gone. */
+/* The ports (usb_ports.c): attaches new devices and detaches those gone, on the root hub
+ * and then behind every hub. */
 void usb_ports_scan(struct usb_bus *bus, bool connect);
+
+/* Ports of the root hub (hub NULL) or of a hub, from 0, through the hub class requests
+ * (USB 2.0, 11.24.2) whose feature selectors and status bits USB2_HC's share (usb_hub.c). */
+EFI_STATUS usb_port_status(struct usb_bus *bus, struct usb_device *hub, UINT8 port,
+			   EFI_USB_PORT_STATUS *st);
+EFI_STATUS usb_port_feature(struct usb_bus *bus, struct usb_device *hub, UINT8 port,
+			    EFI_USB_PORT_FEATURE feature, bool set);
+/* Makes a configured device of the hub class a hub: its descriptor, its ports powered. */
+EFI_STATUS usb_hub_start(struct usb_device *dev);
+/* Detaches the devices behind a hub, then forgets its hub state; an error when one is
+ * still in use. */
+EFI_STATUS usb_hub_stop(struct usb_device *dev);
 
 #endif

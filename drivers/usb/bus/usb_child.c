@@ -17,6 +17,9 @@ static EFI_DEVICE_PATH_PROTOCOL *interface_path(struct usb_device *dev, UINT8 nu
 	dp_set_node(&node.Header, MESSAGING_DEVICE_PATH, MSG_USB_DP, sizeof(node));
 	node.ParentPortNumber = dev->port;
 	node.InterfaceNumber = number;
+	/* Behind a hub, the node follows the hub's own: <controller>/USB(hub)/USB(device). */
+	if (dev->parent && dev->parent->num_interfaces)
+		return dp_append_node(dev->parent->interfaces[0]->path, &node.Header);
 	return dp_append_node(dev->bus->path, &node.Header);
 }
 

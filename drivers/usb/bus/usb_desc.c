@@ -175,3 +175,32 @@ EFI_STATUS usb_desc_string(const void *buf, UINTN len, CHAR16 *text, UINTN max)
 	text[i] = 0;
 	return EFI_SUCCESS;
 }
+
+#define HUB_DESC_FIXED 7 /* the bytes before DeviceRemovable */
+
+EFI_STATUS usb_desc_hub(const void *buf, UINTN len, struct usb_hub_desc *out)
+{
+	const UINT8 *p = buf;
+	UINTN bitmap;
+
+	if (!buf || len < HUB_DESC_FIXED || p[0] < HUB_DESC_FIXED || p[0] > len ||
+	    p[1] != USB_DESC_TYPE_HUB || !p[2]) {
+		log_debug("hub descriptor refused (%u bytes of %u)\n", (unsigned)len,
+			  len ? p[0] : 0);
+		return EFI_NOT_FOUND;
+	}
+	/* DeviceRemovable: one bit per port and bit 0 reserved. PortPwrCtrlMask after it is
+	 * only kept for USB 1.0 software and hubs size it differently (QEMU's usb-hub with
+	 * ports / 8 bytes): not read, so not asked for. */
+	bitmap = (p[2] + 1u + 7) / 8;
+	if (p[0] < HUB_DESC_FIXED + bitmap) {
+		log_debug("hub descriptor: %u ports do not fit in %u bytes\n", p[2], p[0]);
+		return EFI_NOT_FOUND;
+	}
+	out->ports = p[2] < USB_HUB_MAX_PORTS ? p[2] : USB_HUB_MAX_PORTS;
+	out->characteristics = (UINT16)(p[3] | p[4] << 8);
+	out->power_on_ms = p[5] * 2u;
+	out->tt_think = (out->characteristics >> 5) & 3;
+	out->removable = (UINT16)(p[7] | (bitmap > 1 ? p[8] << 8 : 0));
+	return EFI_SUCCESS;
+}

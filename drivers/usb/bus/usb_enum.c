@@ -24,16 +24,15 @@ static UINT8 speed_of(UINT16 status)
 	return EFI_USB_SPEED_FULL;
 }
 
-EFI_STATUS usb_port_reset(struct usb_bus *bus, UINT8 port, UINT8 *speed)
+EFI_STATUS usb_port_reset(struct usb_bus *bus, struct usb_device *hub, UINT8 port, UINT8 *speed)
 {
-	EFI_USB2_HC_PROTOCOL *hc = bus->hc;
 	EFI_USB_PORT_STATUS st = {0, 0};
-	EFI_STATUS status = hc->SetRootHubPortFeature(hc, port, EfiUsbPortReset);
+	EFI_STATUS status = usb_port_feature(bus, hub, port, EfiUsbPortReset, true);
 
 	if (EFI_ERROR(status))
 		return status;
 	for (UINT32 ms = 0; ms < RESET_WAIT_MS; ms++) {
-		status = hc->GetRootHubPortStatus(hc, port, &st);
+		status = usb_port_status(bus, hub, port, &st);
 		if (EFI_ERROR(status))
 			return status;
 		if ((st.PortStatus & USB_PORT_STAT_ENABLE) &&
@@ -41,8 +40,8 @@ EFI_STATUS usb_port_reset(struct usb_bus *bus, UINT8 port, UINT8 *speed)
 			break;
 		core_stall_us(1000);
 	}
-	hc->ClearRootHubPortFeature(hc, port, EfiUsbPortResetChange);
-	hc->ClearRootHubPortFeature(hc, port, EfiUsbPortConnectChange);
+	usb_port_feature(bus, hub, port, EfiUsbPortResetChange, false);
+	usb_port_feature(bus, hub, port, EfiUsbPortConnectChange, false);
 	if (!(st.PortStatus & USB_PORT_STAT_ENABLE)) {
 		log_debug("port %u not enabled by its reset\n", port);
 		return EFI_NOT_FOUND;
@@ -160,11 +159,30 @@ static EFI_STATUS identify(struct usb_device *dev, UINT8 address)
 	return status;
 }
 
-EFI_STATUS usb_device_attach(struct usb_bus *bus, UINT8 port)
+/* Where a device behind hub sends its full- and low-speed transactions: the port of the
+ * nearest high-speed hub on its way to the root (USB 2.0, 11.14). */
+static void set_translator(struct usb_device *dev, struct usb_device *hub)
+{
+	if (!hub || dev->speed == EFI_USB_SPEED_HIGH || dev->speed == EFI_USB_SPEED_SUPER)
+		return;
+	if (hub->speed == EFI_USB_SPEED_HIGH) {
+		dev->tt.TranslatorHubAddress = hub->address;
+		dev->tt.TranslatorPortNumber = (UINT8)(dev->port + 1);
+	} else {
+		dev->tt = hub->tt;
+	}
+}
+
+static struct usb_device **slot_of(struct usb_bus *bus, struct usb_device *hub, UINT8 port)
+{
+	return hub ? &hub->hub->children[port] : &bus->devices[port];
+}
+
+EFI_STATUS usb_device_attach(struct usb_bus *bus, struct usb_device *hub, UINT8 port)
 {
 	struct usb_device *dev;
 	UINT8 speed, address = free_address(bus);
-	EFI_STATUS status = usb_port_reset(bus, port, &speed);
+	EFI_STATUS status = usb_port_reset(bus, hub, port, &speed);
 
 	if (EFI_ERROR(status))
 		return status;
@@ -174,22 +192,27 @@ EFI_STATUS usb_device_attach(struct usb_bus *bus, UINT8 port)
 	if (!dev)
 		return EFI_OUT_OF_RESOURCES;
 	dev->bus = bus;
+	dev->parent = hub;
+	dev->depth = hub ? (UINT8)(hub->depth + 1) : 0;
 	dev->port = port;
 	dev->speed = speed;
+	set_translator(dev, hub);
 	status = identify(dev, address);
 	if (EFI_ERROR(status))
 		goto err_free;
 	bus->addresses[address] = true;
-	bus->devices[port] = dev;
+	*slot_of(bus, hub, port) = dev;
 	status = usb_interfaces_create(dev);
 	if (EFI_ERROR(status))
 		goto err_detach;
-	log_info("port %u: device %04x:%04x, %u interfaces\n", port, dev->desc.IdVendor,
-		 dev->desc.IdProduct, dev->num_interfaces);
+	log_info("port %u depth %u: device %04x:%04x, %u interfaces\n", port, dev->depth,
+		 dev->desc.IdVendor, dev->desc.IdProduct, dev->num_interfaces);
+	if (dev->desc.DeviceClass == USB_CLASS_HUB && EFI_ERROR(usb_hub_start(dev)))
+		log_warn("port %u: hub left unused\n", port);
 	return EFI_SUCCESS;
 
 err_detach:
-	bus->devices[port] = NULL;
+	*slot_of(bus, hub, port) = NULL;
 	bus->addresses[address] = false;
 err_free:
 	pool_free(dev);
@@ -199,12 +222,14 @@ err_free:
 EFI_STATUS usb_device_detach(struct usb_device *dev)
 {
 	struct usb_bus *bus = dev->bus;
-	EFI_STATUS status = usb_interfaces_destroy(dev);
+	EFI_STATUS status = usb_hub_stop(dev);
 
+	if (!EFI_ERROR(status))
+		status = usb_interfaces_destroy(dev);
 	if (EFI_ERROR(status))
 		return status;
 	bus->addresses[dev->address] = false;
-	bus->devices[dev->port] = NULL;
+	*slot_of(bus, dev->parent, dev->port) = NULL;
 	pool_free(dev);
 	return EFI_SUCCESS;
 }
@@ -212,7 +237,7 @@ EFI_STATUS usb_device_detach(struct usb_device *dev)
 EFI_STATUS usb_device_reset(struct usb_device *dev)
 {
 	UINT8 speed, address = dev->address;
-	EFI_STATUS status = usb_port_reset(dev->bus, dev->port, &speed);
+	EFI_STATUS status = usb_port_reset(dev->bus, dev->parent, dev->port, &speed);
 
 	if (EFI_ERROR(status))
 		return status;

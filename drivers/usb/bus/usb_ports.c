@@ -11,39 +11,55 @@ static void connect_children(struct usb_device *dev)
 		driver_connect(dev->interfaces[i]->handle, NULL, NULL, true);
 }
 
-static void scan_port(struct usb_bus *bus, UINT8 port, bool connect)
+static void scan_hub(struct usb_device *hub, bool connect);
+
+/* A port of the root hub (hub NULL) or of a hub. */
+static void scan_port(struct usb_bus *bus, struct usb_device *hub, UINT8 port, bool connect)
 {
-	EFI_USB2_HC_PROTOCOL *hc = bus->hc;
 	EFI_USB_PORT_STATUS st;
-	struct usb_device *dev = bus->devices[port];
+	struct usb_device *dev = hub ? hub->hub->children[port] : bus->devices[port];
+	bool *failed = hub ? &hub->hub->failed[port] : &bus->failed[port];
 	bool present, changed;
 
-	if (EFI_ERROR(hc->GetRootHubPortStatus(hc, port, &st)))
+	if (EFI_ERROR(usb_port_status(bus, hub, port, &st)))
 		return;
 	present = st.PortStatus & USB_PORT_STAT_CONNECTION;
 	changed = st.PortChangeStatus & USB_PORT_STAT_C_CONNECTION;
 	if (changed)
-		hc->ClearRootHubPortFeature(hc, port, EfiUsbPortConnectChange);
+		usb_port_feature(bus, hub, port, EfiUsbPortConnectChange, false);
 	if (changed || !present)
-		bus->failed[port] = false;
+		*failed = false;
 	if (dev && (!present || changed)) {
 		if (EFI_ERROR(usb_device_detach(dev)))
 			return; /* still in use: tried again at the next poll */
 		log_info("port %u: device removed\n", port);
 		dev = NULL;
 	}
-	if (dev || !present || bus->failed[port])
+	if (dev && dev->hub)
+		scan_hub(dev, connect);
+	if (dev || !present || *failed)
 		return;
-	if (EFI_ERROR(usb_device_attach(bus, port))) {
-		bus->failed[port] = true;
+	if (EFI_ERROR(usb_device_attach(bus, hub, port))) {
+		*failed = true;
 		return;
 	}
+	dev = hub ? hub->hub->children[port] : bus->devices[port];
 	if (connect)
-		connect_children(bus->devices[port]);
+		connect_children(dev);
+	if (dev->hub)
+		scan_hub(dev, connect);
+}
+
+/* The ports of a hub, found by polling its port status (its status-change endpoint is not
+ * used): the depth limit of usb_hub_start bounds the recursion. */
+static void scan_hub(struct usb_device *hub, bool connect)
+{
+	for (UINT8 port = 0; port < hub->hub->desc.ports; port++)
+		scan_port(hub->bus, hub, port, connect);
 }
 
 void usb_ports_scan(struct usb_bus *bus, bool connect)
 {
 	for (UINT8 port = 0; port < bus->ports; port++)
-		scan_port(bus, port, connect);
+		scan_port(bus, NULL, port, connect);
 }

@@ -47,9 +47,15 @@ struct xhci_hc;
 /* A device slot: the xHC's view of one USB device. */
 struct xhci_dev {
 	UINT8 slot;
-	UINT8 port;	     /* root hub port, from 1 */
-	UINT8 speed;	     /* XHCI_SPEED_* */
-	UINT8 address;	     /* the bus driver's address for it, 0 before SET_ADDRESS */
+	UINT8 port;    /* root hub port, from 1 */
+	UINT8 speed;   /* XHCI_SPEED_* */
+	UINT8 address; /* the bus driver's address for it, 0 before SET_ADDRESS */
+	/* Where it is (slot context, 6.2.2): its route string below the root port, the hub
+	 * it is behind (slot and port, 0 on a root port), the hubs on its way, and the
+	 * transaction translator of a full/low-speed device behind a high-speed hub. */
+	UINT32 route;
+	UINT8 parent_slot, parent_port, depth;
+	UINT8 tt_slot, tt_port;
 	struct xhci_dma ctx; /* page 0: the output device context; pages 1-2: the input context */
 	struct xhci_ring *rings[32]; /* by DCI (1: the default control endpoint) */
 };
@@ -87,7 +93,8 @@ struct xhci_hc {
 	UINT8 slot_of_address[XHCI_MAX_ADDRESS];
 	UINT8 default_slot; /* the slot that address 0 reaches: the last port reset */
 	UINT8 port_slot[256];
-	struct list async; /* struct xhci_async */
+	UINT8 hub_reset_slot, hub_reset_port; /* the last hub port the bus driver reset */
+	struct list async;		      /* struct xhci_async */
 	EFI_EVENT async_timer;
 	EFI_EVENT exit_event;
 	bool running;
@@ -151,6 +158,16 @@ EFI_STATUS xhci_dev_endpoint(struct xhci_hc *hc, struct xhci_dev *dev, UINT8 end
 			     UINTN max_packet, UINTN interval_ms, UINT8 *dci);
 /* Drops every endpoint but the default one (the device was given a configuration). */
 EFI_STATUS xhci_dev_deconfigure(struct xhci_hc *hc, struct xhci_dev *dev);
+/* A slot for the device on the hub port the bus driver last reset, reached at address 0
+ * (xhci_hub.c); speed is EFI_USB_SPEED_*, tt the bus driver's Translator. */
+struct xhci_dev *xhci_dev_behind_hub(struct xhci_hc *hc, UINT8 speed,
+				     const EFI_USB2_HC_TRANSACTION_TRANSLATOR *tt);
+/* Notes the hub class requests the xHC must know of: a hub port reset (the next device at
+ * address 0 is there), a hub descriptor (the slot is a hub of so many ports). */
+void xhci_hub_request_done(struct xhci_hc *hc, struct xhci_dev *dev,
+			   const EFI_USB_DEVICE_REQUEST *req, const void *data, UINTN length);
+/* Creates a slot for a device (root port or behind a hub, as tmpl says), at address 0. */
+EFI_STATUS xhci_dev_create_at(struct xhci_hc *hc, const struct xhci_dev *tmpl);
 /* The device the bus driver's address names, or NULL. */
 struct xhci_dev *xhci_dev_at(struct xhci_hc *hc, UINT8 address);
 /* An endpoint with an ended TD made usable again (halted: reset; busy: stopped). */

@@ -51,8 +51,9 @@ static void address_ctx(struct xhci_hc *hc, struct xhci_dev *dev, UINTN max_pack
 	in_ctx_clear(hc, dev);
 	xhci_in_ctx(hc, dev, 0)[1] = 0x3; /* add the slot and EP0 */
 	slot = xhci_in_ctx(hc, dev, 1);
-	slot[0] = (UINT32)dev->speed << 20 | 1u << 27;
+	slot[0] = dev->route | (UINT32)dev->speed << 20 | 1u << 27;
 	slot[1] = (UINT32)dev->port << 16;
+	slot[2] = dev->tt_slot | (UINT32)dev->tt_port << 8;
 	ep_ctx_fill(xhci_in_ctx(hc, dev, 2), XHCI_EP_CONTROL, max_packet, dev->rings[1]);
 }
 
@@ -74,6 +75,17 @@ static EFI_STATUS dev_setup(struct xhci_hc *hc, struct xhci_dev *dev)
 
 EFI_STATUS xhci_dev_create(struct xhci_hc *hc, UINT8 port, UINT8 speed)
 {
+	struct xhci_dev tmpl = {.port = port, .speed = speed};
+	EFI_STATUS status = xhci_dev_create_at(hc, &tmpl);
+
+	if (!EFI_ERROR(status))
+		hc->port_slot[port] = hc->default_slot;
+	return status;
+}
+
+EFI_STATUS xhci_dev_create_at(struct xhci_hc *hc, const struct xhci_dev *tmpl)
+{
+	UINT8 port = tmpl->port;
 	struct xhci_dev *dev;
 	UINT8 slot = 0;
 	EFI_STATUS status = xhci_cmd_enable_slot(hc, &slot);
@@ -89,22 +101,25 @@ EFI_STATUS xhci_dev_create(struct xhci_hc *hc, UINT8 port, UINT8 speed)
 		xhci_cmd_disable_slot(hc, slot);
 		return EFI_OUT_OF_RESOURCES;
 	}
+	*dev = *tmpl;
 	dev->slot = slot;
-	dev->port = port;
-	dev->speed = speed;
 	status = dev_setup(hc, dev);
 	if (EFI_ERROR(status)) {
 		log_debug("port %u: no device slot: %r\n", port, status);
 		xhci_dev_destroy(hc, dev);
 		return status;
 	}
-	hc->port_slot[port] = slot;
 	hc->default_slot = slot;
 	return EFI_SUCCESS;
 }
 
 void xhci_dev_destroy(struct xhci_hc *hc, struct xhci_dev *dev)
 {
+	/* A hub takes the devices behind it along (at most five hubs deep). */
+	for (UINT32 s = 1; s <= XHCI_MAX_SLOTS; s++)
+		if (hc->slots[s] && hc->slots[s] != dev && hc->slots[s]->parent_slot == dev->slot &&
+		    hc->slots[dev->slot] == dev)
+			xhci_dev_destroy(hc, hc->slots[s]);
 	xhci_async_remove_dev(hc, dev);
 	if (hc->running)
 		xhci_cmd_disable_slot(hc, dev->slot);
@@ -130,8 +145,13 @@ EFI_STATUS xhci_dev_set_address(struct xhci_hc *hc, struct xhci_dev *dev, UINT8 
 	UINTN max_packet = xhci_out_ctx(hc, dev, 1)[1] >> 16;
 	EFI_STATUS status;
 
-	if (address >= XHCI_MAX_ADDRESS || hc->slot_of_address[address])
+	if (address >= XHCI_MAX_ADDRESS)
 		return EFI_INVALID_PARAMETER;
+	/* The bus driver gave the address again: the device that had it is gone from behind
+	 * a hub, which the xHC does not see. */
+	if (hc->slot_of_address[address] && hc->slot_of_address[address] != dev->slot &&
+	    hc->slots[hc->slot_of_address[address]])
+		xhci_dev_destroy(hc, hc->slots[hc->slot_of_address[address]]);
 	address_ctx(hc, dev, max_packet ? max_packet : default_ep0_packet(dev->speed));
 	status = xhci_cmd_ctx(hc, TRB_ADDRESS_DEVICE, dev, 0);
 	if (EFI_ERROR(status))

@@ -151,6 +151,8 @@ static EFI_STATUS EFIAPI control_transfer(EFI_USB2_HC_PROTOCOL *this, UINT8 addr
 		return status;
 	*result = EFI_USB_ERR_SYSTEM;
 	dev = xhci_dev_at(hc, address);
+	if (!dev && !address)
+		dev = xhci_dev_behind_hub(hc, speed, tt);
 	if (!dev)
 		return EFI_DEVICE_ERROR;
 	status = control_intercept(hc, dev, request, result, &done);
@@ -159,7 +161,10 @@ static EFI_STATUS EFIAPI control_transfer(EFI_USB2_HC_PROTOCOL *this, UINT8 addr
 	status = xhci_dev_set_ep0_packet(hc, dev, mps);
 	if (EFI_ERROR(status))
 		return EFI_DEVICE_ERROR;
-	return xhci_control(hc, dev, request, dir, data, length, timeout, result);
+	status = xhci_control(hc, dev, request, dir, data, length, timeout, result);
+	if (!EFI_ERROR(status))
+		xhci_hub_request_done(hc, dev, request, data, length ? *length : 0);
+	return status;
 }
 
 static EFI_STATUS EFIAPI bulk_transfer(EFI_USB2_HC_PROTOCOL *this, UINT8 address, UINT8 endpoint,

@@ -46,4 +46,22 @@ EFI_STATUS usb_desc_languages(const void *buf, UINTN len, UINT16 *ids, UINTN max
  * cut there). EFI_NOT_FOUND when refused. */
 EFI_STATUS usb_desc_string(const void *buf, UINTN len, CHAR16 *text, UINTN max);
 
+/* A hub descriptor (USB 2.0, 11.23.2.1), what a hub's class request GET_DESCRIPTOR(0x29)
+ * returns. */
+#define USB_DESC_TYPE_HUB 0x29
+#define USB_HUB_MAX_PORTS 15 /* ports beyond are left unused */
+
+struct usb_hub_desc {
+	UINT8 ports;		/* bNbrPorts, at most USB_HUB_MAX_PORTS */
+	UINT16 characteristics; /* wHubCharacteristics */
+	UINT32 power_on_ms;	/* bPwrOn2PwrGood * 2: from port power on to power good */
+	UINT8 tt_think;		/* TT think time code (characteristics bits 6:5) */
+	UINT16 removable;	/* DeviceRemovable: bit n for port n (1 based), 1 = fixed */
+};
+
+/* A hub descriptor: its bLength bytes (no more than len), of type 0x29, with at least one
+ * port and its DeviceRemovable bitmap (one bit per port plus bit 0) within bLength. EFI_NOT_FOUND
+ * when refused. */
+EFI_STATUS usb_desc_hub(const void *buf, UINTN len, struct usb_hub_desc *out);
+
 #endif
