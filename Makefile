@@ -21,11 +21,12 @@ FUZZ_CFLAGS := $(COMMON) -O1 -fno-omit-frame-pointer -D_GNU_SOURCE -DEMBER_FUZZI
 # Firmware and applications are optimised for size: they ride in the flash image (the code
 # flash goal is 256 KiB), and their speed, measured in virtual time, hardly changes.
 PE_CFLAGS := $(COMMON) -Os --target=x86_64-unknown-windows -ffreestanding -fno-builtin \
-	-fshort-wchar -mno-red-zone -fno-stack-protector -mno-stack-arg-probe
+	-fshort-wchar -mno-red-zone -fno-stack-protector -mno-stack-arg-probe -ffunction-sections \
+	-fdata-sections
 # QEMU firmware: freestanding ELF, position-independent code, linked at a fixed address.
 FW_CFLAGS := $(COMMON) -Os --target=x86_64-unknown-none-elf -ffreestanding -fno-builtin \
 	-fno-stack-protector -mno-red-zone -fpie -fno-asynchronous-unwind-tables \
-	-fno-unwind-tables -Iplatform/qemu-x86_64
+	-fno-unwind-tables -Iplatform/qemu-x86_64 -ffunction-sections -fdata-sections
 PE_LDFLAGS := --target=x86_64-unknown-windows -nostdlib -fuse-ld=lld \
 	-Wl,-entry:efi_main -Wl,-subsystem:efi_application
 
@@ -228,12 +229,15 @@ QEMU_FIRMWARE_SRC := $(filter-out core/trace/%,$(FIRMWARE_SRC))
 $(FW_DIR)/ember-core.elf: $(call obj,fw,$(QEMU_FIRMWARE_SRC) $(FREESTANDING_SRC) $(CRYPTO_LIBC_SRC) $(QEMU_SRC)) $(call mbedtls_obj,fw) platform/qemu-x86_64/core.ld
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
-	$(Q)ld.lld -static -nostdlib -T platform/qemu-x86_64/core.ld -o $@ $(filter %.o,$^)
+	$(Q)ld.lld -static -nostdlib --gc-sections -T platform/qemu-x86_64/core.ld -o $@ $(filter %.o,$^)
 # The firmware is built for size, but for the code whose loops a boot spends its time in:
 # the library (frame-buffer fills, memory and string moves, CRC-32) and the variable store's
 # scans. The inflate code of the reset stage stays small: it must fit in 8 KiB.
 $(call obj,fw,$(filter-out lib/inflate.c,$(LIB_SRC)) $(FREESTANDING_SRC) $(VARSTORE_SRC)): FW_CFLAGS += -O2
-# The reset stage unpacks the core with lib/inflate.c, run from flash.
+# The reset stage unpacks the core with lib/inflate.c, run from flash: its linker script
+# takes whole .text sections, so these two keep one section per kind.
+$(BUILD)/fw/lib/inflate.o $(BUILD)/fw/platform/qemu-x86_64/reset/reset.o: \
+	FW_CFLAGS += -fno-function-sections -fno-data-sections
 $(FW_DIR)/reset.elf: $(BUILD)/fw/platform/qemu-x86_64/reset/reset.o $(BUILD)/fw/lib/inflate.o platform/qemu-x86_64/reset/reset.ld
 	@mkdir -p $(dir $@)
 	$(Q)ld.lld -T platform/qemu-x86_64/reset/reset.ld -e reset_vector -o $@ $(filter %.o,$^)
