@@ -228,7 +228,7 @@ QEMU_FIRMWARE_SRC := $(filter-out core/trace/%,$(FIRMWARE_SRC))
 $(FW_DIR)/ember-core.elf: $(call obj,fw,$(QEMU_FIRMWARE_SRC) $(FREESTANDING_SRC) $(CRYPTO_LIBC_SRC) $(QEMU_SRC)) $(call mbedtls_obj,fw) platform/qemu-x86_64/core.ld
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
-	$(Q)ld.lld -static -nostdlib -T platform/qemu-x86_64/core.ld -o $@ $(filter %.o,$^)
+	$(Q)ld.lld -static -nostdlib --emit-relocs -T platform/qemu-x86_64/core.ld -o $@ $(filter %.o,$^)
 # The firmware is built for size, but for the code whose loops a boot spends its time in:
 # the library (frame-buffer fills, memory and string moves, CRC-32) and the variable store's
 # scans. The inflate code of the reset stage stays small: it must fit in 8 KiB.
