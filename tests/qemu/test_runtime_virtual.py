@@ -84,6 +84,10 @@ def test_runtime_services_without_identity_mapping(machine, firmware, keys, tmp_
     check_auth_output(m.text)
     passed, failed = map(int, SUMMARY.findall(m.text)[-1])
     assert failed == 0 and passed == PLAIN_CHECKS + AUTH_CHECKS, m.text[-3000:]
+    # The signature check fits an OS's stack for runtime calls with room to spare (Linux
+    # gives them a kernel thread's 16 KiB).
+    used = int(re.search(r"the db append used (\d+) bytes of stack", m.text).group(1))
+    assert used < 8192, used
     # The shutdown came from ResetSystem, called through its new address, and finished
     # its log line (a fault in the middle would have reset the machine instead).
     assert re.search(r"^reset: ResetSystem\(EfiResetShutdown\) at runtime, status 0x0$",
