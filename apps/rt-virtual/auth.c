@@ -33,11 +33,14 @@ enum {
 	DB_WRONG,
 	PRIV_OTHER,
 	PRIV2,
+	DBX_AUTH,
+	DBX_ESL,
 	FILES
 };
 static const CHAR16 *const file_names[FILES] = {
-    u"\\PK.auth", u"\\KEK.auth",       u"\\db.auth",	   u"\\priv1.auth",	 u"\\db.esl",
-    u"\\db2.esl", u"\\db-append.auth", u"\\db-wrong.auth", u"\\priv-other.auth", u"\\priv2.auth"};
+    u"\\PK.auth",	  u"\\KEK.auth",   u"\\db.auth",	u"\\priv1.auth",
+    u"\\db.esl",	  u"\\db2.esl",	   u"\\db-append.auth", u"\\db-wrong.auth",
+    u"\\priv-other.auth", u"\\priv2.auth", u"\\dbx.auth",	u"\\dbx.esl"};
 static struct blob files[FILES];
 static UINT8 value[2 * FILE_MAX];
 static unsigned passed, failed; /* this part's own count, for firmwares that fail others */
@@ -122,6 +125,16 @@ static bool db_holds(EFI_RUNTIME_SERVICES *rt, bool appended)
 	return !appended || !mem_cmp(value + first, files[DB2_ESL].data, files[DB2_ESL].size);
 }
 
+static bool dbx_holds(EFI_RUNTIME_SERVICES *rt)
+{
+	UINTN size = sizeof(value);
+	UINT32 attributes = 0;
+
+	return rt->GetVariable(u"dbx", &db_guid, &attributes, &size, value) == EFI_SUCCESS &&
+	       attributes == NBRA && size == files[DBX_ESL].size &&
+	       !mem_cmp(value, files[DBX_ESL].data, size);
+}
+
 static bool private_holds(EFI_RUNTIME_SERVICES *rt, const char *text)
 {
 	UINTN size = sizeof(value);
@@ -185,6 +198,10 @@ void rtv_auth_check(EFI_RUNTIME_SERVICES *rt)
 	auth_check(status == EFI_SECURITY_VIOLATION, "a db update signed by an unknown key");
 	app_print("rt-virtual: wrongly signed db update in virtual mode: %r\n", status);
 	auth_check(db_holds(rt, true), "db unchanged by the refused update");
+	/* A dbx update (a SHA-256 signature list), as fwupd and efivarfs write them. */
+	auth_check(set(rt, u"dbx", &db_guid, NBRA, DBX_AUTH) == EFI_SUCCESS,
+		   "a dbx update signed by the KEK");
+	auth_check(dbx_holds(rt), "dbx holds the update");
 	auth_check(set(rt, u"SbPrivate", &private_guid, NBRA, PRIV_OTHER) == EFI_SECURITY_VIOLATION,
 		   "a private variable's update by another signer");
 	auth_check(set(rt, u"SbPrivate", &private_guid, NBRA, PRIV2) == EFI_SUCCESS,

@@ -12,8 +12,8 @@ void rtv_check(bool ok, const char *what);
  * PK.auth and enrols PK, KEK, db and a private variable; false when no volume holds them. */
 bool rtv_auth_prepare(void);
 
-/* In virtual mode: a db append signed by the KEK, a db update by an unknown key, and the
- * private variable's updates by its owner and by another signer. */
+/* In virtual mode: a db append signed by the KEK, a db update by an unknown key, a dbx
+ * update, and the private variable's updates by its owner and by another signer. */
 void rtv_auth_check(EFI_RUNTIME_SERVICES *rt);
 
 #endif
