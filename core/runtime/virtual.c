@@ -8,6 +8,18 @@
 static bool virtual_mode;
 static const UINT8 *conversion_map; /* only during SetVirtualAddressMap */
 static UINTN conversion_count, conversion_stride;
+/* The firmware image's pointer slots (runtime_pointer_slots_declare); read only during
+ * SetVirtualAddressMap, in physical mode. */
+static UINT64 slots_data;
+static const UINT8 *slots_map;
+static UINTN slots_map_size;
+
+void runtime_pointer_slots_declare(UINT64 data, const UINT8 *map, UINTN map_size)
+{
+	slots_data = data;
+	slots_map = map;
+	slots_map_size = map_size;
+}
 
 static const EFI_MEMORY_DESCRIPTOR *descriptor_for(UINT64 address)
 {
@@ -49,6 +61,29 @@ static void convert(void **pointer)
 					       ((UINT64)(uintptr_t)*pointer - d->PhysicalStart));
 }
 
+static bool is_pointer_slot(void **pointer)
+{
+	UINT64 at = (UINT64)(uintptr_t)pointer, word;
+
+	if (!slots_map || at < slots_data || (at - slots_data) % sizeof(UINT64))
+		return false;
+	word = (at - slots_data) / sizeof(UINT64);
+	return word / 8 < slots_map_size && (slots_map[word / 8] >> (word % 8)) & 1;
+}
+
+/* The image's static data holds link-time addresses (function tables, the crypto library's
+ * OID and algorithm tables, string pointers) that nobody converts by hand: each that points
+ * into a runtime range moves with it. Last of all: the code after it must not follow them
+ * while the OS still runs it at the physical addresses. */
+static void convert_pointer_slots(void)
+{
+	for (UINTN i = 0; i < slots_map_size; i++)
+		for (UINT32 bit = 0; bit < 8; bit++)
+			if ((slots_map[i] >> bit) & 1)
+				convert((void **)(uintptr_t)(slots_data +
+							     (i * 8 + bit) * sizeof(UINT64)));
+}
+
 /* The services' entry points: the OS calls them through the table at their new addresses
  * (and the table itself moves with core_st->RuntimeServices). */
 static void convert_runtime_services(void)
@@ -83,6 +118,7 @@ EFI_STATUS EFIAPI efi_set_virtual_address_map(UINTN map_size, UINTN descriptor_s
 	convert((void **)&core_st->ConfigurationTable);
 	convert((void **)&core_st->RuntimeServices);
 	table_update_crc(&core_st->Hdr);
+	convert_pointer_slots();
 	conversion_count = 0;
 	virtual_mode = true;
 	return EFI_SUCCESS;
@@ -99,7 +135,9 @@ EFI_STATUS EFIAPI efi_convert_pointer(UINTN debug_disposition, VOID **address)
 	d = descriptor_for((UINT64)(uintptr_t)*address);
 	if (!d)
 		return EFI_NOT_FOUND;
-	convert(address);
+	/* A slot of the image's map is converted once, with the others, at the end. */
+	if (!is_pointer_slot(address))
+		convert(address);
 	return EFI_SUCCESS;
 }
 

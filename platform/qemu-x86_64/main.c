@@ -21,6 +21,9 @@ static void start_core(void)
 
 	runtime_image_declare((uintptr_t)__core_start, (uintptr_t)__core_data_start,
 			      (uintptr_t)__core_end);
+	runtime_pointer_slots_declare((uintptr_t)__core_data_start,
+				      (const UINT8 *)__core_slots_start,
+				      (UINTN)(__core_slots_end - __core_slots_start));
 	status = core_init(&config);
 
 	if (EFI_ERROR(status)) {

@@ -69,5 +69,7 @@ EFI_HANDLE kernel_load(void);
 
 /* Linker symbols of the core image (core.ld). */
 extern char __core_start[], __core_data_start[], __core_file_end[], __core_end[];
+/* scripts/mkfd's map of .data's absolute addresses (platform/qemu-x86_64/core.ld). */
+extern char __core_slots_start[], __core_slots_end[];
 
 #endif

@@ -12,6 +12,8 @@
 
 #define OFFSET 0x7f0000000000ULL /* where the "OS" maps the runtime ranges */
 
+static UINT64 map_shift = OFFSET; /* VirtualStart - PhysicalStart in virtual_map's maps */
+
 static EFI_EVENT group_event, typed_event;
 static unsigned group_calls, typed_calls;
 static void *runtime_pointer, *boot_pointer;
@@ -33,7 +35,7 @@ static void EFIAPI on_typed(EFI_EVENT event, void *context)
 	typed_calls++;
 }
 
-/* The map the firmware reports, each runtime range given VirtualStart = physical + OFFSET;
+/* The map the firmware reports, each runtime range given VirtualStart = physical + map_shift;
  * with leave_out, the first runtime range is missing. */
 static EFI_MEMORY_DESCRIPTOR *virtual_map(UINTN *size, UINTN *desc_size, UINTN *key, bool leave_out)
 {
@@ -56,7 +58,7 @@ static EFI_MEMORY_DESCRIPTOR *virtual_map(UINTN *size, UINTN *desc_size, UINTN *
 			leave_out = false;
 			continue;
 		}
-		d->VirtualStart = d->PhysicalStart + OFFSET;
+		d->VirtualStart = d->PhysicalStart + map_shift;
 		memmove(map + out, d, *desc_size);
 		out += *desc_size;
 	}
@@ -156,4 +158,61 @@ static void exit_and_map(void)
 TEST(runtime_set_virtual_address_map)
 {
 	RUN_ISOLATED(exit_and_map);
+}
+
+/* The firmware image's pointer slots (runtime_pointer_slots_declare), here five words of
+ * runtime memory standing for its data: the marked ones that point into runtime memory
+ * move, an unmarked word, a pointer to boot data and NULL stay. The map moves each range
+ * up by a page only, so a new address still lies in the range: converting a slot twice
+ * (a notification converts one too) would show. */
+static UINT64 *slot_image;
+static EFI_STATUS slot_convert_status;
+
+static void EFIAPI convert_a_slot(EFI_EVENT event, void *context)
+{
+	slot_convert_status = efi_convert_pointer(0, (void **)&slot_image[2]);
+}
+
+static void map_with_slots(void)
+{
+	static int boot_data;
+	const UINT8 slot_map[1] = {0x1d}; /* words 0, 2, 3 and 4 */
+	UINTN size, desc_size, key;
+	EFI_MEMORY_DESCRIPTOR *map;
+	EFI_PHYSICAL_ADDRESS pages;
+	EFI_EVENT event;
+	UINT8 *target;
+
+	ASSERT_STATUS(mem_allocate_pages(AllocateAnyPages, EfiRuntimeServicesData, 4, &pages),
+		      EFI_SUCCESS);
+	slot_image = (UINT64 *)(UINTN)pages;
+	target = (UINT8 *)slot_image;
+	slot_image[0] = (UINTN)(target + 8);
+	slot_image[1] = (UINTN)(target + 16);
+	slot_image[2] = (UINTN)(target + 24);
+	slot_image[3] = (UINTN)&boot_data;
+	slot_image[4] = 0;
+	runtime_pointer_slots_declare((UINTN)slot_image, slot_map, sizeof(slot_map));
+	ASSERT_STATUS(core_st->BootServices->CreateEvent(EVT_SIGNAL_VIRTUAL_ADDRESS_CHANGE,
+							 TPL_NOTIFY, convert_a_slot, NULL, &event),
+		      EFI_SUCCESS);
+	map_shift = EFI_PAGE_SIZE;
+	map = virtual_map(&size, &desc_size, &key, false);
+	ASSERT(map != NULL);
+	ASSERT_STATUS(core_st->BootServices->ExitBootServices(core_image_handle, key), EFI_SUCCESS);
+	ASSERT_STATUS(
+	    efi_set_virtual_address_map(size, desc_size, EFI_MEMORY_DESCRIPTOR_VERSION, map),
+	    EFI_SUCCESS);
+	EXPECT_STATUS(slot_convert_status, EFI_SUCCESS);
+	EXPECT_EQ(slot_image[0], (UINTN)(target + 8) + EFI_PAGE_SIZE);
+	EXPECT_EQ(slot_image[1], (UINTN)(target + 16));
+	EXPECT_EQ(slot_image[2], (UINTN)(target + 24) + EFI_PAGE_SIZE);
+	EXPECT_EQ(slot_image[3], (UINTN)&boot_data);
+	EXPECT_EQ(slot_image[4], 0);
+	free(map);
+}
+
+TEST(runtime_set_virtual_address_map_converts_pointer_slots)
+{
+	RUN_ISOLATED(map_with_slots);
 }

@@ -209,6 +209,10 @@ EFI_STATUS config_table_install(const EFI_GUID *guid, void *table);
  * [start, code_end) is its code and read-only data, [code_end, end) its data; both page
  * aligned. The memory attributes table describes it so (RO and XP). */
 void runtime_image_declare(UINT64 start, UINT64 code_end, UINT64 end);
+/* Declares where that image's data holds absolute addresses: bit i of map (map_size bytes,
+ * bit 0 first) set when the 8 bytes at data + 8 * i do. SetVirtualAddressMap converts
+ * those that point into a runtime range, after the VIRTUAL_ADDRESS_CHANGE notifications. */
+void runtime_pointer_slots_declare(UINT64 data, const UINT8 *map, UINTN map_size);
 
 /* ConvertPointer for runtime code, from its EVT_SIGNAL_VIRTUAL_ADDRESS_CHANGE handler. */
 EFI_STATUS runtime_convert_pointer(void **address);

@@ -159,7 +159,7 @@ struct var_service {
 	struct vstore vol; /* the others, in RAM */
 	struct flash_ram vol_flash;
 	bool at_runtime;      /* ExitBootServices happened: only RUNTIME_ACCESS variables exist */
-	bool virtual_mode;    /* var_service_convert ran: authenticated writes are refused */
+	bool virtual_mode;    /* var_service_convert ran (SetVirtualAddressMap) */
 	var_verify_fn verify; /* NULL: time-based authenticated writes are EFI_UNSUPPORTED */
 	var_digest_fn digest;
 	UINT8 *auth_mem; /* VAR_AUTH_MEM_SIZE bytes */

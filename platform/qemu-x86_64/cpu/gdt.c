@@ -45,8 +45,12 @@ bool gdt_fault_stacks_init(void)
 	struct {
 		uint16_t limit;
 		uint64_t base;
-	} __attribute__((packed)) gdtr = {sizeof(gdt) - 1, (uint64_t)(uintptr_t)gdt};
+	} __attribute__((packed)) gdtr = {sizeof(gdt) - 1, 0};
 	EFI_PHYSICAL_ADDRESS stacks;
+
+	/* Set here, not in the initializer: a constant copy would put an unaligned absolute
+	 * address in .data, which scripts/mkfd's map of pointer slots refuses. */
+	gdtr.base = (uint64_t)(uintptr_t)gdt;
 
 	if (EFI_ERROR(mem_allocate_pages(AllocateAnyPages, EfiBootServicesData,
 					 2 * FAULT_STACK_SIZE / 4096, &stacks)))

@@ -100,8 +100,11 @@ void interrupts_init(void)
 	struct {
 		uint16_t limit;
 		uint64_t base;
-	} __attribute__((packed)) idtr = {sizeof(idt) - 1, (uint64_t)(uintptr_t)idt};
+	} __attribute__((packed)) idtr = {sizeof(idt) - 1, 0};
 
+	/* Set here, not in the initializer: a constant copy would put an unaligned absolute
+	 * address in .data, which scripts/mkfd's map of pointer slots refuses. */
+	idtr.base = (uint64_t)(uintptr_t)idt;
 	for (unsigned v = 0; v < IDT_ENTRIES; v++)
 		idt_set(v, v < ARRAY_SIZE(interrupt_stubs) ? interrupt_stubs[v]
 							   : interrupt_stub_default);
