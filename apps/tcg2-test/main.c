@@ -45,6 +45,7 @@ static UINT32 popcount(UINT32 v)
 static void check_capability(void)
 {
 	EFI_TCG2_BOOT_SERVICE_CAPABILITY small;
+	UINT32 vendor = 0;
 
 	CHECK_STATUS(tcg2->GetCapability(tcg2, NULL), EFI_INVALID_PARAMETER);
 	mem_set(&cap, 0, sizeof(cap));
@@ -59,6 +60,10 @@ static void check_capability(void)
 	CHECK_EQ(cap.ActivePcrBanks & ~cap.HashAlgorithmBitmap, 0);
 	CHECK(cap.NumberOfPCRBanks >= popcount(cap.ActivePcrBanks));
 	CHECK(cap.MaxCommandSize >= 1024 && cap.MaxResponseSize >= 1024);
+	/* ManufacturerID: TPM_PT_MANUFACTURER's four characters in the TPM's order in memory */
+	if (CHECK(tpm_property(0x105, &vendor)))
+		CHECK_EQ(cap.ManufacturerID, vendor >> 24 | (vendor >> 8 & 0xFF00) |
+						 (vendor << 8 & 0xFF0000) | vendor << 24);
 	app_print("tcg2-test: banks 0x%x active of 0x%x, manufacturer 0x%x, logs 0x%x\n",
 		  cap.ActivePcrBanks, cap.HashAlgorithmBitmap, cap.ManufacturerID,
 		  cap.SupportedEventLogs);

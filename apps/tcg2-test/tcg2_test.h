@@ -13,6 +13,8 @@ extern EFI_TCG2_PROTOCOL *tcg2;
 bool tpm_hash(void *ctx, UINT16 alg, const void *data, size_t size, UINT8 *out);
 /* TPM2_PCR_Read of PCRs 0-23 of the bank of alg into values. */
 bool tpm_read_pcrs(UINT16 alg, UINT8 values[TLOG_PCRS][TLOG_DIGEST_MAX]);
+/* TPM2_GetCapability of one TPM property (TPM_PT_*). */
+bool tpm_property(UINT32 property, UINT32 *value);
 /* TPM2_PCR_Reset of a resettable PCR (16, the debug PCR) with an empty password. */
 bool tpm_reset_pcr(UINT32 pcr);
 

@@ -3,6 +3,7 @@
 #include "tcg2_test.h"
 
 #define TPM_CC_PCR_Reset 0x13D
+#define TPM_CC_GetCapability 0x17A
 #define TPM_CC_Hash 0x17D
 #define TPM_CC_PCR_Read 0x17E
 #define TPM_RH_NULL 0x40000007u
@@ -119,4 +120,17 @@ bool tpm_reset_pcr(UINT32 pcr)
 	c.buf[c.size++] = 0;
 	put16(&c, 0);
 	return submit(&c, rsp, &rsp_size);
+}
+
+bool tpm_property(UINT32 property, UINT32 *value)
+{
+	struct cmd c;
+	UINT8 rsp[256];
+	UINT32 rsp_size = sizeof(rsp);
+
+	begin(&c, 0x8001, TPM_CC_GetCapability);
+	put32(&c, 6); /* TPM_CAP_TPM_PROPERTIES */
+	put32(&c, property);
+	put32(&c, 1);
+	return submit(&c, rsp, &rsp_size) && tlog_parse_property(rsp, rsp_size, property, value);
 }

@@ -8,6 +8,10 @@
 /* The banks the firmware can use: those tpm supports that Ember can hash. */
 UINT32 tcg2_hash_bitmap(const struct tpm_device *tpm);
 
+/* Installs EFI_TCG2_PROTOCOL on a new handle when the machine's TPM has started (an init
+ * step; the unit tests call it themselves). */
+EFI_STATUS tcg2_install(void);
+
 /* SetActivePcrBanks and GetResultOfSetActivePcrBanks (tcg2_pcr_banks.c). */
 EFI_STATUS EFIAPI tcg2_set_active_pcr_banks(EFI_TCG2_PROTOCOL *This, UINT32 ActivePcrBanks);
 EFI_STATUS EFIAPI tcg2_get_result_of_set_active_pcr_banks(EFI_TCG2_PROTOCOL *This,

@@ -208,16 +208,21 @@ static EFI_TCG2_PROTOCOL tcg2_protocol = {
     tcg2_get_result_of_set_active_pcr_banks,
 };
 
-static EFI_STATUS tcg2_install(void)
+EFI_STATUS tcg2_install(void)
 {
 	struct tpm_device *tpm = tpm_get();
 	EFI_HANDLE handle = NULL;
 	EFI_STATUS status;
+	UINT32 id;
 
 	if (!tpm)
 		return EFI_SUCCESS;
 	tcg2_pcr_banks_apply(tpm);
-	if (EFI_ERROR(tpm2_get_manufacturer(tpm, &manufacturer_id)))
+	/* The vendor ID's four characters in the TPM's order in memory ("IBM\0" reads as
+	 * 0x004d4249), as EDK2 reports them. */
+	if (!EFI_ERROR(tpm2_get_manufacturer(tpm, &id)))
+		manufacturer_id = id >> 24 | (id >> 8 & 0xFF00) | (id << 8 & 0xFF0000) | id << 24;
+	else
 		log_debug("TPM manufacturer unknown\n");
 	if (!event_log_get())
 		return EFI_SUCCESS;

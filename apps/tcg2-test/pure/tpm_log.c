@@ -274,3 +274,22 @@ bool tlog_parse_hash(const UINT8 *rsp, size_t size, UINT32 expected_size, UINT8 
 	mem_copy(out, rsp + 12, expected_size);
 	return true;
 }
+
+/* After the header: moreData, capability (6), TPML_TAGGED_TPM_PROPERTY: count, then
+ * {property, value} pairs. */
+bool tlog_parse_property(const UINT8 *rsp, size_t size, UINT32 property, UINT32 *value)
+{
+	size_t at = 10 + 1;
+	UINT32 count;
+
+	if (size < at + 8 || be32(rsp + at) != 6)
+		return false;
+	count = be32(rsp + at + 4);
+	at += 8;
+	for (UINT32 i = 0; i < count && size - at >= 8; i++, at += 8)
+		if (be32(rsp + at) == property) {
+			*value = be32(rsp + at + 4);
+			return true;
+		}
+	return false;
+}

@@ -76,6 +76,9 @@ bool tlog_replay_event(struct tlog_replay *rp, const struct tlog_reader *r,
  * values[pcr], those PCRs' bits into *read. False when malformed. */
 bool tlog_parse_pcr_read(const UINT8 *rsp, size_t size, UINT16 alg,
 			 UINT8 values[TLOG_PCRS][TLOG_DIGEST_MAX], UINT32 *read);
+/* TPM2_GetCapability(TPM_CAP_TPM_PROPERTIES)'s response: the value of property. False when
+ * malformed or absent. */
+bool tlog_parse_property(const UINT8 *rsp, size_t size, UINT32 property, UINT32 *value);
 /* TPM2_Hash's response: outHash (expected_size bytes) into out. False when malformed. */
 bool tlog_parse_hash(const UINT8 *rsp, size_t size, UINT32 expected_size, UINT8 *out);
 
