@@ -61,6 +61,13 @@ def test_set_active_pcr_banks_on_ember(machine):
         tpm.stop()
 
 
+@pytest.mark.skip(reason="OVMF carries out SetActivePcrBanks only after physical presence "
+                  "(a key press at its prompt), and its boot option passes tcg2-test no "
+                  "argument: the request is checked on Ember only")
+def test_set_active_pcr_banks_on_ovmf():
+    pass
+
+
 def test_no_tcg2_without_a_tpm(machine):
     m = machine(app=APP, timeout=120)
     m.expect(SUMMARY)
