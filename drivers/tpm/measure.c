@@ -144,9 +144,15 @@ EFI_STATUS event_log_record(UINT32 pcr, UINT32 type, const UINT8 digests[][TPM_D
 		return EFI_NOT_READY;
 	if (pcr >= TPM_PCR_COUNT)
 		return EFI_INVALID_PARAMETER;
-	/* EV_NO_ACTION events are informational: not extended (PFP 10.4.5). */
-	if (type != EV_NO_ACTION)
+	/* EV_NO_ACTION events are informational: not extended, logged with zero digests (PFP
+	 * 10.4.5), whatever digests the caller had. */
+	if (type == EV_NO_ACTION) {
+		static const UINT8 zero[TPM_BANK_COUNT][TPM_DIGEST_MAX];
+
+		digests = zero;
+	} else {
 		status = tpm2_pcr_extend(tpm_get(), pcr, log->banks, digests);
+	}
 	if (EFI_ERROR(status)) {
 		log_warn("PCR %u not extended: %r\n", pcr, status);
 		return EFI_DEVICE_ERROR;

@@ -103,6 +103,11 @@ static void check_digests_and_no_action(struct tcg_log *log)
 	    EFI_SUCCESS);
 	check_record(log->base + log->last_event, 7, 0x800000e0, digests[0], digests[1]);
 	fake.cmd_size = 0;
+	ASSERT_STATUS(
+	    measure_digests(0, EV_NO_ACTION, (const UINT8(*)[TPM_DIGEST_MAX])digests, "info", 4),
+	    EFI_SUCCESS);
+	EXPECT_EQ(fake.cmd_size, 0);
+	EXPECT(mem_is_zero(log->base + log->last_event + 14, 20));
 	ASSERT_STATUS(measure_data(0, EV_NO_ACTION, "abc", 3, "info", 4), EFI_SUCCESS);
 	EXPECT_EQ(fake.cmd_size, 0); /* nothing sent to the TPM */
 	static const UINT8 zero[32];
