@@ -88,10 +88,15 @@ extern const EFI_GUID efi_simple_text_input_protocol_guid;
 extern const EFI_GUID efi_simple_text_output_protocol_guid;
 extern const EFI_GUID efi_smbios3_table_guid;
 extern const EFI_GUID efi_smbios_table_guid;
+extern const EFI_GUID efi_tcg2_final_events_table_guid;
+extern const EFI_GUID efi_tcg2_protocol_guid;
 extern const EFI_GUID efi_unicode_collation_protocol2_guid;
 extern const EFI_GUID efi_unicode_collation_protocol_guid;
 extern const EFI_GUID efi_usb2_hc_protocol_guid;
 extern const EFI_GUID efi_usb_io_protocol_guid;
+/* PI architectural protocols (no interface): the variable services are up. */
+extern const EFI_GUID efi_variable_arch_protocol_guid;
+extern const EFI_GUID efi_variable_write_arch_protocol_guid;
 extern const EFI_GUID efi_virtual_cd_guid;
 extern const EFI_GUID efi_virtual_disk_guid;
 extern const EFI_GUID efi_vt_100_guid;
@@ -126,6 +131,7 @@ extern const EFI_GUID ember_pci_driver_data_guid;
 /* The USB bus driver's data on a host controller's handle (private to drivers/usb/bus). */
 extern const EFI_GUID ember_usb_bus_data_guid;
 extern const EFI_GUID ember_secure_boot_defaults_guid;
+extern const EFI_GUID ember_tcg2_pcr_banks_guid;
 
 /* One entry of the table: a GUID and its short name ("BlockIo", "GlobalVariable"). */
 struct guid_name {
