@@ -37,6 +37,9 @@ void timer_stop(void);
 struct core_memory_range;
 const struct core_memory_range *memory_ranges(size_t *count);
 
+/* tpm_measure.c: the code flash and the version into PCR 0 (nothing without a TPM). */
+void qemu_measure_firmware(void);
+
 /* pflash.c: the variable store; false when only RAM could hold it (-bios). */
 bool pflash_variables_start(void);
 UINT64 pflash_vars_base(void);
