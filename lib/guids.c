@@ -38,6 +38,7 @@
 #include <efi/protocol/serial_io.h>
 #include <efi/protocol/shell.h>
 #include <efi/protocol/shell_parameters.h>
+#include <efi/protocol/tcg2.h>
 #include <efi/protocol/simple_file_system.h>
 #include <efi/protocol/simple_text_input.h>
 #include <efi/protocol/simple_text_input_ex.h>
@@ -122,6 +123,8 @@ const EFI_GUID efi_simple_text_input_protocol_guid = EFI_SIMPLE_TEXT_INPUT_PROTO
 const EFI_GUID efi_simple_text_output_protocol_guid = EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL_GUID;
 const EFI_GUID efi_smbios3_table_guid = SMBIOS3_TABLE_GUID;
 const EFI_GUID efi_smbios_table_guid = SMBIOS_TABLE_GUID;
+const EFI_GUID efi_tcg2_final_events_table_guid = EFI_TCG2_FINAL_EVENTS_TABLE_GUID;
+const EFI_GUID efi_tcg2_protocol_guid = EFI_TCG2_PROTOCOL_GUID;
 const EFI_GUID efi_unicode_collation_protocol2_guid = EFI_UNICODE_COLLATION_PROTOCOL2_GUID;
 const EFI_GUID efi_unicode_collation_protocol_guid = EFI_UNICODE_COLLATION_PROTOCOL_GUID;
 const EFI_GUID efi_usb2_hc_protocol_guid = EFI_USB2_HC_PROTOCOL_GUID;
@@ -268,6 +271,8 @@ static const struct guid_name table[] = {
     {&efi_simple_text_output_protocol_guid, "SimpleTextOut"},
     {&efi_smbios3_table_guid, "SMBIOS3Table"},
     {&efi_smbios_table_guid, "SMBIOSTable"},
+    {&efi_tcg2_final_events_table_guid, "Tcg2FinalEventsTable"},
+    {&efi_tcg2_protocol_guid, "Tcg2"},
     {&efi_unicode_collation_protocol2_guid, "UnicodeCollation2"},
     {&efi_unicode_collation_protocol_guid, "UnicodeCollation"},
     {&efi_usb2_hc_protocol_guid, "Usb2HostController"},

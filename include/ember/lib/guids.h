@@ -88,6 +88,8 @@ extern const EFI_GUID efi_simple_text_input_protocol_guid;
 extern const EFI_GUID efi_simple_text_output_protocol_guid;
 extern const EFI_GUID efi_smbios3_table_guid;
 extern const EFI_GUID efi_smbios_table_guid;
+extern const EFI_GUID efi_tcg2_final_events_table_guid;
+extern const EFI_GUID efi_tcg2_protocol_guid;
 extern const EFI_GUID efi_unicode_collation_protocol2_guid;
 extern const EFI_GUID efi_unicode_collation_protocol_guid;
 extern const EFI_GUID efi_usb2_hc_protocol_guid;
