@@ -17,8 +17,8 @@ static void measure_boot_variable(const CHAR16 *name)
 
 	if (EFI_ERROR(variable_read(name, &efi_global_variable_guid, &data, &size, NULL)))
 		return;
-	measure_variable(PCR_PLATFORM_CONFIG, EV_EFI_VARIABLE_BOOT, name,
-			 &efi_global_variable_guid, data, size, true);
+	measure_variable(PCR_PLATFORM_CONFIG, EV_EFI_VARIABLE_BOOT, name, &efi_global_variable_guid,
+			 data, size, true);
 	pool_free(data);
 }
 

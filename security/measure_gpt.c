@@ -55,8 +55,8 @@ static bool find_disk(const EFI_DEVICE_PATH_PROTOCOL *path, const void *node,
 	if (!disk)
 		return false;
 	mem_copy(disk, path, prefix);
-	*(EFI_DEVICE_PATH_PROTOCOL *)((UINT8 *)disk + prefix) =
-	    (EFI_DEVICE_PATH_PROTOCOL){END_DEVICE_PATH_TYPE, END_ENTIRE_DEVICE_PATH_SUBTYPE, {4, 0}};
+	*(EFI_DEVICE_PATH_PROTOCOL *)((UINT8 *)disk + prefix) = (EFI_DEVICE_PATH_PROTOCOL){
+	    END_DEVICE_PATH_TYPE, END_ENTIRE_DEVICE_PATH_SUBTYPE, {4, 0}};
 	found = !EFI_ERROR(handle_locate_device_path(&efi_disk_io_protocol_guid, &rest, &handle)) &&
 		dp_is_end(rest) &&
 		!EFI_ERROR(protocol_get(handle, &efi_disk_io_protocol_guid, (void **)dio)) &&

@@ -33,7 +33,8 @@ void measure_authority(const void *signature_data, UINTN size);
  * file, with UEFI_IMAGE_LOAD_EVENT; an image from a GPT partition first measures that
  * disk's GPT (PCR 5, once). */
 void measure_image(const void *file, UINTN file_size, UINT16 subsystem, UINT64 base,
-		   UINT64 size_in_memory, UINT64 link_address, const EFI_DEVICE_PATH_PROTOCOL *path);
+		   UINT64 size_in_memory, UINT64 link_address,
+		   const EFI_DEVICE_PATH_PROTOCOL *path);
 /* PCR 5: the GPT of the disk whose partition path names (EV_EFI_GPT_EVENT), once a boot. */
 void measure_gpt(const EFI_DEVICE_PATH_PROTOCOL *path);
 
