@@ -22,6 +22,15 @@ from disk_images import MIB, gpt_esp_disk
 from test_tpm import Swtpm
 
 APP = BUILD / "tests/programs/measured_app.efi"
+OVMF_SECBOOT = Path("/usr/share/OVMF/OVMF_CODE_4M.secboot.fd")
+# Debian's OVMF ships a Secure Boot VARS whose PK, KEK and db hold a test ("snakeoil")
+# certificate, with its key: images it signs boot on OVMF; Ember gets the same keys.
+OVMF_SNAKEOIL_VARS = Path("/usr/share/OVMF/OVMF_VARS_4M.snakeoil.fd")
+SNAKEOIL_KEY = Path("/usr/share/ovmf/PkKek-1-snakeoil.key")
+SNAKEOIL_CERT = Path("/usr/share/ovmf/PkKek-1-snakeoil.pem")
+EMBER_OWNER = "7e57a11e-5ec0-4b00-8a1e-0000000000f7"
+GLOBAL_VARIABLE = "8be4df61-93ca-11d2-aa0d-00e098032b8c"
+IMAGE_SECURITY_DATABASE = "d719b2cb-3d3a-4596-a3bc-dad00e67656f"
 TPM_CC_PCR_EXTEND = 0x182
 DIGEST_SIZES = {0x0004: 20, 0x000B: 32, 0x000C: 48, 0x000D: 64}
 HASHES = {0x0004: hashlib.sha1, 0x000B: hashlib.sha256, 0x000C: hashlib.sha384,
@@ -74,11 +83,23 @@ def authenticode_sha256(path):
 
 
 def firmware_args(firmware, work):
+    """QEMU's machine and flash arguments for "ember", "ovmf" or (Secure Boot, keys in
+    their VARS: secure_boot_vars) "ember-sb" and "ovmf-sb"."""
     if firmware == "ember":
-        return ["-bios", str(FW / "ember.fd")]
+        return ["-machine", "q35,accel=tcg", "-bios", str(FW / "ember.fd")]
+    if firmware == "ember-sb":
+        return ["-machine", "q35,accel=tcg",
+                "-drive", f"if=pflash,format=raw,readonly=on,file={FW / 'ember-code.fd'}",
+                "-drive", f"if=pflash,format=raw,file={Path(work) / 'vars.fd'}"]
+    if firmware == "ovmf-sb":
+        return ["-machine", "q35,smm=on,accel=tcg",
+                "-global", "driver=cfi.pflash01,property=secure,value=on",
+                "-drive", f"if=pflash,format=raw,readonly=on,file={OVMF_SECBOOT}",
+                "-drive", f"if=pflash,format=raw,file={Path(work) / 'vars.fd'}"]
     vars_copy = Path(work) / "ovmf-vars.fd"
     shutil.copy(OVMF_VARS, vars_copy)
-    return ["-drive", f"if=pflash,format=raw,readonly=on,file={OVMF_CODE}",
+    return ["-machine", "q35,accel=tcg",
+            "-drive", f"if=pflash,format=raw,readonly=on,file={OVMF_CODE}",
             "-drive", f"if=pflash,format=raw,file={vars_copy}"]
 
 
@@ -88,7 +109,7 @@ def measured_boot(firmware, disk, work, device="tpm-crb", timeout=300):
     qemu = None
     try:
         qemu = subprocess.Popen(
-            ["qemu-system-x86_64", "-machine", "q35,accel=tcg", "-m", "256", "-display",
+            ["qemu-system-x86_64", "-m", "256", "-display",
              "none", "-net", "none", "-serial", "stdio", "-monitor", "none", "-no-reboot",
              "-drive", f"format=raw,if=virtio,file={disk}"]
             + firmware_args(firmware, work) + tpm.qemu_args(device),
@@ -154,3 +175,66 @@ def test_measured_boot(firmware, apps, tmp_path):
     assert (4, authenticode_sha256(changed)) in [(p, d.get(SHA256)) for p, d in other]
     changed_pcrs = {pcr for (alg, pcr), value in replay(other).items() if pcrs[(alg, pcr)] != value}
     assert changed_pcrs == {4}
+
+
+def guid_bytes(text):
+    import uuid
+    return uuid.UUID(text).bytes_le
+
+
+def variable_data(guid, name, data):
+    """UEFI_VARIABLE_DATA (PFP 10.4.1): GUID, name length, data length, name, data."""
+    name16 = name.encode("utf-16-le")
+    return (guid + len(name).to_bytes(8, "little") + len(data).to_bytes(8, "little")
+            + name16 + data)
+
+
+def secure_boot_vars(firmware, work):
+    """A VARS image with the snakeoil certificate as PK, KEK and db, and the EFI_SIGNATURE_DATA
+    owners it has there (the 16 bytes before each copy of the certificate)."""
+    vars_file = Path(work) / "vars.fd"
+    if firmware == "ovmf-sb":
+        shutil.copy(OVMF_SNAKEOIL_VARS, vars_file)
+    else:
+        shutil.copy(FW / "ember-vars.fd", vars_file)
+        for var in ("PK", "KEK", "db"):
+            subprocess.run([str(BUILD / "ember-varstore"), str(vars_file), "enroll", var,
+                            "--owner", EMBER_OWNER, str(SNAKEOIL_CERT)], check=True,
+                           capture_output=True)
+    der = subprocess.run(["openssl", "x509", "-in", str(SNAKEOIL_CERT), "-outform", "der"],
+                         check=True, capture_output=True).stdout
+    content, owners, at = vars_file.read_bytes(), set(), 0
+    while (at := content.find(der, at + 1)) > 0:
+        owners.add(content[at - 16:at])
+    return der, owners
+
+
+@pytest.mark.parametrize("firmware", ["ember-sb", "ovmf-sb"])
+def test_secure_boot_policy_in_pcr7(firmware, tmp_path):
+    """With Secure Boot on: PCR 7 starts with SecureBoot = 1, has its separator, and after it
+    exactly one EV_EFI_VARIABLE_AUTHORITY: the db entry (owner and certificate) that
+    verified the boot application."""
+    if firmware == "ovmf-sb" and not (OVMF_SECBOOT.exists() and OVMF_SNAKEOIL_VARS.exists()):
+        pytest.skip("OVMF's Secure Boot build with test keys (Debian package ovmf) missing")
+    if not SNAKEOIL_KEY.exists():
+        pytest.skip("the snakeoil key of Debian's ovmf package is missing")
+    signed, key = tmp_path / "signed.efi", tmp_path / "snakeoil.key"
+    # The key is stored encrypted; its passphrase is "snakeoil".
+    subprocess.run(["openssl", "pkey", "-in", str(SNAKEOIL_KEY), "-passin", "pass:snakeoil",
+                    "-out", str(key)], check=True, capture_output=True)
+    subprocess.run(["sbsign", "--key", str(key), "--cert", str(SNAKEOIL_CERT),
+                    "--output", str(signed), str(APP)], check=True, capture_output=True)
+    der, owners = secure_boot_vars(firmware, tmp_path)
+    assert owners, "the certificate is not in the VARS image"
+    disk = gpt_esp_disk(tmp_path / "disk.img", tmp_path, {"EFI/BOOT/BOOTX64.EFI": signed})
+
+    extended, console = measured_boot(firmware, disk, tmp_path)
+    assert "measured app ran" in console, console[-2000:]
+    pcr7 = [d[SHA256] for p, d in extended if p == 7]
+    secure_boot = variable_data(guid_bytes(GLOBAL_VARIABLE), "SecureBoot", b"\x01")
+    assert pcr7 and pcr7[0] == hashlib.sha256(secure_boot).digest()
+    assert SEPARATOR_SHA256 in pcr7
+    authorities = {hashlib.sha256(variable_data(guid_bytes(IMAGE_SECURITY_DATABASE), "db",
+                                                owner + der)).digest() for owner in owners}
+    after = pcr7[pcr7.index(SEPARATOR_SHA256) + 1:]
+    assert len([d for d in after if d in authorities]) == 1, [d.hex() for d in pcr7]
