@@ -1,8 +1,10 @@
-/* PCR 0 on QEMU (PFP 1.05 3.3.4.1, 10.4.2): the firmware's code as it sits in the code flash,
- * the reset blob (the last 8 KiB below 4 GiB, which runs first) and the packed core that
- * scripts/mkfd placed below it, each as EV_EFI_PLATFORM_FIRMWARE_BLOB2; then the version
- * (EV_S_CRTM_VERSION: "Ember MAJOR.MINOR" in UCS-2 with its NUL). Where the packed core lies
- * comes from the reset blob's core descriptor, checked to lie inside the code flash. */
+/* What QEMU's firmware measures itself (PFP 1.05 3.3.4.1, 3.3.4.2, 10.4.2). PCR 0: the code
+ * as it sits in the code flash, the reset blob (the last 8 KiB below 4 GiB, which runs first)
+ * and the packed core that scripts/mkfd placed below it, each as
+ * EV_EFI_PLATFORM_FIRMWARE_BLOB2, then the version (EV_S_CRTM_VERSION: "Ember MAJOR.MINOR"
+ * in UCS-2 with its NUL). Where the packed core lies comes from the reset blob's core
+ * descriptor, checked to lie inside the code flash. PCR 1: the SMBIOS structures handed to
+ * the OS (EV_EFI_HANDOFF_TABLES2). */
 #define LOG_PREFIX "tpm: "
 #include <ember/core/core.h>
 #include <ember/core/log.h>
@@ -11,6 +13,7 @@
 #include <ember/drivers/tcg_events.h>
 #include <ember/lib/format.h>
 #include <ember/lib/str.h>
+#include <efi/system_table.h>
 #include "qemu.h"
 #include "reset/layout.h"
 
@@ -67,4 +70,23 @@ void qemu_measure_firmware(void)
 	units = utf8_to_ucs2(version, ARRAY_SIZE(version), text, str8_len(text));
 	measure_event(PCR_PLATFORM_CODE, EV_S_CRTM_VERSION, version, (units + 1) * sizeof(CHAR16),
 		      version, (UINT32)((units + 1) * sizeof(CHAR16)));
+}
+
+/* Measures the SMBIOS structures published under guid at entry_point (smbios.c). */
+void qemu_measure_smbios(const void *structures, UINT32 size, const EFI_GUID *guid,
+			 void *entry_point)
+{
+	static const char description[] = "SmbiosTable";
+	UINT8 event[1 + sizeof(description) - 1 + sizeof(UINT64) + sizeof(EFI_CONFIGURATION_TABLE)];
+	UINT64 count = 1;
+	EFI_CONFIGURATION_TABLE table = {*guid, entry_point};
+	UINT8 *p = event;
+
+	*p++ = sizeof(description) - 1;
+	mem_copy(p, description, sizeof(description) - 1);
+	p += sizeof(description) - 1;
+	mem_copy(p, &count, sizeof(count));
+	mem_copy(p + sizeof(count), &table, sizeof(table));
+	measure_event(PCR_PLATFORM_CONFIG, EV_EFI_HANDOFF_TABLES2, structures, size, event,
+		      sizeof(event));
 }
