@@ -39,6 +39,7 @@
 #include <efi/protocol/shell.h>
 #include <efi/protocol/shell_parameters.h>
 #include <efi/protocol/tcg2.h>
+#include <ember/drivers/tpm.h>
 #include <efi/protocol/simple_file_system.h>
 #include <efi/protocol/simple_text_input.h>
 #include <efi/protocol/simple_text_input_ex.h>
@@ -189,12 +190,14 @@ const EFI_GUID ember_pci_driver_data_guid = EMBER_PCI_DRIVER_DATA_GUID;
 const EFI_GUID ember_usb_bus_data_guid =
     EFI_GUID_INIT(0x5d4c3ab1, 0x2f6e, 0x4c1b, 0x9e, 0x07, 0x3a, 0x51, 0xc8, 0x2d, 0x6f, 0x90);
 const EFI_GUID ember_secure_boot_defaults_guid = EMBER_SECURE_BOOT_DEFAULTS_GUID;
+const EFI_GUID ember_tcg2_pcr_banks_guid = EMBER_TCG2_PCR_BANKS_GUID;
 
 static const struct guid_name table[] = {
     {&ember_text_input_state_protocol_guid, "EmberTextInputState"},
     {&ember_pci_driver_data_guid, "EmberPciDriverData"},
     {&ember_usb_bus_data_guid, "EmberUsbBusData"},
     {&ember_secure_boot_defaults_guid, "EmberSecureBootDefaults"},
+    {&ember_tcg2_pcr_banks_guid, "EmberTcg2PcrBanks"},
     {&efi_acpi_20_table_guid, "ACPI20Table"},
     {&efi_acpi_table_guid, "ACPITable"},
     {&efi_block_io2_protocol_guid, "BlockIo2"},

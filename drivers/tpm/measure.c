@@ -1,7 +1,8 @@
 /* The machine's event log and the measuring calls (include/ember/drivers/measure.h). The log
  * and the final events table are made on the first measurement (or the first call of the
- * TCG2 protocol), once the TPM has started, in EfiACPIMemoryNVS pages: the OS reads the final
- * events table after ExitBootServices, and the log stays where GetEventLog said it was. */
+ * TCG2 protocol) once the TPM has started (again should another TPM start), in EfiACPIMemoryNVS
+ * pages: the OS reads the final events table after ExitBootServices, and the log stays where
+ * GetEventLog said it was. */
 #define LOG_PREFIX "measure: "
 #include <ember/core/core.h>
 #include <ember/core/log.h>
@@ -21,7 +22,8 @@
 static struct tcg_log machine_log;
 static struct tcg_log final_log; /* the records after the final events table's header */
 static EFI_TCG2_FINAL_EVENTS_TABLE *final_table;
-static bool log_made, log_failed, final_started;
+static struct tpm_device *log_tpm; /* the TPM the log was made for */
+static bool log_failed, final_started;
 
 static const enum hash_alg bank_hash[] = {HASH_SHA1, HASH_SHA256, HASH_SHA384, HASH_SHA512};
 
@@ -44,6 +46,7 @@ static EFI_STATUS final_table_make(UINT32 banks)
 	if (!final_table)
 		return EFI_OUT_OF_RESOURCES;
 	final_table->Version = EFI_TCG2_FINAL_EVENTS_TABLE_VERSION;
+	mem_set(&final_log, 0, sizeof(final_log));
 	final_log.base = final_table->Event;
 	final_log.size = FINAL_EVENTS_SIZE - sizeof(*final_table);
 	final_log.banks = banks;
@@ -56,7 +59,8 @@ static bool log_make(struct tpm_device *tpm)
 	void *buffer;
 	EFI_STATUS status;
 
-	log_made = true;
+	log_tpm = tpm;
+	log_failed = final_started = false;
 	buffer = nvs_pages(EVENT_LOG_SIZE);
 	if (!buffer) {
 		log_warn("no memory for the TPM event log\n");
@@ -78,9 +82,10 @@ struct tcg_log *event_log_get(void)
 {
 	struct tpm_device *tpm = tpm_get();
 
-	if (!tpm || log_failed)
+	/* A log belongs to the TPM it was started for (the unit tests start several). */
+	if (tpm && tpm != log_tpm && !log_make(tpm))
 		return NULL;
-	if (!log_made && !log_make(tpm))
+	if (!tpm || log_failed)
 		return NULL;
 	return &machine_log;
 }

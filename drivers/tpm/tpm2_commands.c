@@ -160,6 +160,58 @@ EFI_STATUS tpm2_pcr_extend(struct tpm_device *tpm, UINT32 pcr, UINT32 banks,
 	return run_simple(tpm, &c, TPM_RC_SUCCESS);
 }
 
+EFI_STATUS tpm2_get_manufacturer(struct tpm_device *tpm, UINT32 *id)
+{
+	struct tpm_cmd c;
+	UINT8 rsp[TPM_BUFFER_MAX];
+	UINT32 rsp_size = sizeof(rsp);
+	EFI_STATUS status;
+
+	cmd_begin(&c, TPM_ST_NO_SESSIONS, TPM_CC_GetCapability);
+	put32(&c, TPM_CAP_TPM_PROPERTIES);
+	put32(&c, TPM_PT_MANUFACTURER);
+	put32(&c, 1); /* propertyCount */
+	status = run(tpm, &c, rsp, &rsp_size, TPM_RC_SUCCESS);
+	if (EFI_ERROR(status))
+		return status;
+	return tpm2_parse_tpm_property(rsp, rsp_size, TPM_PT_MANUFACTURER, id);
+}
+
+EFI_STATUS tpm2_pcr_allocate(struct tpm_device *tpm, UINT32 banks)
+{
+	struct tpm_cmd c;
+	UINT8 rsp[TPM_BUFFER_MAX];
+	UINT32 rsp_size = sizeof(rsp), count = 0;
+	bool success = false;
+	EFI_STATUS status;
+
+	cmd_begin(&c, TPM_ST_SESSIONS, TPM_CC_PCR_Allocate);
+	put32(&c, TPM_RH_PLATFORM);
+	put_empty_password_session(&c);
+	for (UINT32 i = 0; i < TPM_BANK_COUNT; i++)
+		count += (tpm->supported_banks >> i) & 1;
+	put32(&c, count);
+	for (UINT32 i = 0; i < TPM_BANK_COUNT; i++) {
+		UINT8 select = banks & (1u << i) ? 0xFF : 0;
+
+		if (!(tpm->supported_banks & (1u << i)))
+			continue;
+		put16(&c, tpm2_bank_alg(1u << i));
+		c.buf[c.size++] = 3; /* sizeofSelect: PCRs 0-23 */
+		c.buf[c.size++] = select;
+		c.buf[c.size++] = select;
+		c.buf[c.size++] = select;
+	}
+	status = run(tpm, &c, rsp, &rsp_size, TPM_RC_SUCCESS);
+	if (!EFI_ERROR(status))
+		status = tpm2_parse_pcr_allocate(rsp, rsp_size, &success);
+	if (!EFI_ERROR(status) && !success) {
+		log_debug("%s: PCR_Allocate of 0x%x refused\n", tpm->name, banks);
+		status = EFI_DEVICE_ERROR;
+	}
+	return status;
+}
+
 EFI_STATUS tpm_start(struct tpm_device *tpm)
 {
 	EFI_STATUS status;

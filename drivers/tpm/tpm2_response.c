@@ -114,3 +114,40 @@ EFI_STATUS tpm2_parse_pcr_banks(const UINT8 *rsp, UINT32 size, UINT32 *supported
 	}
 	return EFI_SUCCESS;
 }
+
+/* After the header: moreData, capability, then TPML_TAGGED_TPM_PROPERTY: count and count
+ * TPMS_TAGGED_PROPERTY {property UINT32, value UINT32}. */
+EFI_STATUS tpm2_parse_tpm_property(const UINT8 *rsp, UINT32 size, UINT32 property, UINT32 *value)
+{
+	UINT32 at = TPM_HEADER_SIZE + 1, count;
+
+	if (size < at + 8 || get32(rsp + at) != TPM_CAP_TPM_PROPERTIES) {
+		log_debug("GetCapability(TPM_PROPERTIES): short or another capability\n");
+		return EFI_DEVICE_ERROR;
+	}
+	count = get32(rsp + at + 4);
+	at += 8;
+	for (UINT32 i = 0; i < count; i++, at += 8) {
+		if (size - at < 8) {
+			log_debug("GetCapability(TPM_PROPERTIES): property %u truncated\n", i);
+			return EFI_DEVICE_ERROR;
+		}
+		if (get32(rsp + at) == property) {
+			*value = get32(rsp + at + 4);
+			return EFI_SUCCESS;
+		}
+	}
+	return EFI_NOT_FOUND;
+}
+
+/* A response with sessions: after the header, parameterSize (UINT32), then allocationSuccess
+ * (TPMI_YES_NO), maxPCR, sizeNeeded, sizeAvailable. */
+EFI_STATUS tpm2_parse_pcr_allocate(const UINT8 *rsp, UINT32 size, bool *success)
+{
+	if (size < TPM_HEADER_SIZE + 5 || get32(rsp + TPM_HEADER_SIZE) < 1) {
+		log_debug("PCR_Allocate: response of %u bytes\n", size);
+		return EFI_DEVICE_ERROR;
+	}
+	*success = rsp[TPM_HEADER_SIZE + 4] != 0;
+	return EFI_SUCCESS;
+}

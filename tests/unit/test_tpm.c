@@ -234,3 +234,26 @@ TEST(tpm_extend_leaves_banks_out_of_reach_alone)
 	    EFI_INVALID_PARAMETER);
 	fake_tpm_release(&tpm);
 }
+
+TEST(tpm_property_and_allocate_parse_is_bounded)
+{
+	static const UINT8 prop[] = {0x80, 1, 0, 0, 0, 35, 0, 0, 0, 0, 0, 0, 0, 0,   6,	  0,   0, 0,
+				     2,	   0, 0, 1, 6, 0,  0, 0, 1, 0, 0, 1, 5, 'I', 'B', 'M', 0};
+	static const UINT8 alloc[] = {0x80, 2, 0,  0, 0, 32, 0, 0, 0, 0, 0, 0, 0, 13, 1, 0,
+				      0,    0, 24, 0, 0, 0,  0, 0, 0, 0, 0, 0, 0, 1,  0, 0};
+	UINT32 value = 0;
+	bool ok = false;
+
+	EXPECT_STATUS(tpm2_parse_tpm_property(prop, sizeof(prop), TPM_PT_MANUFACTURER, &value),
+		      EFI_SUCCESS);
+	EXPECT_EQ(value, 0x49424d00);
+	EXPECT_STATUS(tpm2_parse_tpm_property(prop, sizeof(prop), 0x999, &value), EFI_NOT_FOUND);
+	for (UINT32 cut = 1; cut < 8; cut++)
+		EXPECT_STATUS(
+		    tpm2_parse_tpm_property(prop, sizeof(prop) - cut, TPM_PT_MANUFACTURER, &value),
+		    EFI_DEVICE_ERROR);
+	EXPECT_STATUS(tpm2_parse_tpm_property(alloc, sizeof(alloc), 1, &value), EFI_DEVICE_ERROR);
+	EXPECT_STATUS(tpm2_parse_pcr_allocate(alloc, sizeof(alloc), &ok), EFI_SUCCESS);
+	EXPECT(ok);
+	EXPECT_STATUS(tpm2_parse_pcr_allocate(alloc, 14, &ok), EFI_DEVICE_ERROR);
+}

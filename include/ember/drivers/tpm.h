@@ -14,15 +14,20 @@
 /* TPM 2.0 Part 2: structure tags, command codes, response codes, algorithms. */
 #define TPM_ST_NO_SESSIONS 0x8001
 #define TPM_ST_SESSIONS 0x8002
+#define TPM_CC_PCR_Allocate 0x12B
 #define TPM_CC_SelfTest 0x143
 #define TPM_CC_Startup 0x144
 #define TPM_CC_GetCapability 0x17A
+#define TPM_CC_PCR_Read 0x17E
 #define TPM_CC_PCR_Extend 0x182
 #define TPM_SU_CLEAR 0x0000
 #define TPM_RC_SUCCESS 0x000
 #define TPM_RC_INITIALIZE 0x100 /* TPM2_Startup already done (by an earlier boot stage) */
 #define TPM_RS_PW 0x40000009
+#define TPM_RH_PLATFORM 0x4000000C
 #define TPM_CAP_PCRS 5
+#define TPM_CAP_TPM_PROPERTIES 6
+#define TPM_PT_MANUFACTURER 0x105
 #define TPM_ALG_SHA1 0x0004
 #define TPM_ALG_SHA256 0x000B
 #define TPM_ALG_SHA384 0x000C
@@ -88,6 +93,14 @@ EFI_STATUS tpm2_response_check(const UINT8 *rsp, UINT32 size, UINT32 *code);
  * one PCR selected. Unknown algorithms are skipped; a truncated list is refused. */
 EFI_STATUS tpm2_parse_pcr_banks(const UINT8 *rsp, UINT32 size, UINT32 *supported, UINT32 *active);
 
+/* Reads property from a TPM2_GetCapability(TPM_CAP_TPM_PROPERTIES) response already checked
+ * by tpm2_response_check. EFI_NOT_FOUND when the list lacks it, EFI_DEVICE_ERROR when the
+ * response is short or of another capability. */
+EFI_STATUS tpm2_parse_tpm_property(const UINT8 *rsp, UINT32 size, UINT32 property, UINT32 *value);
+/* Reads allocationSuccess from a TPM2_PCR_Allocate response (checked by tpm2_response_check,
+ * code TPM_RC_SUCCESS). EFI_DEVICE_ERROR when too short. */
+EFI_STATUS tpm2_parse_pcr_allocate(const UINT8 *rsp, UINT32 size, bool *success);
+
 /* Sends cmd, checks the response's header and returns its code in *code. A transport
  * failure marks tpm failed. */
 EFI_STATUS tpm2_transact(struct tpm_device *tpm, const UINT8 *cmd, UINT32 cmd_size, UINT8 *rsp,
@@ -103,9 +116,19 @@ EFI_STATUS tpm2_get_pcr_banks(struct tpm_device *tpm);
  * digests[i] is the digest for TPM_BANK_* (1 << i) (SHA-1, SHA-256, SHA-384, SHA-512, SM3). */
 EFI_STATUS tpm2_pcr_extend(struct tpm_device *tpm, UINT32 pcr, UINT32 banks,
 			   const UINT8 digests[][TPM_DIGEST_MAX]);
+/* TPM2_GetCapability(TPM_PT_MANUFACTURER): the TPM vendor's four-character ID. */
+EFI_STATUS tpm2_get_manufacturer(struct tpm_device *tpm, UINT32 *id);
+/* TPM2_PCR_Allocate with the platform's (empty) authorization: all 24 PCRs of the banks in
+ * banks, none of the other banks tpm supports. Takes effect at the TPM's next reset. */
+EFI_STATUS tpm2_pcr_allocate(struct tpm_device *tpm, UINT32 banks);
 /* TPM_ALG_* of a TPM_BANK_* bit, 0 for none; and the digest size of that algorithm. */
 UINT16 tpm2_bank_alg(UINT32 bank);
 UINT32 tpm2_alg_digest_size(UINT16 alg);
+
+/* The vendor GUID of the variables that carry a SetActivePcrBanks request to the next boot
+ * and its result back (drivers/tpm/tcg2_pcr_banks.c). */
+#define EMBER_TCG2_PCR_BANKS_GUID                                                                  \
+	EFI_GUID_INIT(0xd9066a90, 0xd8a0, 0x4e78, 0x82, 0x19, 0xd4, 0x90, 0xf0, 0x29, 0xed, 0x47)
 
 /* Starts tpm (Startup, SelfTest, bank discovery) and makes it the machine's TPM. */
 EFI_STATUS tpm_start(struct tpm_device *tpm);

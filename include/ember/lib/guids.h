@@ -128,6 +128,7 @@ extern const EFI_GUID ember_pci_driver_data_guid;
 /* The USB bus driver's data on a host controller's handle (private to drivers/usb/bus). */
 extern const EFI_GUID ember_usb_bus_data_guid;
 extern const EFI_GUID ember_secure_boot_defaults_guid;
+extern const EFI_GUID ember_tcg2_pcr_banks_guid;
 
 /* One entry of the table: a GUID and its short name ("BlockIo", "GlobalVariable"). */
 struct guid_name {

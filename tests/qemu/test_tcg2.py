@@ -1,0 +1,49 @@
+"""EFI_TCG2_PROTOCOL on QEMU (issue 12) with swtpm behind tpm-crb and tpm-tis: apps/tcg2-test
+checks GetCapability, the services' argument checks, the crypto-agile event log, events
+measured by HashLogExtendEvent (data, a PE/COFF image, extend-only), the final events table,
+and replays the log against every PCR 0-23 of every active bank read through SubmitCommand.
+The same app runs on OVMF, which measures much more: a replay that matches there proves the
+app right."""
+import re
+
+import pytest
+
+from conftest import BUILD, OVMF_CODE
+from test_tpm import Swtpm, pytestmark  # noqa: F401 (skips without swtpm)
+
+APP = BUILD / "apps" / "tcg2-test.efi"
+SUMMARY = r"tcg2-test: (\d+) passed, (\d+) failed"
+
+
+def run_app(machine, firmware, device):
+    tpm = Swtpm()
+    try:
+        m = machine(firmware=firmware, app=APP, extra=tpm.qemu_args(device), timeout=300)
+        found = m.expect(SUMMARY)
+        assert "no EFI_TCG2_PROTOCOL" not in m.text
+        assert found.group(2) == "0", m.text[-4000:]
+        assert int(found.group(1)) > 40, m.text[-4000:]
+        return m.text
+    finally:
+        tpm.stop()
+
+
+@pytest.mark.parametrize("device", ["tpm-crb", "tpm-tis"])
+def test_tcg2_on_ember(machine, device):
+    text = run_app(machine, "bios", device)
+    assert re.search(r"tcg2-test: banks 0xf active of 0xf", text), text[-3000:]
+
+
+@pytest.mark.skipif(not OVMF_CODE.exists(), reason="OVMF (Debian package ovmf) not installed")
+@pytest.mark.parametrize("device", ["tpm-crb", "tpm-tis"])
+def test_tcg2_on_ovmf(machine, device):
+    text = run_app(machine, "ovmf", device)
+    # OVMF measures its firmware, variables and boot attempts: a long log, all replayed.
+    events = int(re.search(r"tcg2-test: replayed (\d+) events", text).group(1))
+    assert events > 10, text[-3000:]
+
+
+def test_no_tcg2_without_a_tpm(machine):
+    m = machine(app=APP, timeout=120)
+    m.expect(SUMMARY)
+    assert "tcg2-test: no EFI_TCG2_PROTOCOL" in m.text
