@@ -110,16 +110,18 @@ def firmware_args(firmware, work):
             "-drive", f"if=pflash,format=raw,file={vars_copy}"]
 
 
-def measured_boot(firmware, disk, work, device="tpm-crb", timeout=300):
+def measured_boot(firmware, disk, work, device="tpm-crb", timeout=300, extra=()):
     """Boots disk until the application powers off; the TPM's extends, and the console."""
     tpm = Swtpm()
     qemu = None
     try:
         qemu = subprocess.Popen(
-            ["qemu-system-x86_64", "-m", "256", "-display",
-             "none", "-net", "none", "-serial", "stdio", "-monitor", "none", "-no-reboot",
-             "-drive", f"format=raw,if=virtio,file={disk}"]
-            + firmware_args(firmware, work) + tpm.qemu_args(device),
+            ["qemu-system-x86_64", "-m", "256", "-display", "none", "-serial", "stdio",
+             "-monitor", "none", "-no-reboot",
+             "-drive", f"if=none,id=disk,format=raw,file={disk}",
+             "-device", "virtio-blk-pci,drive=disk,bootindex=0"]
+            + list(extra or ["-net", "none"]) + firmware_args(firmware, work)
+            + tpm.qemu_args(device),
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         try:
             console, _ = qemu.communicate(timeout=timeout)
@@ -180,6 +182,8 @@ def test_measured_boot(firmware, apps, tmp_path):
         "the boot application's Authenticode digest is not in PCR 4"
     # Every event went into every bank the firmware uses.
     assert all(set(d) == banks for _, d in first)
+    # No driver from outside the firmware: PCR 2 holds its separator alone.
+    assert [d[SHA256] for p, d in first if p == 2] == [SEPARATOR_SHA256]
 
     again, _ = measured_boot(firmware, disk, tmp_path)
     assert replay(again) == pcrs, "the same disk booted twice gave other PCRs"
@@ -190,6 +194,23 @@ def test_measured_boot(firmware, apps, tmp_path):
     assert (4, authenticode_sha256(changed)) in [(p, d.get(SHA256)) for p, d in other]
     changed_pcrs = {pcr for (alg, pcr), value in replay(other).items() if pcrs[(alg, pcr)] != value}
     assert changed_pcrs == {4}
+
+
+@pytest.mark.parametrize("firmware", ["ember", "ovmf"])
+def test_option_rom_driver_in_pcr2(firmware, tmp_path):
+    """A virtio-net NIC whose ROM (QEMU's default, Debian's iPXE) holds an EFI driver: the
+    firmware starts it, measured into PCR 2 before the separator; the log still replays."""
+    if firmware == "ovmf" and not OVMF_CODE.exists():
+        pytest.skip("OVMF (Debian package ovmf) not installed")
+    if not Path("/usr/lib/ipxe/qemu/efi-virtio.rom").exists():
+        pytest.skip("QEMU's iPXE ROMs (Debian package ipxe-qemu) not installed")
+    disk = gpt_esp_disk(tmp_path / "disk.img", tmp_path, {"EFI/BOOT/BOOTX64.EFI": APP})
+    extended, console = measured_boot(firmware, disk, tmp_path, extra=[
+        "-netdev", "user,id=n0", "-device", "virtio-net-pci,netdev=n0"])
+    expect_replayed(console)
+    pcr2 = [d[SHA256] for p, d in extended if p == 2]
+    assert SEPARATOR_SHA256 in pcr2
+    assert pcr2.index(SEPARATOR_SHA256) >= 1, "no driver measured into PCR 2"
 
 
 def guid_bytes(text):

@@ -68,7 +68,9 @@ typedef struct {
 } UEFI_GPT_DATA;
 
 /* EV_EFI_PLATFORM_FIRMWARE_BLOB2: UINT8 BlobDescriptionSize, BlobDescription (that many
- * bytes, no NUL), then this tail. */
+ * bytes, Ember's with their NUL), then this tail. EV_EFI_HANDOFF_TABLES2 is laid out the same
+ * way: UINT8 TableDescriptionSize, TableDescription, UINT64 NumberOfTables, then that many
+ * EFI_CONFIGURATION_TABLE entries. */
 typedef struct {
 	EFI_PHYSICAL_ADDRESS BlobBase;
 	UINT64 BlobLength;

@@ -24,7 +24,9 @@
 static void measure_blob(const char *description, UINT64 base, UINT64 length)
 {
 	UINT8 event[64];
-	UINT8 size = (UINT8)str8_len(description);
+	/* The description's NUL is part of it, as firmware and log readers (tpm2_eventlog)
+	 * have it. */
+	UINT8 size = (UINT8)(str8_len(description) + 1);
 	UEFI_PLATFORM_FIRMWARE_BLOB2_TAIL tail = {base, length};
 
 	event[0] = size;
@@ -77,14 +79,15 @@ void qemu_measure_smbios(const void *structures, UINT32 size, const EFI_GUID *gu
 			 void *entry_point)
 {
 	static const char description[] = "SmbiosTable";
-	UINT8 event[1 + sizeof(description) - 1 + sizeof(UINT64) + sizeof(EFI_CONFIGURATION_TABLE)];
+	UINT8 event[1 + sizeof(description) + sizeof(UINT64) + sizeof(EFI_CONFIGURATION_TABLE)];
 	UINT64 count = 1;
 	EFI_CONFIGURATION_TABLE table = {*guid, entry_point};
 	UINT8 *p = event;
 
-	*p++ = sizeof(description) - 1;
-	mem_copy(p, description, sizeof(description) - 1);
-	p += sizeof(description) - 1;
+	/* With its NUL, as for the firmware blobs. */
+	*p++ = sizeof(description);
+	mem_copy(p, description, sizeof(description));
+	p += sizeof(description);
 	mem_copy(p, &count, sizeof(count));
 	mem_copy(p + sizeof(count), &table, sizeof(table));
 	measure_event(PCR_PLATFORM_CONFIG, EV_EFI_HANDOFF_TABLES2, structures, size, event,
