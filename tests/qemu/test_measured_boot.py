@@ -111,15 +111,16 @@ def firmware_args(firmware, work):
 
 
 def measured_boot(firmware, disk, work, device="tpm-crb", timeout=300, extra=()):
-    """Boots disk until the application powers off; the TPM's extends, and the console."""
+    """Boots disk (None: no disk) until the application powers off; the TPM's extends, and
+    the console."""
     tpm = Swtpm()
     qemu = None
     try:
         qemu = subprocess.Popen(
             ["qemu-system-x86_64", "-m", "256", "-display", "none", "-serial", "stdio",
-             "-monitor", "none", "-no-reboot",
-             "-drive", f"if=none,id=disk,format=raw,file={disk}",
-             "-device", "virtio-blk-pci,drive=disk,bootindex=0"]
+             "-monitor", "none", "-no-reboot"]
+            + (["-drive", f"if=none,id=disk,format=raw,file={disk}",
+                "-device", "virtio-blk-pci,drive=disk,bootindex=0"] if disk else [])
             + list(extra or ["-net", "none"]) + firmware_args(firmware, work)
             + tpm.qemu_args(device),
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
@@ -211,6 +212,19 @@ def test_option_rom_driver_in_pcr2(firmware, tmp_path):
     pcr2 = [d[SHA256] for p, d in extended if p == 2]
     assert SEPARATOR_SHA256 in pcr2
     assert pcr2.index(SEPARATOR_SHA256) >= 1, "no driver measured into PCR 2"
+
+
+def test_ember_fw_cfg_app_is_a_boot_attempt(tmp_path):
+    """Ember's own way to run a program (QEMU's fw_cfg opt/ember/app, no OVMF counterpart)
+    is a boot attempt too: the separators of PCRs 0-7 precede the program's measurement."""
+    extended, console = measured_boot("ember", None, tmp_path,
+                                      extra=["-net", "none", "-fw_cfg",
+                                             f"name=opt/ember/app,file={APP}"])
+    expect_replayed(console)
+    pcr4 = [d[SHA256] for p, d in extended if p == 4]
+    separators = {p for p, d in extended if d[SHA256] == SEPARATOR_SHA256}
+    assert separators == set(range(8))
+    assert pcr4.index(SEPARATOR_SHA256) < pcr4.index(authenticode_sha256(APP))
 
 
 def guid_bytes(text):
