@@ -199,6 +199,41 @@ static void authorities(void)
 	EXPECT(next_record(&r) && r.type == EV_EFI_VARIABLE_AUTHORITY);
 }
 
+/* A TPM that refuses PCR_Extend (TPM_RC_FAILURE) or stops answering: the image still loads
+ * (measuring never stops a boot), and a dead TPM is not asked again. */
+static void failing_tpm(void)
+{
+	static const UINT8 failure[] = {0x80, 0x01, 0, 0, 0, 10, 0, 0, 0x01, 0x01};
+	static const struct fake_tpm_answer answers[] = {
+	    {TPM_CC_PCR_Extend, failure, sizeof(failure)}};
+	static UINT8 pe[PEB_FILE_SIZE];
+	EFI_HANDLE image = NULL;
+
+	start();
+	peb_build(pe);
+	fake.answers = answers;
+	fake.answer_count = 1;
+	measure_boot_attempt();
+	EXPECT_STATUS(image_load(false, core_image_handle, NULL, pe, sizeof(pe), &image, NULL),
+		      EFI_SUCCESS);
+	EXPECT(image != NULL);
+	tpm.timeout_a_us = tpm.timeout_b_us = tpm.timeout_c_us = 1000;
+	tpm.timeout_command_us = 5000;
+	fake.dead = true;
+	measure_separator(0);
+	EXPECT(tpm_get() == NULL);
+	EXPECT(!measure_enabled());
+	image = NULL;
+	EXPECT_STATUS(image_load(false, core_image_handle, NULL, pe, sizeof(pe), &image, NULL),
+		      EFI_SUCCESS);
+	EXPECT(image != NULL);
+}
+
+TEST(measure_boot_a_failing_tpm_stops_no_boot)
+{
+	RUN_ISOLATED(failing_tpm);
+}
+
 TEST(measure_boot_variables_layout_and_digest)
 {
 	RUN_ISOLATED(variables);
