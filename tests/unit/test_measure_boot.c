@@ -5,9 +5,11 @@
  * log: the log and the TPM are the machine's. */
 #include <string.h>
 
+#include "bds_fixture.h"
 #include "fake_tpm.h"
 #include "pe_builder.h"
 #include "support/test.h"
+#include <ember/core/bds.h>
 #include <ember/core/core.h>
 #include <ember/core/pe.h>
 #include <ember/crypto/authenticode.h>
@@ -227,6 +229,57 @@ static void failing_tpm(void)
 	EXPECT_STATUS(image_load(false, core_image_handle, NULL, pe, sizeof(pe), &image, NULL),
 		      EFI_SUCCESS);
 	EXPECT(image != NULL);
+}
+
+/* The boot manager boots one program on a GPT disk twice (Boot0001, Boot0002): the boot
+ * variables into PCR 1 once, the disk's GPT into PCR 5 once (its header and its one used
+ * entry), the action and the program into PCR 4 at each attempt. */
+static void boot_from_gpt_disk(void)
+{
+	static const struct bds_file files[] = {{"/ONE.EFI", 1}};
+	static const UINT16 order[] = {1, 2};
+	struct bds_platform platform = {0};
+	EFI_DEVICE_PATH_PROTOCOL *part, *file;
+	UINT32 gpts = 0, apps = 0, calls = 0, variables = 0;
+	struct record r;
+
+	bds_world_start();
+	start();
+	bds_gpt_disk_add(files, 1, &part);
+	file = bds_file_path(part, "/ONE.EFI");
+	bds_option_put(u"Boot", 1, LOAD_OPTION_ACTIVE, u"one", file, NULL, 0);
+	bds_option_put(u"Boot", 2, LOAD_OPTION_ACTIVE, u"again", file, NULL, 0);
+	bds_order_put(u"BootOrder", order, 2);
+	bds_run(&platform);
+	EXPECT(!strcmp(bds_runs_text(), "1,1"));
+	while (next_record(&r)) {
+		const UEFI_GPT_DATA *gpt = (const UEFI_GPT_DATA *)r.event;
+		if (r.type == EV_EFI_GPT_EVENT) {
+			gpts++;
+			EXPECT_EQ(r.pcr, 5);
+			EXPECT_EQ(gpt->UEFIPartitionHeader.Header.Signature, EFI_PTAB_HEADER_ID);
+			EXPECT_EQ(gpt->NumberOfPartitions, 1);
+			EXPECT_EQ(r.event_size, sizeof(*gpt) + 128);
+			expect_sha256_of(&r, r.event, r.event_size);
+		} else if (r.type == EV_EFI_BOOT_SERVICES_APPLICATION) {
+			apps++;
+			EXPECT(r.pcr == 4 && gpts == 1); /* the GPT before the program */
+		} else if (r.type == EV_EFI_ACTION && r.pcr == 4) {
+			calls++;
+		} else if (r.type == EV_EFI_VARIABLE_BOOT) {
+			variables++;
+		}
+	}
+	EXPECT_EQ(gpts, 1);
+	EXPECT_EQ(apps, 2);
+	EXPECT_EQ(calls, 4); /* calling, returning, calling, returning */
+	EXPECT_EQ(variables, 3);
+	pool_free(file);
+}
+
+TEST(measure_boot_gpt_once_programs_each_time)
+{
+	RUN_ISOLATED(boot_from_gpt_disk);
 }
 
 TEST(measure_boot_a_failing_tpm_stops_no_boot)
