@@ -191,6 +191,10 @@ const EFI_GUID ember_usb_bus_data_guid =
     EFI_GUID_INIT(0x5d4c3ab1, 0x2f6e, 0x4c1b, 0x9e, 0x07, 0x3a, 0x51, 0xc8, 0x2d, 0x6f, 0x90);
 const EFI_GUID ember_secure_boot_defaults_guid = EMBER_SECURE_BOOT_DEFAULTS_GUID;
 const EFI_GUID ember_tcg2_pcr_banks_guid = EMBER_TCG2_PCR_BANKS_GUID;
+const EFI_GUID efi_variable_arch_protocol_guid =
+    EFI_GUID_INIT(0x1e5668e2, 0x8481, 0x11d4, 0xbc, 0xf1, 0x00, 0x80, 0xc7, 0x3c, 0x88, 0x81);
+const EFI_GUID efi_variable_write_arch_protocol_guid =
+    EFI_GUID_INIT(0x6441f818, 0x6362, 0x4e44, 0xb5, 0x70, 0x7d, 0xba, 0x31, 0xdd, 0x24, 0x53);
 
 static const struct guid_name table[] = {
     {&ember_text_input_state_protocol_guid, "EmberTextInputState"},
@@ -198,6 +202,8 @@ static const struct guid_name table[] = {
     {&ember_usb_bus_data_guid, "EmberUsbBusData"},
     {&ember_secure_boot_defaults_guid, "EmberSecureBootDefaults"},
     {&ember_tcg2_pcr_banks_guid, "EmberTcg2PcrBanks"},
+    {&efi_variable_arch_protocol_guid, "VariableArch"},
+    {&efi_variable_write_arch_protocol_guid, "VariableWriteArch"},
     {&efi_acpi_20_table_guid, "ACPI20Table"},
     {&efi_acpi_table_guid, "ACPITable"},
     {&efi_block_io2_protocol_guid, "BlockIo2"},

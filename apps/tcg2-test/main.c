@@ -5,6 +5,9 @@
  * table holding the events logged after the first GetEventLog, and the replay: every PCR
  * 0-23 of every active bank, read with TPM2_PCR_Read through SubmitCommand, must equal what
  * the log's events lead to (so this also checks every measurement the firmware made).
+ * With the argument "set-banks" it first asks SetActivePcrBanks for SHA-256 alone and resets;
+ * once the firmware has reallocated the banks (through a reset of its own), it checks the
+ * result and the banks, then runs the checks above on the new bank.
  * Ends with a summary line and powers the machine off, as scripts/run-ovmf expects. */
 #include <ember/lib/guids.h>
 #include "tcg2_test.h"
@@ -355,6 +358,51 @@ static void check_replay(const struct log_view *v)
 	}
 }
 
+static bool has_arg(const char *word)
+{
+	static EFI_GUID guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
+	EFI_LOADED_IMAGE_PROTOCOL *image;
+	const CHAR16 *opt;
+	UINTN units, n = str8_len(word);
+
+	if (EFI_ERROR(app_bs->HandleProtocol(app_image, &guid, (void **)&image)) ||
+	    !image->LoadOptions)
+		return false;
+	opt = image->LoadOptions;
+	units = image->LoadOptionsSize / sizeof(CHAR16);
+	for (UINTN i = 0; i + n <= units; i++) {
+		UINTN j = 0;
+
+		while (j < n && opt[i + j] == (CHAR16)word[j])
+			j++;
+		if (j == n)
+			return true;
+	}
+	return false;
+}
+
+/* The first boot asks for SHA-256 alone and resets; the firmware allocates and resets; the
+ * third boot finds the result and the bank. */
+static void check_set_banks(void)
+{
+	UINT32 present = 0, response = 1, banks = 0;
+
+	CHECK_STATUS(tcg2->GetResultOfSetActivePcrBanks(tcg2, &present, &response), EFI_SUCCESS);
+	CHECK_STATUS(tcg2->GetActivePcrBanks(tcg2, &banks), EFI_SUCCESS);
+	if (!present) {
+		if (CHECK(banks != EFI_TCG2_BOOT_HASH_ALG_SHA256) &&
+		    CHECK_STATUS(tcg2->SetActivePcrBanks(tcg2, EFI_TCG2_BOOT_HASH_ALG_SHA256),
+				 EFI_SUCCESS)) {
+			app_print("tcg2-test: SHA-256 alone requested, resetting\n");
+			app_rt->ResetSystem(EfiResetCold, EFI_SUCCESS, 0, NULL);
+		}
+		return;
+	}
+	CHECK_EQ(response, 0);
+	CHECK_EQ(banks, EFI_TCG2_BOOT_HASH_ALG_SHA256);
+	app_print("tcg2-test: banks after SetActivePcrBanks: 0x%x\n", banks);
+}
+
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 {
 	static struct log_view first, second;
@@ -364,6 +412,8 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	if (EFI_ERROR(app_bs->LocateProtocol(&tcg2_guid, NULL, (void **)&tcg2))) {
 		app_print("tcg2-test: no EFI_TCG2_PROTOCOL\n");
 	} else {
+		if (has_arg("set-banks"))
+			check_set_banks();
 		check_capability();
 		check_banks();
 		check_bad_arguments();

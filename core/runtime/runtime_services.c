@@ -101,6 +101,7 @@ static struct var_service variables;
 static bool variables_ready;
 static void *variables_mem;
 static EFI_EVENT variables_event;
+static EFI_HANDLE variables_arch_handle;
 
 /* Before ExitBootServices a variable service runs at TPL_NOTIFY, as the core guards its
  * other state; afterwards the OS calls one service at a time and there are no TPLs. */
@@ -250,6 +251,11 @@ EFI_STATUS variables_start(struct flash_device *nv)
 		return status;
 	}
 	variables_ready = true;
+	/* PI's architectural protocols saying that the variable services are up (PI 1.7,
+	 * volume 2, 12.8 and 12.9): drivers that need variables wait for them with a notify. */
+	if (!variables_arch_handle)
+		protocol_install_multiple(&variables_arch_handle, &efi_variable_arch_protocol_guid,
+					  NULL, &efi_variable_write_arch_protocol_guid, NULL, NULL);
 	if (rt_properties)
 		rt_properties->RuntimeServicesSupported |= RT_SUPPORTED_VARIABLES;
 	return EFI_SUCCESS;

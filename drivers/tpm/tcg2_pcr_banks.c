@@ -81,3 +81,31 @@ void tcg2_pcr_banks_apply(struct tpm_device *tpm)
 	log_info("PCR banks 0x%x allocated: resetting\n", banks);
 	core_st->RuntimeServices->ResetSystem(EfiResetCold, EFI_SUCCESS, 0, NULL);
 }
+
+static void EFIAPI variables_arrived(EFI_EVENT event, void *context)
+{
+	void *registration = NULL;
+
+	if (EFI_ERROR(protocol_locate(&efi_variable_write_arch_protocol_guid, &registration)))
+		return;
+	event_close(event);
+	if (tpm_get() == context)
+		tcg2_pcr_banks_apply(context);
+}
+
+/* Init steps run before the platform starts the variable services. */
+void tcg2_pcr_banks_when_variables(struct tpm_device *tpm)
+{
+	EFI_EVENT event;
+	void *registration, *unused;
+
+	if (!EFI_ERROR(protocol_locate(&efi_variable_write_arch_protocol_guid, &unused))) {
+		tcg2_pcr_banks_apply(tpm);
+		return;
+	}
+	if (EFI_ERROR(event_create(EVT_NOTIFY_SIGNAL, TPL_CALLBACK, variables_arrived, tpm, NULL,
+				   &event)) ||
+	    EFI_ERROR(protocol_register_notify(&efi_variable_write_arch_protocol_guid, event,
+					       &registration)))
+		log_warn("SetActivePcrBanks requests will not be carried out\n");
+}

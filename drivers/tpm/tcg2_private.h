@@ -20,5 +20,8 @@ EFI_STATUS EFIAPI tcg2_get_result_of_set_active_pcr_banks(EFI_TCG2_PROTOCOL *Thi
 /* Carries out a request SetActivePcrBanks left for this boot (TPM2_PCR_Allocate, then a
  * reset so that the TPM uses the new banks); returns when there was none. */
 void tcg2_pcr_banks_apply(struct tpm_device *tpm);
+/* Calls tcg2_pcr_banks_apply once the variable services are up (now, or when the variable
+ * write architectural protocol arrives). */
+void tcg2_pcr_banks_when_variables(struct tpm_device *tpm);
 
 #endif

@@ -217,7 +217,7 @@ EFI_STATUS tcg2_install(void)
 
 	if (!tpm)
 		return EFI_SUCCESS;
-	tcg2_pcr_banks_apply(tpm);
+	tcg2_pcr_banks_when_variables(tpm);
 	/* The vendor ID's four characters in the TPM's order in memory ("IBM\0" reads as
 	 * 0x004d4249), as EDK2 reports them. */
 	if (!EFI_ERROR(tpm2_get_manufacturer(tpm, &id)))

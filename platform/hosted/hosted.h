@@ -59,6 +59,10 @@ void hosted_map_build(EFI_DEVICE_PATH_PROTOCOL *esp_path, UINT32 esp_position);
  * such a name; exits(2) when fsN: does not exist. */
 EFI_DEVICE_PATH_PROTOCOL *hosted_map_file_path(const char *name);
 
+/* ember-run --tpm SOCKET (tpm.c): initializes swtpm through SOCKET.ctrl, then starts the TPM
+ * behind SOCKET as the machine's; exits(2) when it cannot. */
+void hosted_tpm_start(const char *socket_path);
+
 /* ---- Owned by the runner itself (main.c, platform.c, crash.c) ---- */
 
 /* The options that outlive argument parsing. */

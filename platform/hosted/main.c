@@ -42,8 +42,9 @@ static struct {
 	bool gdb, gdb_print, break_at_entry; /* --gdb, --gdb=print, --break-at-entry */
 } opt = {1024, 768, NULL, DEFAULT_RAM_MIB, 0, 0, NULL, 0, false, false, false};
 
-static const char *vars_file; /* --vars FILE; NULL: a new store in RAM */
-static bool screen_console;   /* --screen */
+static const char *vars_file;  /* --vars FILE; NULL: a new store in RAM */
+static const char *tpm_socket; /* --tpm SOCKET; NULL: no TPM */
+static bool screen_console;    /* --screen */
 
 static const char usage_text[] =
     "usage: ember-run [options] APP.efi [ARGS...]\n"
@@ -56,6 +57,9 @@ static const char usage_text[] =
     "  --vars FILE           the UEFI variable store, kept in FILE (created when missing;\n"
     "                        the bytes of a VARS flash). Without it variables start\n"
     "                        empty and are gone at exit\n"
+    "  --tpm SOCKET          a TPM 2.0: swtpm socket --tpm2 --server type=unixio,path=SOCKET\n"
+    "                        --ctrl type=unixio,path=SOCKET.ctrl (measured boot and\n"
+    "                        EFI_TCG2_PROTOCOL)\n"
     "  --gop WIDTHxHEIGHT    the framebuffer's first mode (default 1024x768)\n"
     "  --screenshot FILE.png write the framebuffer at exit\n"
     "  --screen              ConOut draws on the framebuffer too (the console splitter\n"
@@ -117,7 +121,8 @@ static void parse_options(int argc, char **argv)
 		const char *a = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
 		bool takes_value = !strcmp(a, "--esp") || !strcmp(a, "--disk") ||
 				   !strcmp(a, "--gop") || !strcmp(a, "--screenshot") ||
-				   !strcmp(a, "--mem") || !strcmp(a, "--vars");
+				   !strcmp(a, "--mem") || !strcmp(a, "--vars") ||
+				   !strcmp(a, "--tpm");
 		if (takes_value && !value)
 			usage_error("option %s needs a value", a);
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -130,6 +135,8 @@ static void parse_options(int argc, char **argv)
 			hosted_disk_add(value);
 		} else if (!strcmp(a, "--vars")) {
 			vars_file = value;
+		} else if (!strcmp(a, "--tpm")) {
+			tpm_socket = value;
 		} else if (!strcmp(a, "--gop")) {
 			if (!parse_gop_size(value, &opt.gop_width, &opt.gop_height))
 				usage_error(
@@ -441,6 +448,8 @@ int main(int argc, char **argv)
 	}
 	hosted_crash_handlers_install();
 	hosted_vars_start(vars_file);
+	if (tpm_socket)
+		hosted_tpm_start(tpm_socket);
 	start_devices(&esp_path);
 	r.image = load_app(esp_path);
 	set_load_options(r.image);

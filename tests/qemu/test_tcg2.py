@@ -43,6 +43,24 @@ def test_tcg2_on_ovmf(machine, device):
     assert events > 10, text[-3000:]
 
 
+def test_set_active_pcr_banks_on_ember(machine):
+    """SetActivePcrBanks(SHA-256) and a reset; the firmware sends PCR_Allocate and resets
+    again; then GetResultOfSetActivePcrBanks reports success, SHA-256 is the only active bank
+    and the log replays in it. (OVMF asks for physical presence, a key press, first.)"""
+    tpm = Swtpm()
+    try:
+        m = machine(firmware="pflash", app=APP, args="tcg2-test.efi set-banks",
+                    extra=tpm.qemu_args("tpm-crb"), no_reboot=False, timeout=300)
+        m.expect(r"SHA-256 alone requested, resetting")
+        found = m.expect(SUMMARY)
+        assert found.group(2) == "0", m.text[-4000:]
+        assert "tcg2-test: banks after SetActivePcrBanks: 0x2" in m.text, m.text[-3000:]
+        assert "tcg2-test: banks 0x2 active of 0xf" in m.text, m.text[-3000:]
+        assert "replayed 2 events" in m.text, m.text[-3000:]
+    finally:
+        tpm.stop()
+
+
 def test_no_tcg2_without_a_tpm(machine):
     m = machine(app=APP, timeout=120)
     m.expect(SUMMARY)

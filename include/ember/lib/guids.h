@@ -94,6 +94,9 @@ extern const EFI_GUID efi_unicode_collation_protocol2_guid;
 extern const EFI_GUID efi_unicode_collation_protocol_guid;
 extern const EFI_GUID efi_usb2_hc_protocol_guid;
 extern const EFI_GUID efi_usb_io_protocol_guid;
+/* PI architectural protocols (no interface): the variable services are up. */
+extern const EFI_GUID efi_variable_arch_protocol_guid;
+extern const EFI_GUID efi_variable_write_arch_protocol_guid;
 extern const EFI_GUID efi_virtual_cd_guid;
 extern const EFI_GUID efi_virtual_disk_guid;
 extern const EFI_GUID efi_vt_100_guid;
