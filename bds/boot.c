@@ -5,6 +5,7 @@
 #include "bds.h"
 #include <ember/core/devpath.h>
 #include <ember/core/log.h>
+#include <ember/drivers/measure_boot.h>
 #include <ember/lib/str.h>
 #include <ember/lib/guids.h>
 
@@ -88,9 +89,13 @@ static void pass_optional_data(EFI_HANDLE image, const struct load_option *lo)
 EFI_STATUS bds_boot(struct bds_option *option)
 {
 	EFI_HANDLE image;
-	EFI_STATUS status = bds_load(option->lo.file_path, true, &image);
+	EFI_STATUS status;
 	UINT16 current = option->number;
 
+	/* Measured before the image is loaded (and itself measured), as firmware that signals
+	 * ReadyToBoot first does: the separators then precede the boot application. */
+	measure_boot_attempt();
+	status = bds_load(option->lo.file_path, true, &image);
 	if (status == EFI_ACCESS_DENIED) {
 		/* UEFI 2.10 3.1: the boot manager goes on with the next option; say why. */
 		bds_say("%ls%04X \"%ls\": the image was refused by Secure Boot\r\n", option->kind,
@@ -109,5 +114,7 @@ EFI_STATUS bds_boot(struct bds_option *option)
 			      sizeof(current), &current);
 	event_signal_group(&efi_event_group_ready_to_boot_guid);
 	event_signal_group(&efi_event_group_after_ready_to_boot_guid);
-	return bds_start_image(image, option->lo.description);
+	status = bds_start_image(image, option->lo.description);
+	measure_boot_returned();
+	return status;
 }

@@ -55,8 +55,16 @@ static bool hash_entry_alg(enum siglist_type type, enum hash_alg *alg)
 	}
 }
 
-/* Whether a list holds one of the image's digests (each hash entry in its algorithm). */
-static bool digest_listed(const void *list, size_t size, struct digests *d)
+/* The whole EFI_SIGNATURE_DATA of an entry (its owner GUID precedes its data). */
+static struct image_authority authority_of(const struct siglist_entry *e)
+{
+	return (struct image_authority){e->data - sizeof(EFI_GUID), e->size + sizeof(EFI_GUID)};
+}
+
+/* Whether a list holds one of the image's digests (each hash entry in its algorithm);
+ * found (may be NULL) receives the entry. */
+static bool digest_listed(const void *list, size_t size, struct digests *d,
+			  struct image_authority *found)
 {
 	struct siglist_iter it;
 	struct siglist_entry e;
@@ -70,8 +78,11 @@ static bool digest_listed(const void *list, size_t size, struct digests *d)
 		    e.size != hash_size(alg))
 			continue;
 		digest = digest_of(d, alg);
-		if (digest && mem_cmp(digest, e.data, e.size) == 0)
+		if (digest && mem_cmp(digest, e.data, e.size) == 0) {
+			if (found)
+				*found = authority_of(&e);
 			return true;
+		}
 	}
 	return false;
 }
@@ -143,7 +154,9 @@ static bool signature_revoked(struct pkcs7_blob p7, const struct pkcs7_signer *s
 	return false;
 }
 
-static size_t db_certificates(const struct image_databases *dbs, struct pkcs7_blob *trusted)
+/* The X.509 certificates of db, and in entries the EFI_SIGNATURE_DATA each came from. */
+static size_t db_certificates(const struct image_databases *dbs, struct pkcs7_blob *trusted,
+			      struct image_authority *entries)
 {
 	struct siglist_iter it;
 	struct siglist_entry e;
@@ -158,15 +171,31 @@ static size_t db_certificates(const struct image_databases *dbs, struct pkcs7_bl
 				  MAX_TRUSTED);
 			break;
 		}
+		entries[n] = authority_of(&e);
 		trusted[n++] = (struct pkcs7_blob){e.data, e.size};
 	}
 	return n;
 }
 
-/* What one signature says: IMAGE_ALLOWED when it verifies to db, else why not. */
+/* The db certificate p7 verifies to (its index), or n_trusted for none: one anchor at a
+ * time, since measured boot logs the one that verified (PFP 3.3.4.8). */
+static size_t trusted_anchor(struct pkcs7_blob p7, const struct pkcs7_blob *trusted,
+			     size_t n_trusted)
+{
+	size_t i;
+
+	for (i = 0; i < n_trusted; i++)
+		if (pkcs7_verify(p7, NO_CONTENT, &trusted[i], 1, NULL) == EFI_SUCCESS)
+			break;
+	return i;
+}
+
+/* What one signature says: IMAGE_ALLOWED when it verifies to db (*anchor: which
+ * certificate), else why not. */
 static enum image_verdict check_signature(struct pkcs7_blob p7, struct digests *d,
 					  const struct image_databases *dbs,
-					  const struct pkcs7_blob *trusted, size_t n_trusted)
+					  const struct pkcs7_blob *trusted, size_t n_trusted,
+					  size_t *anchor)
 {
 	struct pkcs7_blob signed_digest;
 	struct pkcs7_signer signer;
@@ -194,18 +223,18 @@ static enum image_verdict check_signature(struct pkcs7_blob p7, struct digests *
 	}
 	if (signature_revoked(p7, &signer, dbs, trusted, n_trusted))
 		return IMAGE_SIGNER_IN_DBX;
-	if (n_trusted && pkcs7_verify(p7, NO_CONTENT, trusted, n_trusted, NULL) == EFI_SUCCESS)
-		return IMAGE_ALLOWED;
-	return IMAGE_UNKNOWN_SIGNER;
+	*anchor = trusted_anchor(p7, trusted, n_trusted);
+	return *anchor < n_trusted ? IMAGE_ALLOWED : IMAGE_UNKNOWN_SIGNER;
 }
 
 /* The verdict of the signatures: allowed when one is, unless one is revoked or malformed;
  * else the most telling refusal (bad signature over unknown signer). */
 static enum image_verdict check_signatures(struct digests *d, const struct image_databases *dbs,
-					   bool *any)
+					   bool *any, struct image_authority *authority)
 {
 	struct pkcs7_blob trusted[MAX_TRUSTED], p7;
-	size_t n_trusted = db_certificates(dbs, trusted);
+	struct image_authority entries[MAX_TRUSTED];
+	size_t n_trusted = db_certificates(dbs, trusted, entries);
 	enum image_verdict verdict = IMAGE_NO_SIGNATURE;
 	struct authenticode_certs certs;
 	bool allowed = false;
@@ -217,10 +246,13 @@ static enum image_verdict check_signatures(struct digests *d, const struct image
 	if (EFI_ERROR(status))
 		return IMAGE_MALFORMED;
 	while ((status = authenticode_certs_next(&certs, &p7)) == EFI_SUCCESS) {
-		enum image_verdict v = check_signature(p7, d, dbs, trusted, n_trusted);
+		size_t anchor = n_trusted;
+		enum image_verdict v = check_signature(p7, d, dbs, trusted, n_trusted, &anchor);
 		*any = true;
 		if (v == IMAGE_SIGNER_IN_DBX || v == IMAGE_MALFORMED)
 			return v;
+		if (v == IMAGE_ALLOWED && !allowed && authority)
+			*authority = entries[anchor];
 		if (v == IMAGE_ALLOWED)
 			allowed = true;
 		else if (verdict != IMAGE_BAD_SIGNATURE)
@@ -233,8 +265,9 @@ static enum image_verdict check_signatures(struct digests *d, const struct image
 	return allowed ? IMAGE_ALLOWED : verdict;
 }
 
-enum image_verdict image_policy_check(const void *image, size_t size,
-				      const struct image_databases *dbs)
+static enum image_verdict policy_check(const void *image, size_t size,
+				       const struct image_databases *dbs,
+				       struct image_authority *authority)
 {
 	struct digests d = {.image = image, .size = size};
 	enum image_verdict verdict;
@@ -251,15 +284,33 @@ enum image_verdict image_policy_check(const void *image, size_t size,
 		log_debug("the image is no well-formed PE/COFF file\n");
 		return IMAGE_MALFORMED;
 	}
-	if (digest_listed(dbs->dbx, dbs->dbx_size, &d))
+	if (digest_listed(dbs->dbx, dbs->dbx_size, &d, NULL))
 		return IMAGE_HASH_IN_DBX;
-	verdict = check_signatures(&d, dbs, &signed_image);
+	verdict = check_signatures(&d, dbs, &signed_image, authority);
 	if (verdict == IMAGE_ALLOWED || verdict == IMAGE_SIGNER_IN_DBX ||
 	    verdict == IMAGE_MALFORMED)
 		return verdict;
-	if (digest_listed(dbs->db, dbs->db_size, &d))
+	if (digest_listed(dbs->db, dbs->db_size, &d, authority))
 		return IMAGE_ALLOWED;
 	return signed_image ? verdict : IMAGE_NO_SIGNATURE;
+}
+
+enum image_verdict image_policy_check(const void *image, size_t size,
+				      const struct image_databases *dbs)
+{
+	return policy_check(image, size, dbs, NULL);
+}
+
+enum image_verdict image_policy_check_authority(const void *image, size_t size,
+						const struct image_databases *dbs,
+						struct image_authority *authority)
+{
+	struct image_authority found = {NULL, 0};
+	enum image_verdict verdict = policy_check(image, size, dbs, &found);
+
+	/* A signature allowed before a later one was found revoked allowed nothing. */
+	*authority = verdict == IMAGE_ALLOWED ? found : (struct image_authority){NULL, 0};
+	return verdict;
 }
 
 const char *image_verdict_text(enum image_verdict verdict)

@@ -9,6 +9,7 @@
 #include <ember/core/image_policy.h>
 #include <ember/core/init.h>
 #include <ember/core/log.h>
+#include <ember/drivers/measure_boot.h>
 #include <ember/lib/guids.h>
 #include <efi/protocol/security.h>
 
@@ -41,6 +42,7 @@ static bool read_database(const CHAR16 *name, void **data, UINTN *size)
 static enum image_verdict check_against_databases(const void *file, UINTN size)
 {
 	struct image_databases dbs = {0};
+	struct image_authority authority;
 	void *db = NULL, *dbx = NULL;
 	UINTN db_size = 0, dbx_size = 0;
 	enum image_verdict verdict = IMAGE_MALFORMED;
@@ -48,7 +50,10 @@ static enum image_verdict check_against_databases(const void *file, UINTN size)
 	if (!read_database(u"db", &db, &db_size) || !read_database(u"dbx", &dbx, &dbx_size))
 		goto out;
 	dbs = (struct image_databases){db, db_size, dbx, dbx_size};
-	verdict = image_policy_check(file, size, &dbs);
+	verdict = image_policy_check_authority(file, size, &dbs, &authority);
+	/* Measured boot logs the db entry that allowed the image, while db is at hand. */
+	if (verdict == IMAGE_ALLOWED && authority.entry)
+		measure_authority(authority.entry, authority.size);
 out:
 	pool_free(db);
 	pool_free(dbx);

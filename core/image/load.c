@@ -7,6 +7,7 @@
 #include <ember/core/devpath.h>
 #include <ember/lib/format.h>
 #include <ember/core/log.h>
+#include <ember/drivers/measure_boot.h>
 #include <ember/lib/str.h>
 #include <efi/protocol/load_file.h>
 #include <efi/protocol/security.h>
@@ -280,6 +281,11 @@ static EFI_STATUS load_image(bool verify, bool boot_policy, EFI_HANDLE parent,
 	} else {
 		/* Loaded, but the policy says it must not run (StartImage refuses it). */
 		img->deferred = verdict == EFI_SECURITY_VIOLATION;
+		/* Measured boot: what comes from outside the firmware is measured before it
+		 * can run (PFP 1.05 3.3.4.3, 3.3.4.5). */
+		if (verify && !img->deferred)
+			measure_image(file, size, img->pe.subsystem, img->pages_base,
+				      img->pe.size_of_image, img->pe.image_base, path);
 		status = verdict;
 		*handle = img->handle;
 		log_debug("loaded %s at 0x%llx (entry +0x%x)\n", img->name,

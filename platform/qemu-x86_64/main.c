@@ -4,6 +4,7 @@
 #include <ember/core/init.h>
 #include <ember/core/log.h>
 #include <ember/core/platform.h>
+#include <ember/drivers/measure_boot.h>
 #include <ember/lib/util.h>
 #include "tables/fw_cfg.h"
 #include "cpu/interrupts.h"
@@ -65,7 +66,10 @@ static void boot(void *unused)
 	plat_interrupts_enable();
 	init_run_all();
 	driver_install_builtin();
+	qemu_measure_firmware();
 	persistent = pflash_variables_start();
+	/* PCR 7 before anything from outside the firmware (option ROMs) can run. */
+	measure_secure_boot_policy();
 	pci_platform_init(); /* PCI resources, then QEMU's ACPI tables: see pci_platform.c */
 	driver_connect_all();
 	if (!persistent)

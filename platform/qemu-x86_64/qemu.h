@@ -37,6 +37,12 @@ void timer_stop(void);
 struct core_memory_range;
 const struct core_memory_range *memory_ranges(size_t *count);
 
+/* tpm_measure.c: the code flash and the version into PCR 0 (nothing without a TPM). */
+void qemu_measure_firmware(void);
+/* The SMBIOS structures published under guid at entry_point, into PCR 1. */
+void qemu_measure_smbios(const void *structures, UINT32 size, const EFI_GUID *guid,
+			 void *entry_point);
+
 /* pflash.c: the variable store; false when only RAM could hold it (-bios). */
 bool pflash_variables_start(void);
 UINT64 pflash_vars_base(void);

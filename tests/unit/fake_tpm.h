@@ -36,4 +36,9 @@ struct fake_tpm {
  * active, SHA-384 present but unallocated. */
 void fake_tpm_init(struct fake_tpm *f, bool fifo);
 
+/* Ends a test's use of tpm, which tpm_start made the machine's TPM: the machine has none
+ * afterwards, so that nothing reaches tpm once the test's stack is gone (the boot's
+ * measurements in later tests ask tpm_get() for the machine's TPM). */
+void fake_tpm_release(struct tpm_device *tpm);
+
 #endif

@@ -157,6 +157,57 @@ TEST(image_policy_malformed_refused)
 	free(image);
 }
 
+/* The EFI_SIGNATURE_DATA that allowed the image: its offset in db, and the certificate it
+ * holds compared with cert (NULL: a SHA-256 digest entry). */
+static void expect_authority(const char *image_name, const char *db, size_t offset,
+			     const char *cert)
+{
+	struct image_databases dbs = {0};
+	struct image_authority authority;
+	size_t size, cert_size = 0;
+	uint8_t *image = artefact_read(image_name, &size);
+	uint8_t *db_data = lists(db, &dbs.db_size);
+	uint8_t *expected = cert ? artefact_read(cert, &cert_size) : NULL;
+
+	if (!cert)
+		cert_size = 32;
+
+	dbs.db = db_data;
+	EXPECT_EQ(image_policy_check_authority(image, size, &dbs, &authority), IMAGE_ALLOWED);
+	EXPECT(authority.entry == db_data + offset);
+	EXPECT_EQ(authority.size, 16 + cert_size);
+	if (expected)
+		EXPECT(memcmp(authority.entry + 16, expected, cert_size) == 0);
+	free(expected);
+	free(db_data);
+	free(image);
+}
+
+/* Measured boot logs the db entry that allowed an image (EV_EFI_VARIABLE_AUTHORITY). */
+TEST(image_policy_reports_the_allowing_entry)
+{
+	size_t other_size;
+	uint8_t *other = lists("other.esl", &other_size);
+	struct image_databases dbs = {0};
+	struct image_authority authority = {(const uint8_t *)1, 1};
+	size_t size;
+	uint8_t *image = artefact_read("hello.signed.efi", &size);
+
+	/* The certificate that verified, the second of db's lists (28: the list's header). */
+	expect_authority("hello.signed.efi", "other.esl root.esl", other_size + 28, "root.der");
+	expect_authority("hello.signed2.efi", "other.esl", 28, "other.der");
+	/* The digest entry when no signature did. */
+	expect_authority("hello.signed.efi", "other.esl hello.hash.esl", other_size + 28, NULL);
+	/* Refused: no entry. */
+	dbs.db = other;
+	dbs.db_size = other_size;
+	EXPECT_EQ(image_policy_check_authority(image, size, &dbs, &authority),
+		  IMAGE_UNKNOWN_SIGNER);
+	EXPECT(authority.entry == NULL && authority.size == 0);
+	free(image);
+	free(other);
+}
+
 TEST(image_policy_verdict_texts)
 {
 	EXPECT(strcmp(image_verdict_text(IMAGE_HASH_IN_DBX), "hash in dbx") == 0);

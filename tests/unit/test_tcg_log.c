@@ -65,6 +65,7 @@ TEST(tcg_measure_extends_and_logs_the_same_digests)
 	EXPECT_EQ(le32(rec + 12 + 22 + 34 + 66), 5);
 	EXPECT(memcmp(rec + 12 + 22 + 34 + 66 + 4, "event", 5) == 0);
 	EXPECT_EQ(log.used, log.last_event + 12 + 22 + 34 + 66 + 4 + 5);
+	fake_tpm_release(&tpm);
 }
 
 TEST(tcg_log_full_is_truncated_and_a_failed_tpm_still_logs)
@@ -89,6 +90,7 @@ TEST(tcg_log_full_is_truncated_and_a_failed_tpm_still_logs)
 		      EFI_VOLUME_FULL);
 	EXPECT(log.truncated);
 	EXPECT_EQ(log.used, used);
+	fake_tpm_release(&tpm);
 }
 
 /* A boot's worth of events; with EMBER_TCG_LOG_OUT set, the log is written there for
@@ -123,4 +125,5 @@ TEST(tcg_log_for_replay)
 		EXPECT_EQ(fwrite(buffer, 1, log.used, file), log.used);
 		fclose(file);
 	}
+	fake_tpm_release(&tpm);
 }

@@ -38,6 +38,7 @@ static void check_start(bool fifo)
 				       0,    0,	   5, 0, 0, 0,	0, 0, 0,    0,	  1};
 	EXPECT_EQ(f.cmd_size, sizeof(getcap));
 	EXPECT(memcmp(f.cmd, getcap, sizeof(getcap)) == 0);
+	fake_tpm_release(&tpm);
 }
 
 TEST(tpm_crb_start_finds_banks)
@@ -81,6 +82,7 @@ static void check_extend(bool fifo)
 	EXPECT(f.cmd[at] == 0 && f.cmd[at + 1] == 0x0d && f.cmd[at + 2 + 63] == 0x13);
 	EXPECT_STATUS(tpm2_pcr_extend(&tpm, 24, 0x1f, (const UINT8(*)[TPM_DIGEST_MAX])digests),
 		      EFI_INVALID_PARAMETER);
+	fake_tpm_release(&tpm);
 }
 
 TEST(tpm_crb_extend_sends_every_active_bank)
@@ -105,6 +107,7 @@ TEST(tpm_startup_already_done_is_success)
 	f.answers = answers;
 	f.answer_count = 1;
 	EXPECT_STATUS(tpm_start(&tpm), EFI_SUCCESS);
+	fake_tpm_release(&tpm);
 }
 
 /* A TPM in failure mode answers TPM_RC_FAILURE: no TPM for the boot, nothing more sent. */
@@ -124,6 +127,7 @@ TEST(tpm_error_answer_fails_the_start)
 	EXPECT_EQ(f.count, 2);
 	EXPECT_STATUS(tpm2_self_test(&tpm), EFI_DEVICE_ERROR);
 	EXPECT_EQ(f.count, 2);
+	fake_tpm_release(&tpm);
 }
 
 static void check_malformed(bool fifo, const UINT8 *rsp, UINT32 size)
@@ -138,6 +142,7 @@ static void check_malformed(bool fifo, const UINT8 *rsp, UINT32 size)
 	EXPECT_STATUS(tpm_start(&tpm), EFI_DEVICE_ERROR);
 	EXPECT(tpm.failed);
 	EXPECT(tpm_get() == NULL);
+	fake_tpm_release(&tpm);
 }
 
 TEST(tpm_malformed_responses_are_refused)
@@ -168,6 +173,7 @@ static void check_dead(bool fifo, bool no_locality)
 	EXPECT_STATUS(tpm_start(&tpm), EFI_TIMEOUT);
 	EXPECT(tpm_get() == NULL);
 	EXPECT_STATUS(tpm2_startup(&tpm), EFI_DEVICE_ERROR);
+	fake_tpm_release(&tpm);
 }
 
 TEST(tpm_that_stops_answering_times_out)
@@ -226,6 +232,7 @@ TEST(tpm_extend_leaves_banks_out_of_reach_alone)
 	EXPECT_STATUS(
 	    tpm2_pcr_extend(&tpm, 0, TPM_BANK_SHA1, (const UINT8(*)[TPM_DIGEST_MAX])digests),
 	    EFI_INVALID_PARAMETER);
+	fake_tpm_release(&tpm);
 }
 
 TEST(tpm_property_and_allocate_parse_is_bounded)

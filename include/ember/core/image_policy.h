@@ -5,6 +5,7 @@
 #define EMBER_CORE_IMAGE_POLICY_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* The verdict on an image, first the one allowed then the reasons to refuse it. */
 enum image_verdict {
@@ -31,6 +32,20 @@ struct image_databases {
  * verifies to a certificate of db or its digest is in db. */
 enum image_verdict image_policy_check(const void *image, size_t size,
 				      const struct image_databases *dbs);
+
+/* The db entry that allowed an image: a whole EFI_SIGNATURE_DATA (owner GUID, then the
+ * certificate or digest) inside the caller's db buffer; NULL when none did. Measured boot
+ * logs it in PCR 7 (EV_EFI_VARIABLE_AUTHORITY). */
+struct image_authority {
+	const uint8_t *entry;
+	size_t size;
+};
+
+/* image_policy_check, also saying in *authority which db entry allowed the
+ * image: the certificate the first allowed signature verified to, else the digest entry. */
+enum image_verdict image_policy_check_authority(const void *image, size_t size,
+						const struct image_databases *dbs,
+						struct image_authority *authority);
 
 /* The verdict in a few words for the log ("hash in dbx", "no signature" ...). */
 const char *image_verdict_text(enum image_verdict verdict);

@@ -7,6 +7,7 @@
 #include <ember/core/core.h>
 #include <ember/core/devpath.h>
 #include <ember/core/log.h>
+#include <ember/drivers/measure_boot.h>
 #include <ember/lib/str.h>
 #include <efi/protocol/simple_file_system.h>
 #include <ember/core/bds.h>
@@ -64,6 +65,7 @@ static bool boot_fw_cfg_app(void)
 		return false;
 	}
 	fw_cfg_read(select, file, size);
+	measure_boot_attempt(); /* as a boot option's: the separators precede the app */
 	status = image_load(false, core_image_handle, NULL, file, size, &image, &reason);
 	pool_free(file);
 	if (EFI_ERROR(status)) {

@@ -5,6 +5,7 @@
 #define LOG_PREFIX "kernel: "
 #include <ember/core/core.h>
 #include <ember/core/log.h>
+#include <ember/drivers/measure_boot.h>
 #include <ember/lib/str.h>
 #include <efi/protocol/load_file.h>
 #include "tables/fw_cfg.h"
@@ -106,6 +107,8 @@ EFI_HANDLE kernel_load(void)
 	}
 	fw_cfg_read(FW_CFG_SETUP_DATA, file, setup_size);
 	fw_cfg_read(FW_CFG_KERNEL_DATA, file + setup_size, kernel_size);
+	/* A boot attempt as a boot option's is: the separators precede the kernel's measure. */
+	measure_boot_attempt();
 	status = image_load(false, core_image_handle, NULL, file, (UINTN)setup_size + kernel_size,
 			    &image, &reason);
 	pool_free(file);

@@ -11,6 +11,7 @@
 #include <efi/smbios.h>
 #include "tables/fw_cfg.h"
 #include "chipset/pci_host.h"
+#include "qemu.h"
 #include <ember/lib/guids.h>
 
 #define BELOW_4GIB 0xffffffffULL
@@ -138,6 +139,7 @@ EFI_STATUS smbios_install(void)
 		mem_free_pages(address, EFI_SIZE_TO_PAGES(64 + (UINT64)size));
 		return status;
 	}
+	qemu_measure_smbios(base + 64, size, &efi_smbios3_table_guid, base + SMBIOS3_OFFSET);
 	log_info("%u bytes of structures, %s anchor from QEMU\n", size, is_v3 ? "3.0" : "2.x");
 	return EFI_SUCCESS;
 }
