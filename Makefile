@@ -304,6 +304,13 @@ $(BUILD)/apps/%.efi: $$(call obj,pe,$$(call find_c,apps/$$*)) $$(patsubst %.S,$(
 	@echo "  LD      $@"
 	$(Q)$(CC) $(PE_LDFLAGS) -o $@ $^
 
+# decompress-test decodes streams Ember's encoder makes at build time.
+DECOMPRESS_STREAMS := $(BUILD)/gen/decompress_streams.c
+$(DECOMPRESS_STREAMS): apps/decompress-test/mkstreams $(EMBER_COMPRESS) $(BUILD)/tests/programs/exit_status.efi
+	@mkdir -p $(dir $@)
+	$(Q)apps/decompress-test/mkstreams $(EMBER_COMPRESS) $(BUILD)/tests/programs/exit_status.efi > $@.tmp && mv $@.tmp $@
+$(BUILD)/apps/decompress-test.efi: $(call obj,pe,$(DECOMPRESS_STREAMS))
+
 # ---- Test programs built with gnu-efi, standing in for third-party software ----
 GNUEFI_CFLAGS := -g -I/usr/include/efi -I/usr/include/efi/x86_64 -fpic -ffreestanding \
 	-fno-stack-protector -fno-stack-check -fshort-wchar -mno-red-zone \
