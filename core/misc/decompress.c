@@ -32,8 +32,7 @@ static EFI_STATUS EFIAPI decompress_decompress(EFI_DECOMPRESS_PROTOCOL *This, VO
 
 	if (!Source || !Destination || !Scratch)
 		return EFI_INVALID_PARAMETER;
-	r = uefi_decompress(Source, SourceSize, Destination, DestinationSize, Scratch,
-			    ScratchSize);
+	r = uefi_decompress(Source, SourceSize, Destination, DestinationSize, Scratch, ScratchSize);
 	if (r != UEFI_DECOMPRESS_OK) {
 		log_debug("Decompress: %s\n", uefi_decompress_result_name(r));
 		return EFI_INVALID_PARAMETER;

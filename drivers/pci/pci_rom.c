@@ -221,9 +221,8 @@ static void start_one(EFI_HANDLE parent, struct pci_function *f, const struct op
 		goto out; /* one that failed its entry point was unloaded by StartImage */
 	}
 	add_driver(f, image);
-	log_info("%02x:%02x.%x: started the option ROM's EFI driver (image at 0x%llx%s)\n",
-		 f->bus, f->dev, f->fn, (unsigned long long)img->offset,
-		 unpacked ? ", decompressed" : "");
+	log_info("%02x:%02x.%x: started the option ROM's EFI driver (image at 0x%llx%s)\n", f->bus,
+		 f->dev, f->fn, (unsigned long long)img->offset, unpacked ? ", decompressed" : "");
 out:
 	pool_free(path);
 	pool_free(unpacked);
