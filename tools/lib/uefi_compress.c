@@ -68,46 +68,59 @@ struct code {
 	unsigned only; /* the symbol, when used is 1 */
 };
 
-/* Code lengths of an unlimited Huffman tree over the used symbols: repeatedly joins the
- * two lightest roots. Returns the deepest length. */
+static const uint32_t *sort_weights; /* for by_weight: qsort passes no context */
+
+static int by_weight(const void *a, const void *b)
+{
+	uint16_t x = *(const uint16_t *)a, y = *(const uint16_t *)b;
+
+	if (sort_weights[x] != sort_weights[y])
+		return sort_weights[x] < sort_weights[y] ? -1 : 1;
+	return x < y ? -1 : 1;
+}
+
+/* Code lengths of an unlimited Huffman tree over the used symbols (at least two). The
+ * leaves sorted by weight and the joined nodes, which are made in order of weight, form
+ * two sorted queues: each step joins the two lightest fronts. Returns the deepest length. */
 static unsigned tree_lengths(const uint32_t *freq, unsigned n, uint8_t *len)
 {
+	uint16_t leaf[NC];
 	uint64_t weight[2 * NC];
-	int parent[2 * NC];
-	bool root[2 * NC];
-	unsigned nodes = n, roots = 0, deepest = 0;
+	uint16_t parent[2 * NC], depth[2 * NC];
+	unsigned m = 0, next_leaf = 0, next_node, made, deepest = 0;
 
 	for (unsigned i = 0; i < n; i++) {
-		weight[i] = freq[i];
-		root[i] = freq[i] != 0;
-		parent[i] = -1;
-		roots += root[i];
+		len[i] = 0;
+		if (freq[i])
+			leaf[m++] = (uint16_t)i;
 	}
-	for (; roots > 1; roots--, nodes++) {
-		int a = -1, b = -1;
-		for (unsigned i = 0; i < nodes; i++) {
-			if (!root[i])
-				continue;
-			if (a < 0 || weight[i] < weight[a]) {
-				b = a;
-				a = (int)i;
-			} else if (b < 0 || weight[i] < weight[b]) {
-				b = (int)i;
-			}
+	sort_weights = freq;
+	qsort(leaf, m, sizeof(leaf[0]), by_weight);
+	for (unsigned i = 0; i < m; i++)
+		weight[i] = freq[leaf[i]];
+	/* Nodes 0..m-1 are the leaves, m.. the joined nodes; the last one is the root. */
+	next_node = made = m;
+	for (unsigned k = 0; k + 1 < m; k++, made++) {
+		weight[made] = 0;
+		for (int pick = 0; pick < 2; pick++) {
+			unsigned take;
+			if (next_leaf < m &&
+			    (next_node == made || weight[next_leaf] <= weight[next_node]))
+				take = next_leaf++;
+			else
+				take = next_node++;
+			weight[made] += weight[take];
+			parent[take] = (uint16_t)made;
 		}
-		weight[nodes] = weight[a] + weight[b];
-		root[nodes] = true;
-		parent[nodes] = -1;
-		root[a] = root[b] = false;
-		parent[a] = parent[b] = (int)nodes;
 	}
-	for (unsigned i = 0; i < n; i++) {
-		unsigned depth = 0;
-		for (int p = freq[i] ? parent[i] : -1; p >= 0; p = parent[p])
-			depth++;
-		len[i] = (uint8_t)(depth > 255 ? 255 : depth);
-		if (depth > deepest)
-			deepest = depth;
+	depth[made - 1] = 0;
+	for (unsigned k = made - 1; k-- > 0;) {
+		depth[k] = (uint16_t)(depth[parent[k]] + 1);
+		if (k < m) {
+			len[leaf[k]] = (uint8_t)(depth[k] > 255 ? 255 : depth[k]);
+			if (depth[k] > deepest)
+				deepest = depth[k];
+		}
 	}
 	return deepest;
 }
