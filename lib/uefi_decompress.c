@@ -173,7 +173,7 @@ static unsigned decode(struct bit_reader *r, const struct huffman *h)
 }
 
 /* One code length of the Extra or Position set: 3 bits, and when they say 7, one more for
- * each further 1 bit up to a 0 (19.2.3.1, table 19-1). */
+ * each further 1 bit up to a 0 (19.2.3.1). */
 static int read_pt_length(struct bit_reader *r)
 {
 	unsigned len = get_bits(r, 3);
