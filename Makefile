@@ -59,7 +59,9 @@ APP_PURE_SRC := $(sort $(wildcard apps/*/pure/*.c))
 # The same for the QEMU platform's logic that touches no hardware (table loader, ACPI entry
 # points, PS/2 decoding): platform/qemu-x86_64/pure.
 QEMU_PURE_SRC := $(call find_c,platform/qemu-x86_64/pure)
-HOST_PURE_SRC := $(APP_PURE_SRC) $(QEMU_PURE_SRC)
+# Host tools' own library (tools/lib: the UEFI compression encoder), tested the same way.
+TOOLS_LIB_SRC := $(call find_c,tools/lib)
+HOST_PURE_SRC := $(APP_PURE_SRC) $(QEMU_PURE_SRC) $(TOOLS_LIB_SRC)
 UNIT_SRC := $(call find_c,tests/unit) $(HOST_PURE_SRC)
 FUZZ_SRC := $(wildcard tests/fuzz/*.c)
 FUZZ_SUPPORT_SRC := tests/unit/support/plat_test.c
@@ -74,6 +76,7 @@ EMBER_RUN := $(BUILD)/ember-run
 FW_DIR := $(BUILD)/qemu-x86_64
 FW_IMAGES := $(FW_DIR)/ember.fd $(FW_DIR)/ember-code.fd $(FW_DIR)/ember-vars.fd
 EMBER_VARSTORE := $(BUILD)/ember-varstore
+EMBER_COMPRESS := $(BUILD)/ember-compress
 UNIT_TESTS := $(BUILD)/unit-tests
 UNIT_TESTS_ASAN := $(BUILD)/unit-tests-asan
 FUZZERS := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRC))
@@ -81,7 +84,7 @@ APP_EFIS := $(patsubst %,$(BUILD)/apps/%.efi,$(APPS))
 PROGRAM_EFIS := $(patsubst %,$(BUILD)/tests/programs/%.efi,$(GNUEFI_PROGRAMS))
 
 .PHONY: all deps firmware install check check-unit check-integration check-fuzz check-format check-aarch64 aarch64-objs coverage bench run clean format
-all: $(EMBER_RUN) $(EMBER_VARSTORE) $(APP_EFIS) $(PROGRAM_EFIS) $(FW_IMAGES) $(FW_DIR)/ember-x86_64.json \
+all: $(EMBER_RUN) $(EMBER_VARSTORE) $(EMBER_COMPRESS) $(APP_EFIS) $(PROGRAM_EFIS) $(FW_IMAGES) $(FW_DIR)/ember-x86_64.json \
 	$(FW_DIR)/ember-vars.ms.fd $(FW_DIR)/ember-x86_64-secboot.json
 
 # Missing Debian packages are installed before anything is compiled (once per build dir).
@@ -172,6 +175,11 @@ $(EMBER_RUN): $(call obj,host,$(FIRMWARE_SRC) $(HOSTED_SRC)) $(call mbedtls_obj,
 $(EMBER_VARSTORE): $(call obj,host,$(FIRMWARE_SRC) $(call find_c,tools/ember-varstore)) $(call mbedtls_obj,host)
 	@echo "  LD      $@"
 	$(Q)$(CC) -o $@ $^ -lm
+
+# UEFI compression of a file (tools/ember-compress): the encoder and the firmware's decoder.
+$(EMBER_COMPRESS): $(call obj,host,lib/uefi_decompress.c $(TOOLS_LIB_SRC) $(call find_c,tools/ember-compress))
+	@echo "  LD      $@"
+	$(Q)$(CC) -o $@ $^
 
 # The crypto tests' signatures, certificates and signed images, made by openssl, efitools,
 # sbsigntool and osslsigncode (tests/crypto/mkartefacts) from Ember's apps and gnu-efi
@@ -306,6 +314,13 @@ $(BUILD)/apps/%.efi: $$(call obj,pe,$$(call find_c,apps/$$*)) $$(patsubst %.S,$(
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(PE_LDFLAGS) -o $@ $^
+
+# decompress-test decodes streams Ember's encoder makes at build time.
+DECOMPRESS_STREAMS := $(BUILD)/gen/decompress_streams.c
+$(DECOMPRESS_STREAMS): apps/decompress-test/mkstreams $(EMBER_COMPRESS) $(BUILD)/tests/programs/exit_status.efi
+	@mkdir -p $(dir $@)
+	$(Q)apps/decompress-test/mkstreams $(EMBER_COMPRESS) $(BUILD)/tests/programs/exit_status.efi > $@.tmp && mv $@.tmp $@
+$(BUILD)/apps/decompress-test.efi: $(call obj,pe,$(DECOMPRESS_STREAMS))
 
 # ---- Test programs built with gnu-efi, standing in for third-party software ----
 GNUEFI_CFLAGS := -g -I/usr/include/efi -I/usr/include/efi/x86_64 -fpic -ffreestanding \

@@ -15,6 +15,7 @@
 #include <efi/protocol/block_io.h>
 #include <efi/protocol/block_io2.h>
 #include <efi/protocol/component_name2.h>
+#include <efi/protocol/decompress.h>
 #include <efi/protocol/device_path.h>
 #include <efi/protocol/device_path_from_text.h>
 #include <efi/protocol/device_path_to_text.h>
@@ -59,6 +60,7 @@ const EFI_GUID efi_bus_specific_driver_override_protocol_guid =
     EFI_BUS_SPECIFIC_DRIVER_OVERRIDE_PROTOCOL_GUID;
 const EFI_GUID efi_component_name2_protocol_guid = EFI_COMPONENT_NAME2_PROTOCOL_GUID;
 const EFI_GUID efi_debug_image_info_table_guid = EFI_DEBUG_IMAGE_INFO_TABLE_GUID;
+const EFI_GUID efi_decompress_protocol_guid = EFI_DECOMPRESS_PROTOCOL_GUID;
 const EFI_GUID efi_debugport_protocol_guid = EFI_DEBUGPORT_PROTOCOL_GUID;
 const EFI_GUID efi_device_path_from_text_protocol_guid = EFI_DEVICE_PATH_FROM_TEXT_PROTOCOL_GUID;
 const EFI_GUID efi_device_path_messaging_uart_flow_control_guid =
@@ -222,6 +224,7 @@ static const struct guid_name table[] = {
     {&efi_component_name2_protocol_guid, "ComponentName2"},
     {&efi_debug_image_info_table_guid, "DebugImageInfoTable"},
     {&efi_debugport_protocol_guid, "DebugPort"},
+    {&efi_decompress_protocol_guid, "Decompress"},
     {&efi_device_path_from_text_protocol_guid, "DevicePathFromText"},
     {&efi_device_path_messaging_uart_flow_control_guid, "UartFlowControl"},
     {&efi_device_path_protocol_guid, "DevicePath"},

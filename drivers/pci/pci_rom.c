@@ -3,9 +3,10 @@
  * The copy becomes PciIo.RomImage; each x64 EFI driver image in it is loaded with the
  * device path <function>/Offset(start,end), started, and published through the bus
  * specific driver override protocol so that ConnectController offers the function to it
- * before any generic driver. */
+ * before any generic driver. Images with CompressionType 1 are decompressed first. */
 #define LOG_PREFIX "pci: "
 #include <ember/core/core.h>
+#include <ember/core/decompress.h>
 #include <ember/core/devpath.h>
 #include <ember/core/log.h>
 #include <ember/lib/guids.h>
@@ -18,6 +19,7 @@
 #define SUBSYSTEM_RUNTIME_DRIVER 12
 #define MACHINE_X64 0x8664
 #define COMPRESSION_NONE 0
+#define COMPRESSION_UEFI 1 /* the UEFI compression algorithm (UEFI 2.10, chapter 19) */
 
 void pci_rom_size(struct pci_function *f)
 {
@@ -140,22 +142,71 @@ static EFI_DEVICE_PATH_PROTOCOL *image_path(struct pci_function *f,
 	return dp_append_node(f->device_path, &node.Header);
 }
 
+/* The PE image of a ROM image: in the ROM itself, or decompressed into a pool buffer that
+ * *unpacked keeps for the caller to free. */
+static EFI_STATUS pe_image(struct pci_function *f, const struct option_rom_image *img,
+			   const void **pe, UINTN *size, void **unpacked)
+{
+	const UINT8 *in = (const UINT8 *)f->io.RomImage + img->efi_offset;
+	EFI_STATUS status;
+
+	*unpacked = NULL;
+	if (img->compression == COMPRESSION_NONE) {
+		*pe = in;
+		*size = img->efi_length;
+		return EFI_SUCCESS;
+	}
+	if (img->compression != COMPRESSION_UEFI) {
+		log_warn("%02x:%02x.%x: option ROM image at 0x%llx has compression type %u: "
+			 "not supported, skipped\n",
+			 f->bus, f->dev, f->fn, (unsigned long long)img->offset, img->compression);
+		return EFI_UNSUPPORTED;
+	}
+	status = core_decompress(in, img->efi_length, unpacked, size);
+	if (EFI_ERROR(status)) {
+		log_warn("%02x:%02x.%x: option ROM image at 0x%llx does not decompress: %r\n",
+			 f->bus, f->dev, f->fn, (unsigned long long)img->offset, status);
+		return status;
+	}
+	*pe = *unpacked;
+	return EFI_SUCCESS;
+}
+
+/* Records a started driver in the function's list. */
+static void add_driver(struct pci_function *f, EFI_HANDLE image)
+{
+	EFI_HANDLE *bigger = pool_alloc((f->rom_driver_count + 1) * sizeof(EFI_HANDLE));
+
+	if (!bigger) {
+		log_debug("no memory to record a ROM driver\n");
+		return;
+	}
+	mem_copy(bigger, f->rom_drivers, f->rom_driver_count * sizeof(EFI_HANDLE));
+	bigger[f->rom_driver_count++] = image;
+	pool_free(f->rom_drivers);
+	f->rom_drivers = bigger;
+}
+
 /* Loads and starts one driver image; its handle joins the function's list. */
 static void start_one(EFI_HANDLE parent, struct pci_function *f, const struct option_rom_image *img)
 {
-	EFI_DEVICE_PATH_PROTOCOL *path = image_path(f, img);
-	const UINT8 *rom = f->io.RomImage;
-	EFI_HANDLE *bigger, image = NULL;
+	EFI_DEVICE_PATH_PROTOCOL *path = NULL;
+	EFI_HANDLE image = NULL;
 	const char *reason = "";
+	void *unpacked = NULL;
+	const void *pe;
+	UINTN size;
 	EFI_STATUS status;
 
+	if (EFI_ERROR(pe_image(f, img, &pe, &size, &unpacked)))
+		return;
+	path = image_path(f, img);
 	if (!path) {
 		log_debug("%02x:%02x.%x: no memory for the ROM image's path\n", f->bus, f->dev,
 			  f->fn);
-		return;
+		goto out;
 	}
-	status = image_load(false, parent, path, rom + img->efi_offset, img->efi_length, &image,
-			    &reason);
+	status = image_load(false, parent, path, pe, size, &image, &reason);
 	if (EFI_ERROR(status)) {
 		log_warn("%02x:%02x.%x: option ROM image at 0x%llx not loaded: %r (%s)\n", f->bus,
 			 f->dev, f->fn, (unsigned long long)img->offset, status, reason);
@@ -169,19 +220,12 @@ static void start_one(EFI_HANDLE parent, struct pci_function *f, const struct op
 			image_unload(image);
 		goto out; /* one that failed its entry point was unloaded by StartImage */
 	}
-	bigger = pool_alloc((f->rom_driver_count + 1) * sizeof(EFI_HANDLE));
-	if (!bigger) {
-		log_debug("no memory to record a ROM driver\n");
-		goto out;
-	}
-	mem_copy(bigger, f->rom_drivers, f->rom_driver_count * sizeof(EFI_HANDLE));
-	bigger[f->rom_driver_count++] = image;
-	pool_free(f->rom_drivers);
-	f->rom_drivers = bigger;
-	log_info("%02x:%02x.%x: started the option ROM's EFI driver (image at 0x%llx)\n", f->bus,
-		 f->dev, f->fn, (unsigned long long)img->offset);
+	add_driver(f, image);
+	log_info("%02x:%02x.%x: started the option ROM's EFI driver (image at 0x%llx%s)\n", f->bus,
+		 f->dev, f->fn, (unsigned long long)img->offset, unpacked ? ", decompressed" : "");
 out:
 	pool_free(path);
+	pool_free(unpacked);
 }
 
 void pci_rom_start_drivers(EFI_HANDLE driver_image, struct pci_function *f)
@@ -197,13 +241,6 @@ void pci_rom_start_drivers(EFI_HANDLE driver_image, struct pci_function *f)
 			break;
 		if (!is_x64_driver(&img))
 			continue;
-		if (img.compression != COMPRESSION_NONE) {
-			log_warn(
-			    "%02x:%02x.%x: option ROM image at 0x%llx is compressed (type %u): "
-			    "not supported, skipped\n",
-			    f->bus, f->dev, f->fn, (unsigned long long)img.offset, img.compression);
-			continue;
-		}
 		start_one(driver_image, f, &img);
 	}
 	if (!f->rom_driver_count)

@@ -3,6 +3,8 @@
 (a legacy image, then an EFI driver), and broken variants. Run from the repository root."""
 import os
 import struct
+import subprocess
+import tempfile
 
 OUT = "tests/fuzz/corpus/option_rom"
 
@@ -29,6 +31,18 @@ def main():
         "no_last": image(1, 0, False) + image(1, 0, False),
         "truncated": (image(1, 0, False) + image(2, 3, True))[:900],
     }
+    # An EFI image whose payload is a real UEFI-compressed stream (build/ember-compress).
+    if os.path.exists("build/ember-compress"):
+        with tempfile.TemporaryDirectory() as tmp:
+            with open(os.path.join(tmp, "in"), "wb") as f:
+                f.write(b"MZ option ROM driver " * 40)
+            subprocess.run(["build/ember-compress", os.path.join(tmp, "in"),
+                            os.path.join(tmp, "out")], check=True)
+            with open(os.path.join(tmp, "out"), "rb") as f:
+                stream = f.read()
+        img = bytearray(image(2, 3, True, compression=1))
+        img[0x38:0x38 + len(stream)] = stream
+        seeds["compressed_stream"] = bytes(img)
     for name, data in seeds.items():
         with open(os.path.join(OUT, name), "wb") as f:
             f.write(data)

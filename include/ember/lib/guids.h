@@ -26,6 +26,7 @@ extern const EFI_GUID efi_cert_x509_sha256_guid;
 extern const EFI_GUID efi_cert_x509_sha384_guid;
 extern const EFI_GUID efi_cert_x509_sha512_guid;
 extern const EFI_GUID efi_component_name2_protocol_guid;
+extern const EFI_GUID efi_decompress_protocol_guid;
 extern const EFI_GUID efi_debug_image_info_table_guid;
 extern const EFI_GUID efi_debugport_protocol_guid;
 extern const EFI_GUID efi_device_path_from_text_protocol_guid;
