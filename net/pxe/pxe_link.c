@@ -8,6 +8,7 @@
 
 #define ARP_TRIES 4
 #define ARP_WAIT_NS 500000000ull
+#define PXE_PAUSE_MAX_US 10000
 
 static const uint8_t broadcast_mac[NET_MAC_LEN] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
 
@@ -107,13 +108,20 @@ static bool pxe_receive_one(struct pxe_dev *d, uint16_t port, struct udp_datagra
 bool pxe_wait_udp(struct pxe_dev *d, uint16_t port, UINT64 deadline_ns, struct udp_datagram *out,
 		  uint32_t *src_ip)
 {
+	UINT64 pause_us = 10;
 	bool got_frame;
 
 	do {
 		if (pxe_receive_one(d, port, out, src_ip, &got_frame))
 			return true;
-		if (!got_frame)
-			core_stall_us(100);
+		/* The pause between looks grows with the time waited: a reply that comes at
+		 * once is seen at once, and a long wait costs few polls. */
+		if (got_frame) {
+			pause_us = 10;
+		} else {
+			core_stall_us(pause_us);
+			pause_us = pause_us < PXE_PAUSE_MAX_US ? pause_us * 2 : PXE_PAUSE_MAX_US;
+		}
 	} while (core_time_ns() < deadline_ns);
 	return false;
 }

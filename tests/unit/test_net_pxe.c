@@ -1,0 +1,175 @@
+/* The PXE boot driver (net/pxe): bound to a fake NIC whose network runs DHCP and TFTP
+ * servers (fake_snp.c), LoadFile boots the DHCP boot file with LoadFile's size protocol,
+ * with and without the server's options, through lost frames, and fails cleanly. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "support/test.h"
+#include "block_dev.h"
+#include "fake_snp.h"
+#include <ember/core/core.h>
+#include <efi/protocol/load_file.h>
+
+static const EFI_GUID lf_guid = EFI_LOAD_FILE_PROTOCOL_GUID;
+
+static uint8_t *pattern(size_t n)
+{
+	uint8_t *p = malloc(n ? n : 1);
+
+	for (size_t i = 0; i < n; i++)
+		p[i] = (uint8_t)(i * 13 + i / 1021);
+	return p;
+}
+
+/* Boots over the fake network as the core's LoadFile reader does: the size, then the file.
+ * Returns the status of the second call (or of the first when it is not TOO_SMALL). */
+static EFI_STATUS boot(struct fake_snp *f, uint8_t **got, UINTN *size)
+{
+	EFI_LOAD_FILE_PROTOCOL *lf;
+	EFI_STATUS status;
+
+	*got = NULL;
+	*size = 0;
+	test_install_builtin_drivers();
+	driver_connect(fake_snp_handle(f), NULL, NULL, false);
+	if (EFI_ERROR(protocol_get(fake_snp_handle(f), &lf_guid, (void **)&lf)))
+		return EFI_NOT_STARTED;
+	status = lf->LoadFile(lf, NULL, true, size, NULL);
+	if (status != EFI_BUFFER_TOO_SMALL)
+		return status;
+	*got = malloc(*size + 1);
+	return lf->LoadFile(lf, NULL, true, size, *got);
+}
+
+static void boots(struct fake_snp_config cfg, const struct fake_snp_stats *expect_min)
+{
+	struct fake_snp *f = fake_snp_create(&cfg);
+	uint8_t *got;
+	UINTN size;
+
+	ASSERT(f != NULL);
+	EXPECT_STATUS(boot(f, &got, &size), EFI_SUCCESS);
+	EXPECT_EQ(size, cfg.file_size);
+	/* An empty file needs no second call: its size fits the empty buffer. */
+	EXPECT(cfg.file_size == 0 || (got && !memcmp(got, cfg.file, cfg.file_size)));
+	if (expect_min) {
+		EXPECT(fake_snp_stats(f)->dropped >= expect_min->dropped);
+		EXPECT_EQ(fake_snp_stats(f)->rrqs, expect_min->rrqs);
+	}
+	free(got);
+	fake_snp_destroy(f);
+}
+
+TEST(net_pxe_boots_with_tsize_and_blksize)
+{
+	uint8_t *file = pattern(100000);
+	struct fake_snp_config cfg = {"boot/hello.efi", file, 100000};
+	struct fake_snp *f = fake_snp_create(&cfg);
+	uint8_t *got;
+	UINTN size;
+
+	ASSERT(f != NULL);
+	ASSERT_STATUS(boot(f, &got, &size), EFI_SUCCESS);
+	EXPECT_EQ(size, 100000);
+	EXPECT(!memcmp(got, file, size));
+	/* The size came from tsize: the first transfer stopped at the OACK with an ERROR. */
+	EXPECT_EQ(fake_snp_stats(f)->rrqs, 2);
+	EXPECT_EQ(fake_snp_stats(f)->errors_from_client, 1);
+	EXPECT(!strcmp(fake_snp_stats(f)->last_error, "buffer too small"));
+	EXPECT_EQ(fake_snp_stats(f)->rrq_blksize, 1468);
+	/* One DHCP exchange: the lease is kept for the second call. */
+	EXPECT_EQ(fake_snp_stats(f)->discovers, 1);
+	EXPECT_EQ(fake_snp_stats(f)->requests, 1);
+	free(got);
+	fake_snp_destroy(f);
+	free(file);
+}
+
+TEST(net_pxe_boots_without_server_options)
+{
+	uint8_t *file = pattern(5000);
+
+	/* RFC 1350 only: 512-byte blocks, the size counted by reading the file whole. */
+	boots((struct fake_snp_config){"a.efi", file, 5000, .no_options = true},
+	      &(struct fake_snp_stats){.rrqs = 2});
+	/* An OACK without tsize. */
+	boots((struct fake_snp_config){"a.efi", file, 5000, .no_tsize = true},
+	      &(struct fake_snp_stats){.rrqs = 2});
+	/* A file of whole blocks ends with an empty DATA. */
+	boots((struct fake_snp_config){"a.efi", file, 1024, .no_options = true}, NULL);
+	boots((struct fake_snp_config){"a.efi", file, 0}, NULL);
+	/* The boot file named in the OFFER only. */
+	boots((struct fake_snp_config){"a.efi", file, 3000, .boot_file_in_offer_only = true}, NULL);
+	free(file);
+}
+
+TEST(net_pxe_survives_lost_frames)
+{
+	uint8_t *file = pattern(6000);
+
+	/* Every 4th frame the client sends is lost: DHCP, ARP, RRQ and ACKs are resent. */
+	boots((struct fake_snp_config){"lossy.efi", file, 6000, .drop_every = 4},
+	      &(struct fake_snp_stats){.dropped = 3, .rrqs = 2});
+	boots(
+	    (struct fake_snp_config){"lossy.efi", file, 6000, .drop_every = 3, .no_options = true},
+	    &(struct fake_snp_stats){.dropped = 3, .rrqs = 2});
+	free(file);
+}
+
+TEST(net_pxe_missing_file_and_bad_calls)
+{
+	uint8_t file[10] = {0};
+	struct fake_snp_config cfg = {"exists.efi", file, 10};
+	struct fake_snp *f = fake_snp_create(&cfg);
+	EFI_LOAD_FILE_PROTOCOL *lf;
+	UINTN size = 0;
+	EFI_DEVICE_PATH_PROTOCOL file_node[2] = {
+	    {4, 4, {8, 0}}, {END_DEVICE_PATH_TYPE, END_ENTIRE_DEVICE_PATH_SUBTYPE, {4, 0}}};
+
+	ASSERT(f != NULL);
+	test_install_builtin_drivers();
+	driver_connect(fake_snp_handle(f), NULL, NULL, false);
+	ASSERT_STATUS(protocol_get(fake_snp_handle(f), &lf_guid, (void **)&lf), EFI_SUCCESS);
+	EXPECT_STATUS(lf->LoadFile(lf, NULL, false, &size, NULL), EFI_UNSUPPORTED);
+	EXPECT_STATUS(lf->LoadFile(lf, NULL, true, NULL, NULL), EFI_INVALID_PARAMETER);
+	EXPECT_STATUS(lf->LoadFile(lf, file_node, true, &size, NULL), EFI_INVALID_PARAMETER);
+	fake_snp_destroy(f);
+	/* DHCP names the file, TFTP answers ERROR 1: EFI_NOT_FOUND, and nothing loops. */
+	cfg.file_missing = true;
+	f = fake_snp_create(&cfg);
+	ASSERT(f != NULL);
+	uint8_t *got;
+	EXPECT_STATUS(boot(f, &got, &size), EFI_NOT_FOUND);
+	EXPECT_EQ(fake_snp_stats(f)->rrqs, 1);
+	free(got);
+	fake_snp_destroy(f);
+}
+
+static EFI_STATUS EFIAPI other_load_file(EFI_LOAD_FILE_PROTOCOL *this,
+					 EFI_DEVICE_PATH_PROTOCOL *path, BOOLEAN boot_policy,
+					 UINTN *size, VOID *buffer)
+{
+	return EFI_NOT_FOUND;
+}
+
+TEST(net_pxe_leaves_nics_that_have_a_load_file)
+{
+	static EFI_LOAD_FILE_PROTOCOL theirs = {other_load_file};
+	uint8_t file[1] = {0};
+	struct fake_snp_config cfg = {"x", file, 1};
+	struct fake_snp *f = fake_snp_create(&cfg);
+	EFI_HANDLE h;
+	EFI_LOAD_FILE_PROTOCOL *lf;
+
+	ASSERT(f != NULL);
+	h = fake_snp_handle(f);
+	/* An option ROM's driver (iPXE) put its own LoadFile on its SNP handle. */
+	ASSERT_STATUS(protocol_install(&h, &lf_guid, &theirs), EFI_SUCCESS);
+	test_install_builtin_drivers();
+	driver_connect(h, NULL, NULL, false);
+	ASSERT_STATUS(protocol_get(h, &lf_guid, (void **)&lf), EFI_SUCCESS);
+	EXPECT(lf == &theirs);
+	EXPECT_EQ(fake_snp_protocol(f)->Mode->State, EfiSimpleNetworkStopped);
+	protocol_uninstall(h, &lf_guid, &theirs);
+	fake_snp_destroy(f);
+}
