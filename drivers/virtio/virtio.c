@@ -120,3 +120,17 @@ void virtio_queue_destroy(struct virtio_dev *dev, struct virtio_queue *q)
 	dev->ops->free_shared(dev, q->pages, q->ring, q->mapping);
 	q->ring = NULL;
 }
+
+/* ExitBootServices: no waiting for the reset to complete, no memory freed. */
+static void EFIAPI reset_at_exit(EFI_EVENT event, void *context)
+{
+	struct virtio_dev *dev = context;
+
+	dev->ops->set_status(dev, 0);
+}
+
+EFI_STATUS virtio_reset_at_exit(struct virtio_dev *dev, EFI_EVENT *event)
+{
+	return event_create(EVT_SIGNAL_EXIT_BOOT_SERVICES, TPL_CALLBACK, reset_at_exit, dev, NULL,
+			    event);
+}

@@ -72,4 +72,9 @@ void virtio_driver_ok(struct virtio_dev *dev);
 /* Marks the device FAILED (the driver gives up on it). */
 void virtio_fail(struct virtio_dev *dev);
 
+/* An EXIT_BOOT_SERVICES event that resets dev, so that it stops all DMA into the memory the
+ * OS now owns; nothing else is touched (the memory map is the OS's). Close it with
+ * event_close when the driver stops. */
+EFI_STATUS virtio_reset_at_exit(struct virtio_dev *dev, EFI_EVENT *event);
+
 #endif

@@ -31,6 +31,19 @@ UINT16 virtio_pci_device_type(EFI_PCI_IO_PROTOCOL *pci_io)
 	return 0;
 }
 
+bool virtio_pci_is(EFI_PCI_IO_PROTOCOL *pci_io, UINT16 type, UINT16 transitional_id)
+{
+	UINT16 device;
+
+	if (config_read16(pci_io, PCI_VENDOR_ID) != VIRTIO_PCI_VENDOR)
+		return false;
+	device = config_read16(pci_io, PCI_DEVICE_ID);
+	if (device != VIRTIO_PCI_MODERN_BASE + type &&
+	    (!transitional_id || device != transitional_id))
+		return false;
+	return virtio_pci_device_type(pci_io) == type;
+}
+
 /* A legacy interface exists only on transitional devices, in an I/O BAR 0. */
 static bool has_legacy_interface(struct virtio_pci *vp)
 {

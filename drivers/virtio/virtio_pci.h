@@ -35,6 +35,11 @@ EFI_STATUS virtio_pci_init(struct virtio_pci *vp, EFI_PCI_IO_PROTOCOL *pci_io);
 /* The virtio device type (VIRTIO_ID_*) of a PCI function, or 0 when it is not virtio. */
 UINT16 virtio_pci_device_type(EFI_PCI_IO_PROTOCOL *pci_io);
 
+/* Supported()'s test of a PCI function for a virtio driver: vendor 0x1AF4, device ID the
+ * modern one of type (0x1040 + type) or the transitional one given (0 when the type has
+ * none), and a device type that agrees. */
+bool virtio_pci_is(EFI_PCI_IO_PROTOCOL *pci_io, UINT16 type, UINT16 transitional_id);
+
 /* Transports, set up by virtio_pci_init. */
 extern const struct virtio_transport virtio_pci_modern_ops;
 extern const struct virtio_transport virtio_pci_legacy_ops;
