@@ -55,13 +55,12 @@ static EFI_STATUS pxe_boot(struct pxe_dev *d, UINTN *size, VOID *buffer)
 		return status;
 	server = pxe_boot_server(l);
 	if (!server || !l->boot_file[0]) {
-		log_warn("PXE: the DHCP server named no %s\n",
-			 server ? "boot file" : "TFTP server");
+		log_warn("the DHCP server named no %s\n", server ? "boot file" : "TFTP server");
 		return EFI_NOT_FOUND;
 	}
 	status = pxe_tftp_read(d, server, l->boot_file, buffer, size);
 	if (EFI_ERROR(status) && status != EFI_BUFFER_TOO_SMALL)
-		log_warn("PXE: reading %s from %u.%u.%u.%u: %r\n", l->boot_file, server >> 24,
+		log_warn("reading %s from %u.%u.%u.%u: %r\n", l->boot_file, server >> 24,
 			 server >> 16 & 0xff, server >> 8 & 0xff, server & 0xff, status);
 	return status;
 }

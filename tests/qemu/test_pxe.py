@@ -1,0 +1,38 @@
+"""PXE boot over TFTP with Ember's network stack (net/: DHCPv4, TFTP, the PXE LoadFile
+driver) above Ember's virtio-net SNP, the option ROM disabled (romfile=): the boot manager
+makes a PXEv4 option of the NIC's LoadFile and boots the DHCP boot file, a gnu-efi program,
+from QEMU's user network (its DHCP and TFTP servers). OVMF boots the same with its own PXE
+stack on its own VirtioNetDxe, which proves the test right."""
+import shutil
+
+import pytest
+
+from conftest import BUILD
+
+HELLO = BUILD / "tests" / "programs" / "hello.efi"
+MAC = "52:54:00:12:34:56"
+
+
+def pxe_machine(machine, tmp_path, firmware, bootfile="boot/hello.efi"):
+    (tmp_path / "boot").mkdir()
+    shutil.copy(HELLO, tmp_path / "boot" / "hello.efi")
+    return machine(firmware=firmware, timeout=300, extra=[
+        "-netdev", f"user,id=n0,tftp={tmp_path},bootfile={bootfile}",
+        "-device", f"virtio-net-pci,netdev=n0,mac={MAC},romfile="])
+
+
+@pytest.mark.parametrize("firmware", ["bios", "ovmf"])
+def test_pxe_boots_a_program_over_tftp(machine, tmp_path, firmware):
+    m = pxe_machine(machine, tmp_path, firmware)
+    m.expect(r"Hello World!")
+    if firmware == "bios":
+        m.expect_log(r"new boot option Boot[0-9A-F]{4}: UEFI PXEv4 \(MAC:525400123456\)")
+        m.expect_log(r"pxe: DHCP: address 10\.0\.2\.15, boot file \"boot/hello\.efi\"")
+
+
+def test_pxe_missing_boot_file_falls_through(machine, tmp_path):
+    """A boot file the TFTP server does not have: a warning, and the boot manager goes on
+    to its next option (here the shell) instead of hanging."""
+    m = pxe_machine(machine, tmp_path, "bios", bootfile="missing.efi")
+    m.expect_log(r"pxe: reading missing\.efi from 10\.0\.2\.2: EFI_NOT_FOUND")
+    m.expect_log(r"bds: starting Ember shell")
