@@ -5,6 +5,7 @@
 #define EMBER_NET_PXE_H
 
 #include <efi/protocol/load_file.h>
+#include <efi/protocol/pxe_base_code.h>
 #include <efi/protocol/simple_network.h>
 #include <ember/net/arp.h>
 #include <ember/net/dhcp4.h>
@@ -18,6 +19,8 @@ struct pxe_dev {
 	EFI_HANDLE controller;
 	EFI_SIMPLE_NETWORK_PROTOCOL *snp;
 	EFI_LOAD_FILE_PROTOCOL load_file;
+	EFI_PXE_BASE_CODE_PROTOCOL pxe;
+	EFI_PXE_BASE_CODE_MODE mode; /* DhcpDiscover and DhcpAck as sent and received */
 	uint8_t mac[NET_MAC_LEN];
 	uint32_t ip, subnet, router; /* 0 until DHCP bound the device */
 	struct arp_cache arp;
@@ -41,7 +44,8 @@ EFI_STATUS pxe_link_up(struct pxe_dev *d);
  * resolving the next hop with ARP (broadcast before DHCP, or to 255.255.255.255). */
 EFI_STATUS pxe_send_udp(struct pxe_dev *d, uint32_t dst_ip, uint16_t src_port, uint16_t dst_port,
 			size_t len);
-/* Waits until deadline_ns (core_time_ns) for a UDP datagram to port; answers ARP on the way.
+/* Waits until deadline_ns (core_time_ns) for a UDP datagram to port (0: any port); answers
+ * ARP on the way.
  * The datagram points into d->rx, valid until the next receive. */
 bool pxe_wait_udp(struct pxe_dev *d, uint16_t port, UINT64 deadline_ns, struct udp_datagram *out,
 		  uint32_t *src_ip);
@@ -52,6 +56,11 @@ EFI_STATUS pxe_dhcp(struct pxe_dev *d);
  * EFI_BUFFER_TOO_SMALL *size is the file's size. */
 EFI_STATUS pxe_tftp_read(struct pxe_dev *d, uint32_t server, const char *name, void *buffer,
 			 UINTN *size);
+/* Fills the PXE base code protocol and its Mode (net/pxe/pxe_base_code.c). */
+void pxe_base_code_init(struct pxe_dev *d);
+/* A new local UDP port for a transfer or a program's UdpWrite. */
+uint16_t pxe_new_port(struct pxe_dev *d);
+
 /* LoadFile (UEFI 2.10, 13.1) of the PXE boot: DHCP, then the boot file over TFTP. */
 EFI_STATUS EFIAPI pxe_load_file(EFI_LOAD_FILE_PROTOCOL *this, EFI_DEVICE_PATH_PROTOCOL *path,
 				BOOLEAN boot_policy, UINTN *size, VOID *buffer);

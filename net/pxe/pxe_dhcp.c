@@ -3,6 +3,7 @@
 #define LOG_PREFIX "pxe: "
 #include <ember/core/core.h>
 #include <ember/core/log.h>
+#include <ember/lib/str.h>
 #include "pxe.h"
 
 #define DHCP_ROUNDS 4
@@ -14,6 +15,10 @@ static EFI_STATUS pxe_dhcp_send(struct pxe_dev *d, UINT64 start)
 	size_t n = dhcp4_client_message(&d->dhcp, pxe_tx_payload(d), PXE_UDP_PAYLOAD_MAX,
 					(uint16_t)(secs > 0xffff ? 0xffff : secs));
 
+	if (d->dhcp.state == DHCP4_SELECTING) {
+		mem_copy(d->mode.DhcpDiscover.Raw, pxe_tx_payload(d), n);
+		d->mode.DhcpDiscoverValid = true;
+	}
 	return pxe_send_udp(d, NET_IPV4_BROADCAST, DHCP4_CLIENT_PORT, DHCP4_SERVER_PORT, n);
 }
 
@@ -28,6 +33,14 @@ static enum dhcp4_event pxe_dhcp_wait(struct pxe_dev *d, UINT64 deadline)
 		const char *why;
 		enum dhcp4_event ev = dhcp4_client_input(&d->dhcp, u.payload, u.len, &why);
 
+		/* The ACK as it came is what loaders read from the PXE base code's Mode. */
+		if (ev == DHCP4_BOUND_NOW) {
+			size_t n =
+			    u.len < sizeof(d->mode.DhcpAck) ? u.len : sizeof(d->mode.DhcpAck);
+			mem_set(d->mode.DhcpAck.Raw, 0, sizeof(d->mode.DhcpAck));
+			mem_copy(d->mode.DhcpAck.Raw, u.payload, n);
+			d->mode.DhcpAckReceived = true;
+		}
 		if (ev != DHCP4_IGNORED)
 			return ev;
 		log_debug("DHCP reply ignored: %s\n", why);
@@ -43,6 +56,8 @@ static void pxe_bind(struct pxe_dev *d)
 	d->subnet = l->subnet;
 	d->router = l->router;
 	d->bound = true;
+	net_put32(d->mode.StationIp.v4.Addr, d->ip);
+	net_put32(d->mode.SubnetMask.v4.Addr, d->subnet);
 	log_info("DHCP: address %u.%u.%u.%u, boot file \"%s\"\n", d->ip >> 24, d->ip >> 16 & 0xff,
 		 d->ip >> 8 & 0xff, d->ip & 0xff, l->boot_file);
 }
@@ -55,6 +70,7 @@ EFI_STATUS pxe_dhcp(struct pxe_dev *d)
 
 	d->ip = 0;
 	d->bound = false;
+	d->mode.DhcpAckReceived = false;
 	dhcp4_client_init(&d->dhcp, d->mac, NULL, xid, false);
 	while (round < DHCP_ROUNDS) {
 		UINT64 wait = (UINT64)(round < 2 ? 1 << round : 4) * NS_PER_S;

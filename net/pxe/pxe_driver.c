@@ -1,7 +1,7 @@
 /* The PXE boot driver (UEFI driver model): binds to each EFI_SIMPLE_NETWORK_PROTOCOL whose
  * handle has no EFI_LOAD_FILE_PROTOCOL yet (an option ROM's driver, such as iPXE, brings its
- * own) and installs Ember's PXE LoadFile beside it; the boot manager then makes a PXEv4
- * boot option of the handle. */
+ * own) and installs Ember's PXE LoadFile and EFI_PXE_BASE_CODE_PROTOCOL beside it; the boot
+ * manager then makes a PXEv4 boot option of the handle. */
 #define LOG_PREFIX "pxe: "
 #include <ember/core/core.h>
 #include <ember/core/driver.h>
@@ -45,9 +45,11 @@ static EFI_STATUS EFIAPI pxe_start(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE
 	d->signature = PXE_SIGNATURE;
 	d->controller = controller;
 	d->load_file.LoadFile = pxe_load_file;
-	status = protocol_install(&controller, &efi_load_file_protocol_guid, &d->load_file);
+	pxe_base_code_init(d);
+	status = protocol_install_multiple(&controller, &efi_load_file_protocol_guid, &d->load_file,
+					   &efi_pxe_base_code_protocol_guid, &d->pxe, NULL);
 	if (EFI_ERROR(status)) {
-		log_debug("installing LoadFile: %r\n", status);
+		log_debug("installing LoadFile and PxeBaseCode: %r\n", status);
 		goto err_close;
 	}
 	return EFI_SUCCESS;
@@ -72,7 +74,9 @@ static EFI_STATUS EFIAPI pxe_stop(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE 
 	d = container_of(lf, struct pxe_dev, load_file);
 	if (lf->LoadFile != pxe_load_file || d->signature != PXE_SIGNATURE)
 		return EFI_UNSUPPORTED;
-	status = protocol_uninstall(controller, &efi_load_file_protocol_guid, &d->load_file);
+	status =
+	    protocol_uninstall_multiple(controller, &efi_load_file_protocol_guid, &d->load_file,
+					&efi_pxe_base_code_protocol_guid, &d->pxe, NULL);
 	if (EFI_ERROR(status))
 		return status;
 	protocol_close(controller, &efi_simple_network_protocol_guid, this->DriverBindingHandle,

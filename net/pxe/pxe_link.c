@@ -102,7 +102,7 @@ static bool pxe_receive_one(struct pxe_dev *d, uint16_t port, struct udp_datagra
 	if (d->ip && ip.dst != d->ip && ip.dst != NET_IPV4_BROADCAST)
 		return false;
 	*src_ip = ip.src;
-	return out->dst_port == port;
+	return !port || out->dst_port == port;
 }
 
 bool pxe_wait_udp(struct pxe_dev *d, uint16_t port, UINT64 deadline_ns, struct udp_datagram *out,
@@ -141,6 +141,7 @@ static EFI_STATUS pxe_resolve(struct pxe_dev *d, uint32_t ip, uint8_t *mac)
 			return EFI_SUCCESS;
 		pxe_arp_send(d, &req, broadcast_mac);
 		deadline = core_time_ns() + ARP_WAIT_NS;
+		/* Datagrams that come meanwhile are dropped: their senders will resend. */
 		while (!arp_cache_get(&d->arp, ip, mac) && core_time_ns() < deadline)
 			pxe_wait_udp(d, 0, core_time_ns() + 1000000, &ignored, &from);
 	}
@@ -149,6 +150,11 @@ static EFI_STATUS pxe_resolve(struct pxe_dev *d, uint32_t ip, uint8_t *mac)
 	log_debug("no ARP answer from %u.%u.%u.%u\n", ip >> 24, ip >> 16 & 0xff, ip >> 8 & 0xff,
 		  ip & 0xff);
 	return EFI_NO_RESPONSE;
+}
+
+uint16_t pxe_new_port(struct pxe_dev *d)
+{
+	return (uint16_t)(49152 + d->next_port++ % 16384);
 }
 
 EFI_STATUS pxe_send_udp(struct pxe_dev *d, uint32_t dst_ip, uint16_t src_port, uint16_t dst_port,

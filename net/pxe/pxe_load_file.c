@@ -49,6 +49,8 @@ static EFI_STATUS pxe_boot(struct pxe_dev *d, UINTN *size, VOID *buffer)
 	EFI_STATUS status = pxe_link_up(d);
 	uint32_t server;
 
+	if (!EFI_ERROR(status))
+		d->mode.Started = true; /* as PXE base code's Start would have */
 	if (!EFI_ERROR(status) && (!d->bound || !buffer))
 		status = pxe_dhcp(d);
 	if (EFI_ERROR(status))

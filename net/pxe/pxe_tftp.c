@@ -82,7 +82,7 @@ EFI_STATUS pxe_tftp_read(struct pxe_dev *d, uint32_t server, const char *name, v
 {
 	struct tftp_client *c = pool_alloc(sizeof(*c));
 	struct pxe_sink s = {buffer, buffer ? *size : 0, 0};
-	uint16_t port = (uint16_t)(49152 + d->next_port++ % 16384);
+	uint16_t port = pxe_new_port(d);
 	EFI_STATUS status = EFI_NOT_READY;
 
 	if (!c)

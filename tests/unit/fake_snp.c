@@ -191,7 +191,8 @@ static void serve_rrq(struct fake_snp *f, uint16_t port, const uint8_t *p, size_
 		}
 		at = value;
 	}
-	if (f->cfg.no_options) {
+	/* RFC 2347: no OACK without an option to acknowledge. */
+	if (f->cfg.no_options || o == 2) {
 		f->blksize = 512;
 		send_data(f, 1);
 		return;

@@ -9,6 +9,7 @@
 #include "fake_snp.h"
 #include <ember/core/core.h>
 #include <efi/protocol/load_file.h>
+#include <efi/protocol/pxe_base_code.h>
 
 static const EFI_GUID lf_guid = EFI_LOAD_FILE_PROTOCOL_GUID;
 
@@ -172,4 +173,84 @@ TEST(net_pxe_leaves_nics_that_have_a_load_file)
 	EXPECT_EQ(fake_snp_protocol(f)->Mode->State, EfiSimpleNetworkStopped);
 	protocol_uninstall(h, &lf_guid, &theirs);
 	fake_snp_destroy(f);
+}
+
+TEST(net_pxe_base_code_after_a_boot)
+{
+	static const EFI_GUID pxe_guid = EFI_PXE_BASE_CODE_PROTOCOL_GUID;
+	uint8_t *file = pattern(4000), *got, buf[4000], rrq[] = "\0\1a.efi\0octet";
+	struct fake_snp_config cfg = {"a.efi", file, 4000};
+	struct fake_snp *f = fake_snp_create(&cfg);
+	EFI_PXE_BASE_CODE_PROTOCOL *pxe;
+	EFI_IP_ADDRESS server = {.v4 = {{10, 0, 2, 2}}}, from = {0};
+	EFI_PXE_BASE_CODE_UDP_PORT tftp = 69, src = 0, dst, peer = 0;
+	UINT64 size = 0;
+	UINTN n, head = 4;
+	uint8_t header[4];
+
+	ASSERT(f != NULL);
+	ASSERT_STATUS(boot(f, &got, &n), EFI_SUCCESS);
+	free(got);
+	ASSERT_STATUS(protocol_get(fake_snp_handle(f), &pxe_guid, (void **)&pxe), EFI_SUCCESS);
+	/* The Mode holds the DHCP packets of the boot, as loaders (GRUB) read them. */
+	EXPECT(pxe->Mode->Started && !pxe->Mode->UsingIpv6);
+	ASSERT(pxe->Mode->DhcpAckReceived && pxe->Mode->DhcpDiscoverValid);
+	EXPECT_EQ(pxe->Mode->DhcpAck.Dhcpv4.BootpOpcode, 2);
+	EXPECT(!memcmp(pxe->Mode->DhcpAck.Dhcpv4.BootpYiAddr, "\x0a\x00\x02\x0f", 4));
+	EXPECT(!memcmp(pxe->Mode->DhcpAck.Dhcpv4.BootpBootFile, "", 1));
+	EXPECT_EQ(pxe->Mode->DhcpDiscover.Dhcpv4.BootpOpcode, 1);
+	EXPECT(!memcmp(pxe->Mode->StationIp.v4.Addr, "\x0a\x00\x02\x0f", 4));
+	EXPECT(!memcmp(pxe->Mode->SubnetMask.v4.Addr, "\xff\xff\xff\x00", 4));
+	/* Mtftp: the size, then the file. */
+	EXPECT_STATUS(pxe->Mtftp(pxe, EFI_PXE_BASE_CODE_TFTP_GET_FILE_SIZE, NULL, false, &size,
+				 NULL, &server, (UINT8 *)"a.efi", NULL, false),
+		      EFI_SUCCESS);
+	EXPECT_EQ(size, 4000);
+	size = sizeof(buf);
+	EXPECT_STATUS(pxe->Mtftp(pxe, EFI_PXE_BASE_CODE_TFTP_READ_FILE, buf, false, &size, NULL,
+				 &server, (UINT8 *)"a.efi", NULL, false),
+		      EFI_SUCCESS);
+	EXPECT(size == 4000 && !memcmp(buf, file, 4000));
+	size = 100;
+	EXPECT_STATUS(pxe->Mtftp(pxe, EFI_PXE_BASE_CODE_TFTP_READ_FILE, buf, false, &size, NULL,
+				 &server, (UINT8 *)"a.efi", NULL, false),
+		      EFI_BUFFER_TOO_SMALL);
+	EXPECT_EQ(size, 4000);
+	EXPECT_STATUS(pxe->Mtftp(pxe, EFI_PXE_BASE_CODE_TFTP_READ_FILE, buf, false, &size, NULL,
+				 &server, (UINT8 *)"none.efi", NULL, false),
+		      EFI_NOT_FOUND);
+	EXPECT_STATUS(pxe->Mtftp(pxe, EFI_PXE_BASE_CODE_TFTP_WRITE_FILE, buf, false, &size, NULL,
+				 &server, (UINT8 *)"a.efi", NULL, false),
+		      EFI_UNSUPPORTED);
+	/* UdpWrite a bare RRQ from a port it picks; UdpRead the server's DATA 1 there. */
+	n = sizeof(rrq);
+	ASSERT_STATUS(pxe->UdpWrite(pxe, EFI_PXE_BASE_CODE_UDP_OPFLAGS_ANY_SRC_PORT, &server, &tftp,
+				    NULL, NULL, &src, NULL, NULL, &n, rrq),
+		      EFI_SUCCESS);
+	EXPECT(src >= 49152);
+	dst = src;
+	n = sizeof(buf);
+	ASSERT_STATUS(pxe->UdpRead(pxe,
+				   EFI_PXE_BASE_CODE_UDP_OPFLAGS_ANY_SRC_PORT |
+				       EFI_PXE_BASE_CODE_UDP_OPFLAGS_ANY_SRC_IP,
+				   NULL, &dst, &from, &peer, &head, header, &n, buf),
+		      EFI_SUCCESS);
+	EXPECT(!memcmp(header, "\0\3\0\1", 4));
+	EXPECT(n == 512 && !memcmp(buf, file, 512));
+	EXPECT(peer == 40000 && !memcmp(from.v4.Addr, "\x0a\x00\x02\x02", 4));
+	/* Nothing more: a timeout, not a hang. */
+	n = sizeof(buf);
+	EXPECT_STATUS(pxe->UdpRead(pxe, 0, NULL, &dst, NULL, NULL, NULL, NULL, &n, buf),
+		      EFI_TIMEOUT);
+	/* The state machine. */
+	EXPECT_STATUS(pxe->Start(pxe, false), EFI_ALREADY_STARTED);
+	EXPECT_STATUS(pxe->Stop(pxe), EFI_SUCCESS);
+	EXPECT_STATUS(pxe->Dhcp(pxe, false), EFI_NOT_STARTED);
+	EXPECT_STATUS(pxe->Start(pxe, true), EFI_UNSUPPORTED);
+	EXPECT_STATUS(pxe->Start(pxe, false), EFI_SUCCESS);
+	EXPECT_STATUS(pxe->Dhcp(pxe, false), EFI_SUCCESS);
+	EXPECT_EQ(fake_snp_stats(f)->discovers, 2);
+	EXPECT_STATUS(pxe->Discover(pxe, 0, NULL, false, NULL), EFI_UNSUPPORTED);
+	fake_snp_destroy(f);
+	free(file);
 }
