@@ -40,6 +40,9 @@ struct fake_snp {
 	uint32_t blocks_sent; /* data blocks sent so far (the last one's number, unwrapped) */
 };
 
+static void send_udp_from(struct fake_snp *f, uint32_t src, uint16_t sport, uint16_t dport,
+			  uint32_t dst, const void *payload, size_t len);
+
 static uint16_t get16(const uint8_t *p)
 {
 	return (uint16_t)(p[0] << 8 | p[1]);
@@ -70,6 +73,12 @@ static uint16_t csum(const uint8_t *p, size_t n, uint32_t s)
 static void send_udp(struct fake_snp *f, uint16_t sport, uint16_t dport, uint32_t dst,
 		     const void *payload, size_t len)
 {
+	send_udp_from(f, SERVER_IP, sport, dport, dst, payload, len);
+}
+
+static void send_udp_from(struct fake_snp *f, uint32_t src, uint16_t sport, uint16_t dport,
+			  uint32_t dst, const void *payload, size_t len)
+{
 	uint8_t *fr, pseudo[12];
 	size_t n = 42 + len;
 	uint16_t s;
@@ -86,7 +95,7 @@ static void send_udp(struct fake_snp *f, uint16_t sport, uint16_t dport, uint32_
 	put16(fr + 16, 20 + 8 + len);
 	fr[22] = 64;
 	fr[23] = 17;
-	put32(fr + 26, SERVER_IP);
+	put32(fr + 26, src);
 	put32(fr + 30, dst);
 	put16(fr + 24, csum(fr + 14, 20, 0));
 	put16(fr + 34, sport);
@@ -123,10 +132,18 @@ static void serve_dhcp(struct fake_snp *f, const uint8_t *m, size_t n)
 	if (type != 1 && type != 3)
 		return;
 	offer ? f->stats.discovers++ : f->stats.requests++;
+	if (f->cfg.dhcp_silent)
+		return;
 	memcpy(opts + o, "\x36\x04\x0a\x00\x02\x02\x01\x04\xff\xff\xff\x00\x03\x04\x0a\x00\x02\x02",
 	       18);
 	o += 18;
-	if (offer || !f->cfg.boot_file_in_offer_only) {
+	if (f->cfg.option66) {
+		opts[o++] = 66;
+		opts[o++] = (uint8_t)strlen(f->cfg.option66);
+		memcpy(opts + o, f->cfg.option66, strlen(f->cfg.option66));
+		o += strlen(f->cfg.option66);
+	}
+	if ((offer || !f->cfg.boot_file_in_offer_only) && !f->cfg.no_boot_file) {
 		opts[o++] = 67;
 		opts[o++] = (uint8_t)name;
 		memcpy(opts + o, f->cfg.boot_file, name);
@@ -149,7 +166,7 @@ static void send_data(struct fake_snp *f, uint32_t block)
 	put16(p + 2, block);
 	memcpy(p + 4, f->cfg.file + (off < f->cfg.file_size ? off : 0), n);
 	f->blocks_sent = block;
-	send_udp(f, SERVER_TID, f->client_port, CLIENT_IP, p, 4 + n);
+	send_udp_from(f, f->stats.tftp_ip, SERVER_TID, f->client_port, CLIENT_IP, p, 4 + n);
 }
 
 static void send_error(struct fake_snp *f, uint16_t port, uint16_t code, const char *msg)
@@ -159,7 +176,7 @@ static void send_error(struct fake_snp *f, uint16_t port, uint16_t code, const c
 	put16(p, 5);
 	put16(p + 2, code);
 	strcpy((char *)p + 4, msg);
-	send_udp(f, SERVER_TID, port, CLIENT_IP, p, 5 + strlen(msg));
+	send_udp_from(f, f->stats.tftp_ip, SERVER_TID, port, CLIENT_IP, p, 5 + strlen(msg));
 }
 
 /* An RRQ: "name\0mode\0" then option pairs. */
@@ -198,7 +215,7 @@ static void serve_rrq(struct fake_snp *f, uint16_t port, const uint8_t *p, size_
 		return;
 	}
 	f->blocks_sent = 0;
-	send_udp(f, SERVER_TID, port, CLIENT_IP, oack, o);
+	send_udp_from(f, f->stats.tftp_ip, SERVER_TID, port, CLIENT_IP, oack, o);
 }
 
 static void serve_tftp(struct fake_snp *f, const uint8_t *p, size_t n)
@@ -228,8 +245,7 @@ static void serve_arp(struct fake_snp *f, const uint8_t *fr)
 {
 	uint8_t *r;
 
-	if (get16(fr + 20) != 1 || memcmp(fr + 38, "\x0a\x00\x02\x02", 4) ||
-	    f->rx_count == RX_SLOTS)
+	if (get16(fr + 20) != 1 || memcmp(fr + 38, "\x0a\x00\x02", 3) || f->rx_count == RX_SLOTS)
 		return;
 	f->stats.arp_requests++;
 	r = f->rx[(f->rx_head + f->rx_count) % RX_SLOTS];
@@ -264,7 +280,8 @@ static EFI_STATUS EFIAPI fake_transmit(EFI_SIMPLE_NETWORK_PROTOCOL *this, UINTN 
 		serve_arp(f, fr);
 	else if (get16(fr + 12) == 0x0800 && fr[23] == 17 && get16(fr + 36) == 67)
 		serve_dhcp(f, fr + 42, get16(fr + 38) - 8);
-	else if (get16(fr + 12) == 0x0800 && fr[23] == 17 && get16(fr + 36) == 69)
+	else if (get16(fr + 12) == 0x0800 && fr[23] == 17 && get16(fr + 36) == 69 &&
+		 (f->stats.tftp_ip = (uint32_t)get16(fr + 30) << 16 | get16(fr + 32)))
 		serve_rrq(f, get16(fr + 34), fr + 42, get16(fr + 38) - 8);
 	else if (get16(fr + 12) == 0x0800 && fr[23] == 17 && get16(fr + 36) == SERVER_TID)
 		serve_tftp(f, fr + 42, get16(fr + 38) - 8);
@@ -344,7 +361,7 @@ struct fake_snp *fake_snp_create(const struct fake_snp_config *config)
 	struct fake_snp *f = calloc(1, sizeof(*f));
 
 	f->cfg = *config;
-	f->mode.HwAddressSize = 6;
+	f->mode.HwAddressSize = config->hw_address_size ? config->hw_address_size : 6;
 	f->mode.MediaHeaderSize = 14;
 	f->mode.MaxPacketSize = 1500;
 	f->mode.ReceiveFilterMask = 0x1f;

@@ -19,6 +19,10 @@ struct fake_snp_config {
 	unsigned drop_every;	      /* lose every Nth frame the client sends (0: none) */
 	bool boot_file_in_offer_only; /* the ACK names no boot file */
 	bool file_missing;	      /* TFTP answers every RRQ with ERROR 1 */
+	const char *option66;	      /* the TFTP server name (66) DHCP gives, or NULL */
+	bool no_boot_file;	      /* DHCP names no boot file */
+	bool dhcp_silent;	      /* no DHCP server */
+	uint32_t hw_address_size;     /* the SNP's, 0 for Ethernet's 6 */
 };
 
 struct fake_snp;
@@ -35,6 +39,7 @@ struct fake_snp_stats {
 	unsigned acks;	      /* TFTP ACKs received */
 	uint16_t rrq_blksize; /* the blksize the RRQ asked for */
 	char last_error[64];  /* the message of the client's last TFTP ERROR */
+	uint32_t tftp_ip;     /* where the last RRQ was sent (every 10.0.2.x answers) */
 };
 const struct fake_snp_stats *fake_snp_stats(struct fake_snp *f);
 

@@ -42,8 +42,10 @@ static EFI_STATUS boot(struct fake_snp *f, uint8_t **got, UINTN *size)
 	return lf->LoadFile(lf, NULL, true, size, *got);
 }
 
-static void boots(struct fake_snp_config cfg, const struct fake_snp_stats *expect_min)
+/* Boots and checks the file; returns the address the file was read from. */
+static uint32_t boots_checked(struct fake_snp_config cfg, const struct fake_snp_stats *expect_min)
 {
+	uint32_t tftp_ip;
 	struct fake_snp *f = fake_snp_create(&cfg);
 	uint8_t *got;
 	UINTN size;
@@ -57,8 +59,10 @@ static void boots(struct fake_snp_config cfg, const struct fake_snp_stats *expec
 		EXPECT(fake_snp_stats(f)->dropped >= expect_min->dropped);
 		EXPECT_EQ(fake_snp_stats(f)->rrqs, expect_min->rrqs);
 	}
+	tftp_ip = fake_snp_stats(f)->tftp_ip;
 	free(got);
 	fake_snp_destroy(f);
+	return tftp_ip;
 }
 
 TEST(net_pxe_boots_with_tsize_and_blksize)
@@ -91,16 +95,17 @@ TEST(net_pxe_boots_without_server_options)
 	uint8_t *file = pattern(5000);
 
 	/* RFC 1350 only: 512-byte blocks, the size counted by reading the file whole. */
-	boots((struct fake_snp_config){"a.efi", file, 5000, .no_options = true},
-	      &(struct fake_snp_stats){.rrqs = 2});
+	boots_checked((struct fake_snp_config){"a.efi", file, 5000, .no_options = true},
+		      &(struct fake_snp_stats){.rrqs = 2});
 	/* An OACK without tsize. */
-	boots((struct fake_snp_config){"a.efi", file, 5000, .no_tsize = true},
-	      &(struct fake_snp_stats){.rrqs = 2});
+	boots_checked((struct fake_snp_config){"a.efi", file, 5000, .no_tsize = true},
+		      &(struct fake_snp_stats){.rrqs = 2});
 	/* A file of whole blocks ends with an empty DATA. */
-	boots((struct fake_snp_config){"a.efi", file, 1024, .no_options = true}, NULL);
-	boots((struct fake_snp_config){"a.efi", file, 0}, NULL);
+	boots_checked((struct fake_snp_config){"a.efi", file, 1024, .no_options = true}, NULL);
+	boots_checked((struct fake_snp_config){"a.efi", file, 0}, NULL);
 	/* The boot file named in the OFFER only. */
-	boots((struct fake_snp_config){"a.efi", file, 3000, .boot_file_in_offer_only = true}, NULL);
+	boots_checked(
+	    (struct fake_snp_config){"a.efi", file, 3000, .boot_file_in_offer_only = true}, NULL);
 	free(file);
 }
 
@@ -109,9 +114,9 @@ TEST(net_pxe_survives_lost_frames)
 	uint8_t *file = pattern(6000);
 
 	/* Every 4th frame the client sends is lost: DHCP, ARP, RRQ and ACKs are resent. */
-	boots((struct fake_snp_config){"lossy.efi", file, 6000, .drop_every = 4},
-	      &(struct fake_snp_stats){.dropped = 3, .rrqs = 2});
-	boots(
+	boots_checked((struct fake_snp_config){"lossy.efi", file, 6000, .drop_every = 4},
+		      &(struct fake_snp_stats){.dropped = 3, .rrqs = 2});
+	boots_checked(
 	    (struct fake_snp_config){"lossy.efi", file, 6000, .drop_every = 3, .no_options = true},
 	    &(struct fake_snp_stats){.dropped = 3, .rrqs = 2});
 	free(file);
@@ -143,6 +148,65 @@ TEST(net_pxe_missing_file_and_bad_calls)
 	EXPECT_STATUS(boot(f, &got, &size), EFI_NOT_FOUND);
 	EXPECT_EQ(fake_snp_stats(f)->rrqs, 1);
 	free(got);
+	fake_snp_destroy(f);
+}
+
+TEST(net_pxe_tftp_server_from_option_66)
+{
+	uint8_t *file = pattern(3000);
+
+	/* 66 as an address is used; a name (no DNS) or a bad address falls back to siaddr. */
+	EXPECT_EQ(boots_checked(
+		      (struct fake_snp_config){"a.efi", file, 3000, .option66 = "10.0.2.9"}, NULL),
+		  0x0a000209);
+	EXPECT_EQ(
+	    boots_checked((struct fake_snp_config){"a.efi", file, 3000, .option66 = "tftp.example"},
+			  NULL),
+	    0x0a000202);
+	EXPECT_EQ(
+	    boots_checked((struct fake_snp_config){"a.efi", file, 3000, .option66 = "10.0.2.256"},
+			  NULL),
+	    0x0a000202);
+	EXPECT_EQ(boots_checked((struct fake_snp_config){"a.efi", file, 3000, .option66 = "10.0.2"},
+				NULL),
+		  0x0a000202);
+	EXPECT_EQ(boots_checked(
+		      (struct fake_snp_config){"a.efi", file, 3000, .option66 = "10.0.2.9."}, NULL),
+		  0x0a000202);
+	free(file);
+}
+
+TEST(net_pxe_dhcp_failures)
+{
+	uint8_t file[1] = {0}, *got;
+	struct fake_snp_config cfg = {"a.efi", file, 1, .no_boot_file = true};
+	struct fake_snp *f = fake_snp_create(&cfg);
+	UINTN size;
+
+	ASSERT(f != NULL);
+	EXPECT_STATUS(boot(f, &got, &size), EFI_NOT_FOUND);
+	EXPECT_EQ(fake_snp_stats(f)->rrqs, 0);
+	fake_snp_destroy(f);
+	/* No DHCP server: four DISCOVERs, then EFI_TIMEOUT. */
+	cfg = (struct fake_snp_config){"a.efi", file, 1, .dhcp_silent = true};
+	f = fake_snp_create(&cfg);
+	ASSERT(f != NULL);
+	EXPECT_STATUS(boot(f, &got, &size), EFI_TIMEOUT);
+	EXPECT_EQ(fake_snp_stats(f)->discovers, 4);
+	fake_snp_destroy(f);
+}
+
+TEST(net_pxe_refuses_a_non_ethernet_snp)
+{
+	uint8_t file[1] = {0};
+	struct fake_snp_config cfg = {"a.efi", file, 1, .hw_address_size = 8};
+	struct fake_snp *f = fake_snp_create(&cfg);
+	void *lf;
+
+	ASSERT(f != NULL);
+	test_install_builtin_drivers();
+	driver_connect(fake_snp_handle(f), NULL, NULL, false);
+	EXPECT_STATUS(protocol_get(fake_snp_handle(f), &lf_guid, &lf), EFI_UNSUPPORTED);
 	fake_snp_destroy(f);
 }
 
