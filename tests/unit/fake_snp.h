@@ -1,7 +1,8 @@
 /* A fake NIC with a network behind it, for the PXE driver's tests: an
- * EFI_SIMPLE_NETWORK_PROTOCOL whose Transmit hands each frame to a DHCP server, a TFTP
- * server and an ARP responder at 10.0.2.2 (as QEMU's user network has them), whose answers
- * Receive then returns. Written from the RFCs' layouts, without Ember's net/ code. */
+ * EFI_SIMPLE_NETWORK_PROTOCOL whose Transmit hands each frame to a DHCP server and a TFTP
+ * server at 10.0.2.2 (as QEMU's user network has them; TFTP answers at any 10.0.2.x it is
+ * asked at, and ARP for all of 10.0.2.x), whose answers Receive then returns. Written from the
+ * RFCs' layouts, without Ember's net/ code. */
 #ifndef EMBER_TEST_FAKE_SNP_H
 #define EMBER_TEST_FAKE_SNP_H
 
