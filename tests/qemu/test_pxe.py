@@ -4,6 +4,7 @@ makes a PXEv4 option of the NIC's LoadFile and boots the DHCP boot file, a gnu-e
 from QEMU's user network (its DHCP and TFTP servers). OVMF boots the same with its own PXE
 stack on its own VirtioNetDxe, which proves the test right."""
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -36,3 +37,23 @@ def test_pxe_missing_boot_file_falls_through(machine, tmp_path):
     m = pxe_machine(machine, tmp_path, "bios", bootfile="missing.efi")
     m.expect_log(r"pxe: reading missing\.efi from 10\.0\.2\.2: EFI_NOT_FOUND")
     m.expect_log(r"bds: starting Ember shell")
+
+
+GRUBNET = Path("/usr/lib/grub/x86_64-efi/monolithic/grubnetx64.efi")  # grub-efi-amd64-bin
+GRUB_CFG = "echo GRUB-MARKER ip=$net_default_ip server=$net_default_server\n"
+
+
+@pytest.mark.parametrize("firmware", ["bios", "ovmf"])
+def test_pxe_grubnetx64_reads_its_config(machine, tmp_path, firmware):
+    """Debian's grubnetx64.efi boots over PXE, takes its address from the PXE base code's
+    Mode (DhcpAck) and reads its grub.cfg over TFTP from the boot server."""
+    if not GRUBNET.exists():
+        pytest.fail(f"{GRUBNET} is missing: scripts/deps installs grub-efi-amd64-bin")
+    shutil.copy(GRUBNET, tmp_path / "grubnetx64.efi")
+    for d in ("grub", "grub/x86_64-efi"):
+        (tmp_path / d).mkdir(parents=True, exist_ok=True)
+        (tmp_path / d / "grub.cfg").write_text(GRUB_CFG)
+    m = machine(firmware=firmware, timeout=300, memory=512, extra=[
+        "-netdev", f"user,id=n0,tftp={tmp_path},bootfile=grubnetx64.efi",
+        "-device", f"virtio-net-pci,netdev=n0,mac={MAC},romfile="])
+    m.expect(r"GRUB-MARKER ip=10\.0\.2\.15 server=10\.0\.2\.2")
