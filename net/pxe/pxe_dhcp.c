@@ -67,11 +67,13 @@ EFI_STATUS pxe_dhcp(struct pxe_dev *d)
 	UINT64 start = core_time_ns();
 	uint32_t xid = (uint32_t)(start ^ start >> 32) ^ net_get32(d->mac + 2);
 	int round = 0;
+	uint8_t uuid[16];
+	bool has_uuid = pxe_system_uuid(uuid);
 
 	d->ip = 0;
 	d->bound = false;
 	d->mode.DhcpAckReceived = false;
-	dhcp4_client_init(&d->dhcp, d->mac, NULL, xid, false);
+	dhcp4_client_init(&d->dhcp, d->mac, has_uuid ? uuid : NULL, xid, false);
 	while (round < DHCP_ROUNDS) {
 		UINT64 wait = (UINT64)(round < 2 ? 1 << round : 4) * NS_PER_S;
 		EFI_STATUS status = pxe_dhcp_send(d, start);

@@ -14,12 +14,17 @@ HELLO = BUILD / "tests" / "programs" / "hello.efi"
 MAC = "52:54:00:12:34:56"
 
 
+UUID = "00112233-4455-6677-8899-aabbccddeeff"
+
+
 def pxe_machine(machine, tmp_path, firmware, bootfile="boot/hello.efi"):
     (tmp_path / "boot").mkdir()
     shutil.copy(HELLO, tmp_path / "boot" / "hello.efi")
     return machine(firmware=firmware, timeout=300, extra=[
+        "-uuid", UUID,
         "-netdev", f"user,id=n0,tftp={tmp_path},bootfile={bootfile}",
-        "-device", f"virtio-net-pci,netdev=n0,mac={MAC},romfile="])
+        "-device", f"virtio-net-pci,netdev=n0,mac={MAC},romfile=",
+        "-object", f"filter-dump,id=f0,netdev=n0,file={tmp_path / 'net.pcap'}"])
 
 
 @pytest.mark.parametrize("firmware", ["bios", "ovmf"])
@@ -29,6 +34,9 @@ def test_pxe_boots_a_program_over_tftp(machine, tmp_path, firmware):
     if firmware == "bios":
         m.expect_log(r"new boot option Boot[0-9A-F]{4}: UEFI PXEv4 \(MAC:525400123456\)")
         m.expect_log(r"pxe: DHCP: address 10\.0\.2\.15, boot file \"boot/hello\.efi\"")
+        # Option 97: type 0 and SMBIOS's system UUID (QEMU's -uuid) in network order.
+        dump = (tmp_path / "net.pcap").read_bytes()
+        assert bytes([97, 17, 0]) + bytes.fromhex(UUID.replace("-", "")) in dump
 
 
 def test_pxe_missing_boot_file_falls_through(machine, tmp_path):
