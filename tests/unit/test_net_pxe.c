@@ -315,6 +315,27 @@ TEST(net_pxe_base_code_after_a_boot)
 	EXPECT_STATUS(pxe->Dhcp(pxe, false), EFI_SUCCESS);
 	EXPECT_EQ(fake_snp_stats(f)->discovers, 2);
 	EXPECT_STATUS(pxe->Discover(pxe, 0, NULL, false, NULL), EFI_UNSUPPORTED);
+	/* Arguments refused before anything is sent. */
+	n = sizeof(buf);
+	EXPECT_STATUS(pxe->Mtftp(pxe, EFI_PXE_BASE_CODE_TFTP_READ_FILE, NULL, false, &size, NULL,
+				 &server, (UINT8 *)"a.efi", NULL, false),
+		      EFI_INVALID_PARAMETER);
+	EXPECT_STATUS(pxe->Mtftp(pxe, EFI_PXE_BASE_CODE_TFTP_READ_FILE, buf, false, NULL, NULL,
+				 &server, (UINT8 *)"a.efi", NULL, false),
+		      EFI_INVALID_PARAMETER);
+	EXPECT_STATUS(pxe->UdpWrite(pxe, 0, NULL, &tftp, NULL, NULL, NULL, NULL, NULL, &n, buf),
+		      EFI_INVALID_PARAMETER);
+	n = 2000;
+	EXPECT_STATUS(pxe->UdpWrite(pxe, 0, &server, &tftp, NULL, NULL, NULL, NULL, NULL, &n, buf),
+		      EFI_BAD_BUFFER_SIZE);
+	EXPECT_STATUS(pxe->UdpRead(pxe, 0, NULL, NULL, NULL, NULL, NULL, NULL, &n, buf),
+		      EFI_INVALID_PARAMETER);
+	EXPECT_STATUS(pxe->Start(NULL, false), EFI_INVALID_PARAMETER);
+	EXPECT_STATUS(pxe->Stop(pxe), EFI_SUCCESS);
+	EXPECT_STATUS(pxe->Stop(pxe), EFI_NOT_STARTED);
+	n = sizeof(buf);
+	EXPECT_STATUS(pxe->UdpWrite(pxe, 0, &server, &tftp, NULL, NULL, NULL, NULL, NULL, &n, buf),
+		      EFI_NOT_STARTED);
 	fake_snp_destroy(f);
 	free(file);
 }
