@@ -4,12 +4,14 @@
  * checks the state machine, the argument checks and a real exchange with QEMU's user
  * network (ARP). With the argument "identify" it stops after naming the driver and checking
  * the device path (for other drivers' SNPs, such as iPXE's, which ignores the state machine
- * and dereferences NULL arguments). Prints "snp-test: N passed, M failed" and powers the machine
- * off, as scripts/run-ovmf expects. */
+ * and dereferences NULL arguments). With "bench" (or a file \\snp-bench beside it) it times
+ * a few MiB through Transmit instead of the checks (bench.c). Prints "snp-test: N passed, M failed"
+ * and powers the machine off, as scripts/run-ovmf expects. */
 #include "snp_test.h"
 #include <efi/protocol/component_name2.h>
 #include <efi/protocol/device_path.h>
 #include <efi/protocol/loaded_image.h>
+#include <efi/protocol/simple_file_system.h>
 #include <efi/protocol/pci_io.h>
 #include <ember/lib/devpath_node.h>
 
@@ -130,6 +132,30 @@ static bool has_arg(const char *word)
 	return false;
 }
 
+/* A file \snp-bench beside the app (how scripts/bench-net asks OVMF, which passes no
+ * arguments to a removable-media boot). */
+static bool has_bench_file(void)
+{
+	EFI_GUID image_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
+	EFI_GUID fs_guid = EFI_SIMPLE_FILE_SYSTEM_PROTOCOL_GUID;
+	EFI_LOADED_IMAGE_PROTOCOL *image = NULL;
+	EFI_SIMPLE_FILE_SYSTEM_PROTOCOL *fs = NULL;
+	EFI_FILE_PROTOCOL *root = NULL, *file = NULL;
+
+	if (EFI_ERROR(app_bs->HandleProtocol(app_image, &image_guid, (void **)&image)) ||
+	    !image->DeviceHandle ||
+	    EFI_ERROR(app_bs->HandleProtocol(image->DeviceHandle, &fs_guid, (void **)&fs)) ||
+	    EFI_ERROR(fs->OpenVolume(fs, &root)))
+		return false;
+	bool found =
+	    !EFI_ERROR(root->Open(root, &file, (CHAR16 *)u"\\snp-bench", EFI_FILE_MODE_READ, 0));
+
+	if (found)
+		file->Close(file);
+	root->Close(root);
+	return found;
+}
+
 static void print_mode(void)
 {
 	const UINT8 *a = snp->Mode->CurrentAddress.Addr;
@@ -155,7 +181,9 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 		print_driver(path);
 		print_mode();
 		check_mac_node(path);
-		if (!has_arg("identify")) {
+		if (has_arg("bench") || has_bench_file()) {
+			snp_bench();
+		} else if (!has_arg("identify")) {
 			snp_check_states();
 			snp_check_arguments();
 			snp_check_arp();

@@ -16,5 +16,7 @@ void snp_check_states(void);
 void snp_check_arguments(void);
 /* ARP over QEMU's user network: a request for 10.0.2.2 and its reply (arp.c). */
 void snp_check_arp(void);
+/* Times a few MiB through Transmit (bench.c). */
+void snp_bench(void);
 
 #endif

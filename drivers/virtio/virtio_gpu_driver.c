@@ -110,14 +110,6 @@ static void take_down(struct virtio_gpu *g)
 	virtio_queue_destroy(&g->vp.dev, &g->control);
 }
 
-/* ExitBootServices: a reset device reads no more of the memory the OS now owns. */
-static void EFIAPI vgpu_exit_boot_services(EFI_EVENT event, void *context)
-{
-	struct virtio_gpu *g = context;
-
-	g->vp.dev.ops->set_status(&g->vp.dev, 0);
-}
-
 /* The first mode the device takes becomes current. */
 static EFI_STATUS first_mode(struct virtio_gpu *g)
 {
@@ -144,8 +136,7 @@ static EFI_STATUS start_device(struct virtio_gpu *g)
 		log_debug("no mode could be set: %r\n", status);
 		goto err_down;
 	}
-	status = event_create(EVT_SIGNAL_EXIT_BOOT_SERVICES, TPL_CALLBACK, vgpu_exit_boot_services,
-			      g, NULL, &g->exit_event);
+	status = virtio_reset_at_exit(&g->vp.dev, &g->exit_event);
 	if (EFI_ERROR(status)) {
 		log_debug("exit event: %r\n", status);
 		goto err_down;

@@ -37,14 +37,7 @@ struct virtio_rng {
 
 static bool is_virtio_rng(void *interface)
 {
-	EFI_PCI_IO_PROTOCOL *pci_io = interface;
-	UINT16 ids[2] = {0, 0};
-
-	pci_io->Pci.Read(pci_io, EfiPciIoWidthUint16, 0, 2, ids);
-	return ids[0] == VIRTIO_PCI_VENDOR &&
-	       (ids[1] == VIRTIO_PCI_LEGACY_ENTROPY ||
-		ids[1] == VIRTIO_PCI_MODERN_BASE + VIRTIO_ID_ENTROPY) &&
-	       virtio_pci_device_type(pci_io) == VIRTIO_ID_ENTROPY;
+	return virtio_pci_is(interface, VIRTIO_ID_ENTROPY, VIRTIO_PCI_LEGACY_ENTROPY);
 }
 
 /* One request: up to a page of entropy; the number of bytes the device wrote. */
@@ -93,14 +86,6 @@ static EFI_STATUS EFIAPI vrng_supported(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_H
 {
 	return driver_can_open(this->DriverBindingHandle, controller, &efi_pci_io_protocol_guid,
 			       is_virtio_rng);
-}
-
-/* ExitBootServices: a reset device stops its DMA; nothing else is touched. */
-static void EFIAPI vrng_exit_boot_services(EFI_EVENT event, void *context)
-{
-	struct virtio_rng *r = context;
-
-	r->vp.dev.ops->set_status(&r->vp.dev, 0);
 }
 
 /* Transport, negotiation (no feature bits), the queue, the page, DRIVER_OK. */
@@ -154,8 +139,7 @@ static EFI_STATUS start_device(struct virtio_rng *r)
 
 	if (EFI_ERROR(status))
 		return status;
-	status = event_create(EVT_SIGNAL_EXIT_BOOT_SERVICES, TPL_CALLBACK, vrng_exit_boot_services,
-			      r, NULL, &r->exit_event);
+	status = virtio_reset_at_exit(&r->vp.dev, &r->exit_event);
 	if (EFI_ERROR(status)) {
 		log_debug("exit event: %r\n", status);
 		goto err_down;

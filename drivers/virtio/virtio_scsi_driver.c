@@ -25,15 +25,7 @@ struct virtio_scsi_pci {
 
 static bool is_virtio_scsi(void *interface)
 {
-	EFI_PCI_IO_PROTOCOL *pci_io = interface;
-	UINT16 ids[2] = {0, 0};
-
-	pci_io->Pci.Read(pci_io, EfiPciIoWidthUint16, 0, 2, ids);
-	if (ids[0] != VIRTIO_PCI_VENDOR)
-		return false;
-	if (ids[1] != VIRTIO_PCI_LEGACY_SCSI && ids[1] != VIRTIO_PCI_MODERN_BASE + VIRTIO_ID_SCSI)
-		return false;
-	return virtio_pci_device_type(pci_io) == VIRTIO_ID_SCSI;
+	return virtio_pci_is(interface, VIRTIO_ID_SCSI, VIRTIO_PCI_LEGACY_SCSI);
 }
 
 static EFI_STATUS EFIAPI vscsi_supported(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE controller,
@@ -41,15 +33,6 @@ static EFI_STATUS EFIAPI vscsi_supported(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_
 {
 	return driver_can_open(this->DriverBindingHandle, controller, &efi_pci_io_protocol_guid,
 			       is_virtio_scsi);
-}
-
-/* ExitBootServices: a reset device stops all DMA at once; nothing is freed, the memory
- * belongs to the OS now. */
-static void EFIAPI vscsi_exit_boot_services(EFI_EVENT event, void *context)
-{
-	struct virtio_scsi_pci *p = context;
-
-	p->vp.dev.ops->set_status(&p->vp.dev, 0);
 }
 
 static EFI_STATUS start_device(struct virtio_scsi_pci *p, EFI_HANDLE controller)
@@ -65,8 +48,7 @@ static EFI_STATUS start_device(struct virtio_scsi_pci *p, EFI_HANDLE controller)
 		log_debug("device set-up: %r\n", status);
 		return status;
 	}
-	status = event_create(EVT_SIGNAL_EXIT_BOOT_SERVICES, TPL_CALLBACK, vscsi_exit_boot_services,
-			      p, NULL, &p->exit_event);
+	status = virtio_reset_at_exit(&p->vp.dev, &p->exit_event);
 	if (EFI_ERROR(status)) {
 		log_debug("exit event: %r\n", status);
 		goto err_stop;

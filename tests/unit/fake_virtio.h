@@ -64,7 +64,9 @@ struct fake_virtio_chain {
 
 struct fake_virtio;
 /* A backend of another device type (fake_virtio_scsi.c): serves a chain taken from queue
- * index and returns the bytes it wrote. */
+ * index and returns the bytes it wrote, or FAKE_VIRTIO_HOLD to leave the chain (and those
+ * after it) available until the queue is served again. */
+#define FAKE_VIRTIO_HOLD UINT32_MAX
 typedef UINT32 (*fake_virtio_serve_fn)(struct fake_virtio *d, UINT16 index,
 				       struct fake_virtio_chain *c);
 

@@ -226,19 +226,23 @@ static void serve_queue(struct fake_virtio *d, UINT16 index)
 		return;
 	while (q->last_avail != avail->idx) {
 		UINT16 head;
+		UINT32 len;
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
 		head = avail->ring[q->last_avail % q->size];
-		q->last_avail++;
 		if (head >= q->size) {
 			fake_virtio_error(d, "available head out of the table", head);
+			q->last_avail++;
 			continue;
 		}
 		take_chain(d, q, desc, head, &c);
-		put_used(d, q, used, head,
-			 d->serve ? d->serve(d, index, &c)
-			 : d->gpu ? fake_virtio_gpu_serve(d, c.bufs, c.count, c.bad)
-			 : d->type == VIRTIO_ID_BLOCK ? blk_serve(d, &c)
-						      : rng_serve(d, &c));
+		len = d->serve ? d->serve(d, index, &c)
+		      : d->gpu ? fake_virtio_gpu_serve(d, c.bufs, c.count, c.bad)
+		      : d->type == VIRTIO_ID_BLOCK ? blk_serve(d, &c)
+						   : rng_serve(d, &c);
+		if (len == FAKE_VIRTIO_HOLD)
+			return; /* the device keeps the chain for later (a NIC's receive buffer) */
+		q->last_avail++;
+		put_used(d, q, used, head, len);
 	}
 }
 
