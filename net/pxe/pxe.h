@@ -56,6 +56,8 @@ EFI_STATUS pxe_dhcp(struct pxe_dev *d);
  * EFI_BUFFER_TOO_SMALL *size is the file's size. */
 EFI_STATUS pxe_tftp_read(struct pxe_dev *d, uint32_t server, const char *name, void *buffer,
 			 UINTN *size);
+/* Prints a line (format as lib/format.h) on the console for the user. */
+void pxe_say(const char *fmt, ...);
 /* The SMBIOS system UUID, in network order, for DHCP option 97; false when there is none. */
 bool pxe_system_uuid(uint8_t *uuid);
 /* Fills the PXE base code protocol and its Mode (net/pxe/pxe_base_code.c). */

@@ -43,27 +43,64 @@ static uint32_t pxe_boot_server(const struct dhcp4_reply *l)
 	return l->siaddr;
 }
 
+static void pxe_say_ip(const char *what, uint32_t ip)
+{
+	pxe_say("  %s %u.%u.%u.%u\r\n", what, ip >> 24, ip >> 16 & 0xff, ip >> 8 & 0xff, ip & 0xff);
+}
+
+/* The DHCP half of the boot, with what it found shown. */
+static EFI_STATUS pxe_boot_dhcp(struct pxe_dev *d)
+{
+	EFI_STATUS status;
+
+	pxe_say(">>Start PXE over IPv4 (MAC %02x:%02x:%02x:%02x:%02x:%02x).\r\n", d->mac[0],
+		d->mac[1], d->mac[2], d->mac[3], d->mac[4], d->mac[5]);
+	status = pxe_dhcp(d);
+	if (EFI_ERROR(status)) {
+		pxe_say("  PXE-E51: no DHCP answer (%r)\r\n", status);
+		return status;
+	}
+	pxe_say_ip("Station IP address is", d->ip);
+	return EFI_SUCCESS;
+}
+
 static EFI_STATUS pxe_boot(struct pxe_dev *d, UINTN *size, VOID *buffer)
 {
 	const struct dhcp4_reply *l = &d->dhcp.lease;
 	EFI_STATUS status = pxe_link_up(d);
+	UINT64 start;
 	uint32_t server;
 
 	if (!EFI_ERROR(status))
 		d->mode.Started = true; /* as PXE base code's Start would have */
 	if (!EFI_ERROR(status) && (!d->bound || !buffer))
-		status = pxe_dhcp(d);
+		status = pxe_boot_dhcp(d);
 	if (EFI_ERROR(status))
 		return status;
 	server = pxe_boot_server(l);
 	if (!server || !l->boot_file[0]) {
 		log_warn("the DHCP server named no %s\n", server ? "boot file" : "TFTP server");
+		pxe_say("  PXE: the DHCP server named no %s\r\n",
+			server ? "boot file" : "TFTP server");
 		return EFI_NOT_FOUND;
 	}
+	if (buffer) {
+		pxe_say_ip("Downloading the boot file from", server);
+		pxe_say("  NBP filename is %s\r\n", l->boot_file);
+	}
+	start = core_time_ns();
 	status = pxe_tftp_read(d, server, l->boot_file, buffer, size);
-	if (EFI_ERROR(status) && status != EFI_BUFFER_TOO_SMALL)
+	if (status == EFI_SUCCESS && buffer) {
+		UINT64 ns = core_time_ns() - start;
+		pxe_say("  Downloaded %llu bytes in %llu ms (%llu KiB/s)\r\n",
+			(unsigned long long)*size, (unsigned long long)(ns / 1000000),
+			(unsigned long long)((UINT64)*size * 1000000000 / (ns ? ns : 1) / 1024));
+	}
+	if (EFI_ERROR(status) && status != EFI_BUFFER_TOO_SMALL) {
 		log_warn("reading %s from %u.%u.%u.%u: %r\n", l->boot_file, server >> 24,
 			 server >> 16 & 0xff, server >> 8 & 0xff, server & 0xff, status);
+		pxe_say("  PXE: reading %s failed: %r\r\n", l->boot_file, status);
+	}
 	return status;
 }
 

@@ -15,7 +15,10 @@ struct pxe_sink {
 	uint8_t *buffer;
 	UINTN size;
 	UINT64 total;
+	UINT64 shown; /* the progress last shown, bytes */
 };
+
+#define PXE_PROGRESS_STEP (1024 * 1024)
 
 static EFI_STATUS pxe_tftp_send(struct pxe_dev *d, struct tftp_client *c, uint32_t server,
 				uint16_t port)
@@ -33,6 +36,11 @@ static void pxe_store(struct pxe_sink *s, const struct tftp_client *c)
 	if (s->buffer && end <= s->size)
 		mem_copy(s->buffer + c->offset, c->data, c->data_len);
 	s->total = end;
+	/* Long downloads show how far they are, once a MiB. */
+	if (s->buffer && end - s->shown >= PXE_PROGRESS_STEP) {
+		pxe_say("\r  %llu KiB", (unsigned long long)(end / 1024));
+		s->shown = end;
+	}
 }
 
 static EFI_STATUS pxe_tftp_status(const struct tftp_client *c)
@@ -81,7 +89,7 @@ EFI_STATUS pxe_tftp_read(struct pxe_dev *d, uint32_t server, const char *name, v
 			 UINTN *size)
 {
 	struct tftp_client *c = pool_alloc(sizeof(*c));
-	struct pxe_sink s = {buffer, buffer ? *size : 0, 0};
+	struct pxe_sink s = {buffer, buffer ? *size : 0, 0, 0};
 	uint16_t port = pxe_new_port(d);
 	EFI_STATUS status = EFI_NOT_READY;
 
@@ -104,6 +112,8 @@ EFI_STATUS pxe_tftp_read(struct pxe_dev *d, uint32_t server, const char *name, v
 		status = pxe_tftp_status(c);
 	if (status == EFI_SUCCESS || status == EFI_BUFFER_TOO_SMALL)
 		*size = (UINTN)s.total;
+	if (s.shown)
+		pxe_say("\r\n");
 	pool_free(c);
 	return status;
 }

@@ -30,6 +30,10 @@ def pxe_machine(machine, tmp_path, firmware, bootfile="boot/hello.efi"):
 @pytest.mark.parametrize("firmware", ["bios", "ovmf"])
 def test_pxe_boots_a_program_over_tftp(machine, tmp_path, firmware):
     m = pxe_machine(machine, tmp_path, firmware)
+    if firmware == "bios":  # what the user sees before the program runs
+        m.expect(r"Station IP address is 10\.0\.2\.15")
+        m.expect(r"NBP filename is boot/hello\.efi")
+        m.expect(r"Downloaded \d+ bytes in \d+ ms")
     m.expect(r"Hello World!")
     if firmware == "bios":
         m.expect_log(r"new boot option Boot[0-9A-F]{4}: UEFI PXEv4 \(MAC:525400123456\)")
@@ -43,6 +47,7 @@ def test_pxe_missing_boot_file_falls_through(machine, tmp_path):
     """A boot file the TFTP server does not have: a warning, and the boot manager goes on
     to its next option (here the shell) instead of hanging."""
     m = pxe_machine(machine, tmp_path, "bios", bootfile="missing.efi")
+    m.expect(r"PXE: reading missing\.efi failed: EFI_NOT_FOUND")
     m.expect_log(r"pxe: reading missing\.efi from 10\.0\.2\.2: EFI_NOT_FOUND")
     m.expect_log(r"bds: starting Ember shell")
 
