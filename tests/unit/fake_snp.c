@@ -111,13 +111,21 @@ static void send_udp_from(struct fake_snp *f, uint32_t src, uint16_t sport, uint
 	put16(fr + 40, s ? s : 0xffff);
 }
 
-/* The DHCP message type (53) of a client's message of n bytes, 0 when absent. */
-static uint8_t dhcp_type(const uint8_t *m, size_t n)
+/* An option of a client's message of n bytes, or NULL. */
+static const uint8_t *dhcp_option(const uint8_t *m, size_t n, uint8_t code)
 {
 	for (size_t at = 240; at + 2 < n && m[at] != 255; at += m[at] ? 2 + (size_t)m[at + 1] : 1)
-		if (m[at] == 53)
-			return m[at + 2];
-	return 0;
+		if (m[at] == code)
+			return m + at;
+	return NULL;
+}
+
+/* The DHCP message type (53), 0 when absent. */
+static uint8_t dhcp_type(const uint8_t *m, size_t n)
+{
+	const uint8_t *o = dhcp_option(m, n, 53);
+
+	return o ? o[2] : 0;
 }
 
 static void serve_dhcp(struct fake_snp *f, const uint8_t *m, size_t n)
@@ -132,6 +140,8 @@ static void serve_dhcp(struct fake_snp *f, const uint8_t *m, size_t n)
 	if (type != 1 && type != 3)
 		return;
 	offer ? f->stats.discovers++ : f->stats.requests++;
+	if (offer && dhcp_option(m, n, 97) && dhcp_option(m, n, 97)[1] == 17)
+		memcpy(f->stats.option97, dhcp_option(m, n, 97) + 2, 17);
 	if (f->cfg.dhcp_silent)
 		return;
 	memcpy(opts + o, "\x36\x04\x0a\x00\x02\x02\x01\x04\xff\xff\xff\x00\x03\x04\x0a\x00\x02\x02",

@@ -40,6 +40,7 @@ struct fake_snp_stats {
 	unsigned acks;	      /* TFTP ACKs received */
 	uint16_t rrq_blksize; /* the blksize the RRQ asked for */
 	char last_error[64];  /* the message of the client's last TFTP ERROR */
+	uint8_t option97[17]; /* the last DISCOVER's client machine identifier */
 	uint32_t tftp_ip;     /* where the last RRQ was sent (every 10.0.2.x answers) */
 };
 const struct fake_snp_stats *fake_snp_stats(struct fake_snp *f);

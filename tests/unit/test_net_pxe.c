@@ -210,6 +210,43 @@ TEST(net_pxe_refuses_a_non_ethernet_snp)
 	fake_snp_destroy(f);
 }
 
+static void option_97_from_smbios(void)
+{
+	static const EFI_GUID smbios3 = EFI_GUID_INIT(0xf2fd1544, 0x9794, 0x4a2c, 0x99, 0x2e, 0xe5,
+						      0xbb, 0xcf, 0x20, 0xe3, 0x94);
+	static const uint8_t want[17] = {0,    0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77,
+					 0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff};
+	static uint8_t table[64], ep[24] = "_SM3_";
+	uint8_t file[1] = {0}, *got;
+	struct fake_snp_config cfg = {"a.efi", file, 1};
+	struct fake_snp *f;
+	UINTN size;
+	uint64_t at = (uint64_t)(uintptr_t)table;
+
+	/* Type 1 (27 bytes, UUID stored as SMBIOS 2.6+ does), its empty strings, the end. */
+	memcpy(table,
+	       "\x01\x1b\x01\x00\x00\x00\x00\x00"
+	       "\x33\x22\x11\x00\x55\x44\x77\x66\x88\x99\xaa\xbb\xcc\xdd\xee\xff",
+	       24);
+	memcpy(table + 29, "\x7f\x04\x00\x00\x00\x00", 6);
+	ep[6] = 24;
+	ep[7] = 3;
+	memcpy(ep + 12, &(uint32_t){35}, 4);
+	memcpy(ep + 16, &at, 8);
+	ASSERT_STATUS(config_table_install(&smbios3, ep), EFI_SUCCESS);
+	f = fake_snp_create(&cfg);
+	ASSERT(f != NULL);
+	EXPECT_STATUS(boot(f, &got, &size), EFI_SUCCESS);
+	EXPECT(!memcmp(fake_snp_stats(f)->option97, want, 17));
+	free(got);
+	fake_snp_destroy(f);
+}
+
+TEST(net_pxe_option_97_is_the_smbios_uuid)
+{
+	EXPECT(RUN_ISOLATED(option_97_from_smbios));
+}
+
 static EFI_STATUS EFIAPI other_load_file(EFI_LOAD_FILE_PROTOCOL *this,
 					 EFI_DEVICE_PATH_PROTOCOL *path, BOOLEAN boot_policy,
 					 UINTN *size, VOID *buffer)
