@@ -81,10 +81,26 @@ enum dhcp4_event dhcp4_client_input(struct dhcp4_client *c, const uint8_t *p, si
 	*why = dhcp4_parse(p, len, c->xid, c->mac, &r);
 	if (*why)
 		return DHCP4_IGNORED;
+	if (r.type == DHCP4_OFFER && !r.yiaddr && r.pxe_class && r.boot_file[0]) {
+		if (c->has_proxy) {
+			*why = "a second proxyDHCP offer";
+			return DHCP4_IGNORED;
+		}
+		c->proxy = r;
+		c->has_proxy = true;
+		return DHCP4_PROXY;
+	}
 	if (c->state == DHCP4_SELECTING && r.type == DHCP4_OFFER)
 		return dhcp4_take_offer(c, &r, why);
 	if (c->state == DHCP4_REQUESTING && (r.type == DHCP4_ACK || r.type == DHCP4_NAK))
 		return dhcp4_take_ack(c, &r, why);
 	*why = "not the message awaited";
 	return DHCP4_IGNORED;
+}
+
+const struct dhcp4_reply *dhcp4_client_boot(const struct dhcp4_client *c)
+{
+	if (c->state == DHCP4_BOUND && c->lease.boot_file[0])
+		return &c->lease;
+	return c->has_proxy ? &c->proxy : NULL;
 }

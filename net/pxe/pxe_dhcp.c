@@ -22,8 +22,20 @@ static EFI_STATUS pxe_dhcp_send(struct pxe_dev *d, UINT64 start)
 	return pxe_send_udp(d, NET_IPV4_BROADCAST, DHCP4_CLIENT_PORT, DHCP4_SERVER_PORT, n);
 }
 
-/* Waits for replies until deadline; returns the event that changed the state, or
- * DHCP4_IGNORED when none came. */
+#define PROXY_WAIT_NS (2 * NS_PER_S)
+
+/* Keeps a packet as it came in one of the Mode's packets, which loaders read. */
+static void pxe_keep(EFI_PXE_BASE_CODE_PACKET *to, BOOLEAN *flag, const struct udp_datagram *u)
+{
+	size_t n = u->len < sizeof(*to) ? u->len : sizeof(*to);
+
+	mem_set(to->Raw, 0, sizeof(*to));
+	mem_copy(to->Raw, u->payload, n);
+	*flag = true;
+}
+
+/* Waits for replies until deadline; returns the event that changed the state (or a
+ * proxyDHCP offer), or DHCP4_IGNORED when none came. */
 static enum dhcp4_event pxe_dhcp_wait(struct pxe_dev *d, UINT64 deadline)
 {
 	struct udp_datagram u;
@@ -33,14 +45,10 @@ static enum dhcp4_event pxe_dhcp_wait(struct pxe_dev *d, UINT64 deadline)
 		const char *why;
 		enum dhcp4_event ev = dhcp4_client_input(&d->dhcp, u.payload, u.len, &why);
 
-		/* The ACK as it came is what loaders read from the PXE base code's Mode. */
-		if (ev == DHCP4_BOUND_NOW) {
-			size_t n =
-			    u.len < sizeof(d->mode.DhcpAck) ? u.len : sizeof(d->mode.DhcpAck);
-			mem_set(d->mode.DhcpAck.Raw, 0, sizeof(d->mode.DhcpAck));
-			mem_copy(d->mode.DhcpAck.Raw, u.payload, n);
-			d->mode.DhcpAckReceived = true;
-		}
+		if (ev == DHCP4_BOUND_NOW)
+			pxe_keep(&d->mode.DhcpAck, &d->mode.DhcpAckReceived, &u);
+		if (ev == DHCP4_PROXY)
+			pxe_keep(&d->mode.ProxyOffer, &d->mode.ProxyOfferReceived, &u);
 		if (ev != DHCP4_IGNORED)
 			return ev;
 		log_debug("DHCP reply ignored: %s\n", why);
@@ -58,8 +66,13 @@ static void pxe_bind(struct pxe_dev *d)
 	d->bound = true;
 	net_put32(d->mode.StationIp.v4.Addr, d->ip);
 	net_put32(d->mode.SubnetMask.v4.Addr, d->subnet);
-	log_info("DHCP: address %u.%u.%u.%u, boot file \"%s\"\n", d->ip >> 24, d->ip >> 16 & 0xff,
-		 d->ip >> 8 & 0xff, d->ip & 0xff, l->boot_file);
+	/* The lease names no boot file: a proxyDHCP server may, a little later. */
+	if (!dhcp4_client_boot(&d->dhcp))
+		pxe_dhcp_wait(d, core_time_ns() + PROXY_WAIT_NS);
+	l = dhcp4_client_boot(&d->dhcp);
+	log_info("DHCP: address %u.%u.%u.%u, boot file \"%s\"%s\n", d->ip >> 24, d->ip >> 16 & 0xff,
+		 d->ip >> 8 & 0xff, d->ip & 0xff, l ? l->boot_file : "",
+		 l == &d->dhcp.proxy ? " (proxyDHCP)" : "");
 }
 
 EFI_STATUS pxe_dhcp(struct pxe_dev *d)
@@ -73,6 +86,7 @@ EFI_STATUS pxe_dhcp(struct pxe_dev *d)
 	d->ip = 0;
 	d->bound = false;
 	d->mode.DhcpAckReceived = false;
+	d->mode.ProxyOfferReceived = false;
 	dhcp4_client_init(&d->dhcp, d->mac, has_uuid ? uuid : NULL, xid, false);
 	while (round < DHCP_ROUNDS) {
 		UINT64 wait = (UINT64)(round < 2 ? 1 << round : 4) * NS_PER_S;
@@ -81,7 +95,10 @@ EFI_STATUS pxe_dhcp(struct pxe_dev *d)
 
 		if (EFI_ERROR(status))
 			return status;
-		ev = pxe_dhcp_wait(d, core_time_ns() + wait);
+		UINT64 deadline = core_time_ns() + wait;
+		do
+			ev = pxe_dhcp_wait(d, deadline);
+		while (ev == DHCP4_PROXY);
 		if (ev == DHCP4_BOUND_NOW) {
 			pxe_bind(d);
 			return EFI_SUCCESS;

@@ -40,7 +40,8 @@ static uint32_t pxe_boot_server(const struct dhcp4_reply *l)
 		log_debug("TFTP server name \"%s\" is not an address: using the next server\n",
 			  l->tftp_server);
 	}
-	return l->siaddr;
+	/* No next server: the server that answered is the boot server too. */
+	return l->siaddr ? l->siaddr : l->server_id;
 }
 
 static void pxe_say_ip(const char *what, uint32_t ip)
@@ -66,7 +67,7 @@ static EFI_STATUS pxe_boot_dhcp(struct pxe_dev *d)
 
 static EFI_STATUS pxe_boot(struct pxe_dev *d, UINTN *size, VOID *buffer)
 {
-	const struct dhcp4_reply *l = &d->dhcp.lease;
+	const struct dhcp4_reply *l;
 	EFI_STATUS status = pxe_link_up(d);
 	UINT64 start;
 	uint32_t server;
@@ -77,11 +78,12 @@ static EFI_STATUS pxe_boot(struct pxe_dev *d, UINTN *size, VOID *buffer)
 		status = pxe_boot_dhcp(d);
 	if (EFI_ERROR(status))
 		return status;
-	server = pxe_boot_server(l);
-	if (!server || !l->boot_file[0]) {
-		log_warn("the DHCP server named no %s\n", server ? "boot file" : "TFTP server");
-		pxe_say("  PXE: the DHCP server named no %s\r\n",
-			server ? "boot file" : "TFTP server");
+	l = dhcp4_client_boot(&d->dhcp);
+	server = l ? pxe_boot_server(l) : 0;
+	if (!l || !server) {
+		const char *missing = l ? "TFTP server" : "boot file";
+		log_warn("the DHCP server named no %s\n", missing);
+		pxe_say("  PXE: the DHCP server named no %s\r\n", missing);
 		return EFI_NOT_FOUND;
 	}
 	if (buffer) {

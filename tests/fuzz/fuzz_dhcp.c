@@ -40,5 +40,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* The same reply as an ACK to the offer it made. */
 	if (c.state == DHCP4_REQUESTING)
 		dhcp4_client_input(&c, data, size, &why);
+	/* Whatever is booted names a file: the lease's or a proxy's. */
+	const struct dhcp4_reply *boot = dhcp4_client_boot(&c);
+	if (boot && (!boot->boot_file[0] || (boot == &c.proxy && boot->yiaddr)))
+		abort();
 	return 0;
 }

@@ -128,6 +128,25 @@ static uint8_t dhcp_type(const uint8_t *m, size_t n)
 	return o ? o[2] : 0;
 }
 
+/* A proxyDHCP offer: no address, PXEClient, the boot file (PXE 2.1, 2.2.5). */
+static void send_proxy_offer(struct fake_snp *f, uint32_t xid)
+{
+	uint8_t reply[576], opts[300];
+	size_t o = 0, name = strlen(f->cfg.boot_file);
+	struct test_dhcp_reply r = {2, xid, 0, 0, client_mac};
+
+	memcpy(opts, "\x36\x04\x0a\x00\x02\x02\x3c\x09PXEClient", 17);
+	o = 17;
+	opts[o++] = 67;
+	opts[o++] = (uint8_t)name;
+	memcpy(opts + o, f->cfg.boot_file, name);
+	o += name;
+	opts[o++] = 255;
+	r.opts = opts;
+	r.opts_len = o;
+	send_udp(f, 67, 68, 0xffffffff, reply, test_dhcp_reply(reply, &r));
+}
+
 static void serve_dhcp(struct fake_snp *f, const uint8_t *m, size_t n)
 {
 	uint8_t reply[576], opts[300];
@@ -163,6 +182,8 @@ static void serve_dhcp(struct fake_snp *f, const uint8_t *m, size_t n)
 	r.opts = opts;
 	r.opts_len = o;
 	send_udp(f, 67, 68, 0xffffffff, reply, test_dhcp_reply(reply, &r));
+	if (f->cfg.proxy && offer != f->cfg.proxy_late)
+		send_proxy_offer(f, r.xid);
 }
 
 static void send_data(struct fake_snp *f, uint32_t block)

@@ -23,7 +23,9 @@ struct fake_snp_config {
 	const char *option66;	      /* the TFTP server name (66) DHCP gives, or NULL */
 	bool no_boot_file;	      /* DHCP names no boot file */
 	bool dhcp_silent;	      /* no DHCP server */
-	uint32_t hw_address_size;     /* the SNP's, 0 for Ethernet's 6 */
+	bool proxy;		  /* a proxyDHCP offer names the boot file (with no_boot_file) */
+	bool proxy_late;	  /* ... sent after the ACK instead of after the OFFER */
+	uint32_t hw_address_size; /* the SNP's, 0 for Ethernet's 6 */
 };
 
 struct fake_snp;

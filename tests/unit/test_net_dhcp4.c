@@ -298,3 +298,44 @@ TEST(net_dhcp4_client_exchange)
 	EXPECT_EQ(c.lease.yiaddr, 0x0a00020f);
 	EXPECT_EQ(c.lease.siaddr, 0x0a000202);
 }
+
+TEST(net_dhcp4_client_remembers_a_proxy_offer)
+{
+	static const uint8_t sid[] = {54, 4, 10, 0, 2, 2, 255};
+	static const uint8_t proxy[] = {54,  4,	  10,  0,   2,	 9,   60,  9,	'P',
+					'X', 'E', 'C', 'l', 'i', 'e', 'n', 't', 67,
+					5,   'p', '.', 'e', 'f', 'i', 255};
+	static const uint8_t not_pxe[] = {54, 4, 10, 0, 2, 9, 67, 5, 'p', '.', 'e', 'f', 'i', 255};
+	struct dhcp4_client c;
+	uint8_t m[576];
+	const char *why;
+
+	dhcp4_client_init(&c, mac, NULL, XID, false);
+	EXPECT(dhcp4_client_boot(&c) == NULL);
+	/* Without PXEClient, an offer of no address is no proxy offer. */
+	EXPECT_EQ(dhcp4_client_input(
+		      &c, m, reply(m, DHCP4_OFFER, 0, not_pxe, sizeof(not_pxe), NULL), &why),
+		  DHCP4_IGNORED);
+	ASSERT_EQ(
+	    dhcp4_client_input(&c, m, reply(m, DHCP4_OFFER, 0, proxy, sizeof(proxy), NULL), &why),
+	    DHCP4_PROXY);
+	EXPECT_EQ(c.state, DHCP4_SELECTING);
+	EXPECT_EQ(
+	    dhcp4_client_input(&c, m, reply(m, DHCP4_OFFER, 0, proxy, sizeof(proxy), NULL), &why),
+	    DHCP4_IGNORED);
+	ASSERT_EQ(dhcp4_client_input(&c, m, reply(m, DHCP4_OFFER, 0x0a00020f, sid, 7, NULL), &why),
+		  DHCP4_OFFERED);
+	ASSERT_EQ(dhcp4_client_input(&c, m, reply(m, DHCP4_ACK, 0x0a00020f, sid, 7, NULL), &why),
+		  DHCP4_BOUND_NOW);
+	/* The lease has no boot file: the proxy's is the boot. */
+	ASSERT(dhcp4_client_boot(&c) == &c.proxy);
+	EXPECT(!strcmp(c.proxy.boot_file, "p.efi"));
+	EXPECT_EQ(c.proxy.server_id, 0x0a000209);
+	/* A lease with its own boot file wins over the proxy. */
+	dhcp4_client_init(&c, mac, NULL, XID, false);
+	dhcp4_client_input(&c, m, reply(m, DHCP4_OFFER, 0, proxy, sizeof(proxy), NULL), &why);
+	dhcp4_client_input(&c, m, reply(m, DHCP4_OFFER, 0x0a00020f, sid, 7, "own.efi"), &why);
+	dhcp4_client_input(&c, m, reply(m, DHCP4_ACK, 0x0a00020f, sid, 7, NULL), &why);
+	ASSERT(dhcp4_client_boot(&c) == &c.lease);
+	EXPECT(!strcmp(c.lease.boot_file, "own.efi"));
+}

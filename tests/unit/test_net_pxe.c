@@ -176,6 +176,21 @@ TEST(net_pxe_tftp_server_from_option_66)
 	free(file);
 }
 
+TEST(net_pxe_boot_file_from_proxy_dhcp)
+{
+	uint8_t *file = pattern(3000);
+
+	/* The DHCP server gives the address only; a proxyDHCP offer the boot file, before
+	 * the ACK or after it. The proxy names no next server: its own address serves. */
+	boots_checked(
+	    (struct fake_snp_config){"p.efi", file, 3000, .no_boot_file = true, .proxy = true},
+	    NULL);
+	boots_checked((struct fake_snp_config){"p.efi", file, 3000, .no_boot_file = true,
+					       .proxy = true, .proxy_late = true},
+		      NULL);
+	free(file);
+}
+
 TEST(net_pxe_dhcp_failures)
 {
 	uint8_t file[1] = {0}, *got;

@@ -68,6 +68,7 @@ enum dhcp4_event {
 	DHCP4_OFFERED,	 /* an offer taken: send the REQUEST now */
 	DHCP4_BOUND_NOW, /* the ACK came: lease holds the result */
 	DHCP4_NAKED,	 /* refused: back to DISCOVER */
+	DHCP4_PROXY,	 /* a proxyDHCP offer (PXE boot information only) remembered */
 };
 
 struct dhcp4_client {
@@ -78,14 +79,22 @@ struct dhcp4_client {
 	bool has_uuid, http;
 	struct dhcp4_reply offer; /* the offer taken */
 	struct dhcp4_reply lease; /* the ACK, with the offer's boot file when it lacks one */
+	bool has_proxy;
+	struct dhcp4_reply proxy; /* a proxyDHCP offer: no address, PXEClient, a boot file */
 };
+
+/* The boot file and its server: the lease's, else a proxyDHCP offer's (PXE 2.1, 2.2.5).
+ * Returns the reply that names a boot file, or NULL. */
+const struct dhcp4_reply *dhcp4_client_boot(const struct dhcp4_client *c);
 
 /* Starts an exchange (state SELECTING); uuid may be NULL. */
 void dhcp4_client_init(struct dhcp4_client *c, const uint8_t *mac, const uint8_t *uuid,
 		       uint32_t xid, bool http);
 /* Writes the message the state calls for (DISCOVER or REQUEST); returns its length. */
 size_t dhcp4_client_message(const struct dhcp4_client *c, uint8_t *buf, size_t cap, uint16_t secs);
-/* Takes in a reply; *why says why one was ignored (NULL when not refused). */
+/* Takes in a reply; *why says why one was ignored (NULL when not refused). An OFFER
+ * without an address that says PXEClient and names a boot file is a proxyDHCP offer: it is
+ * remembered in any state, and never taken as the lease. */
 enum dhcp4_event dhcp4_client_input(struct dhcp4_client *c, const uint8_t *p, size_t len,
 				    const char **why);
 
