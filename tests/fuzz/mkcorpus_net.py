@@ -96,3 +96,25 @@ write("arp", {
     "padded-pair": arp(2, [10, 0, 2, 3], [10, 0, 2, 15]) + arp(1, [10, 0, 2, 3], [10, 0, 2, 15]),
     "multicast-sender": arp(1, [10, 0, 2, 9], [10, 0, 2, 15], sha=bytes.fromhex("01005e000001")),
 })
+
+
+ETH_ARP = MAC + bytes.fromhex("52550a000202") + b"\x08\x06"
+
+
+def rec_k(kind, payload):
+    return bytes([kind]) + struct.pack(">H", len(payload)) + payload
+
+
+# fuzz_pxe: records of a kind byte, a length and a payload (tests/fuzz/fuzz_pxe.c).
+write("pxe", {
+    "boot": rec_k(1, dhcp(2, PXE_OPTS)) + rec_k(1, dhcp(5, PXE_OPTS)) +
+    rec_k(0, ETH_ARP + arp(2, [10, 0, 2, 2], [10, 0, 2, 15])) + rec_k(2, OACK) +
+    rec_k(2, tftp_data(1, 16)) + rec_k(2, tftp_data(2, 16)) + rec_k(2, tftp_data(3, 8)),
+    "plain-tftp": rec_k(1, dhcp(2, PXE_OPTS)) + rec_k(1, dhcp(5, PXE_OPTS)) +
+    rec_k(0, ETH_ARP + arp(2, [10, 0, 2, 2], [10, 0, 2, 15])) + rec_k(2, tftp_data(1, 100)),
+    "proxy": rec_k(1, dhcp(2, bytes([54, 4, 10, 0, 2, 2]))) +
+    rec_k(1, dhcp(2, bytes([54, 4, 10, 0, 2, 2, 60, 9]) + b"PXEClient" + bytes([67, 5]) + b"a.efi",
+                  yiaddr="0.0.0.0")) +
+    rec_k(1, dhcp(5, bytes([54, 4, 10, 0, 2, 2]))),
+    "nak": rec_k(1, dhcp(2, PXE_OPTS)) + rec_k(1, dhcp(6, bytes([54, 4, 10, 0, 2, 2]))),
+})
