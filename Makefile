@@ -41,6 +41,8 @@ DRIVER_SRC := $(call find_c,drivers)
 BDS_SRC := $(call find_c,bds)
 SECURITY_SRC := $(call find_c,security)
 VARSTORE_SRC := $(call find_c,varstore)
+# net/: the network stack (pure packet layers, the PXE boot driver above SNP).
+NET_SRC := $(call find_c,net)
 # crypto/: Ember's glue over mbedTLS (crypto/libc: the few libc functions the library needs
 # in the freestanding firmware; host builds take libc's).
 CRYPTO_SRC := $(filter-out crypto/libc/%,$(call find_c,crypto))
@@ -52,7 +54,7 @@ HOSTED_SRC := $(call find_c,platform/hosted)
 FONT_PSF := /usr/share/consolefonts/Uni2-VGA16.psf.gz
 FONT_SRC := $(BUILD)/gen/font_8x16.c
 FIRMWARE_SRC := $(LIB_SRC) $(wildcard lib/x86_64/*.S) $(CORE_SRC) $(DRIVER_SRC) $(VARSTORE_SRC) $(BDS_SRC) \
-	$(SECURITY_SRC) $(CRYPTO_SRC) $(FONT_SRC)
+	$(NET_SRC) $(SECURITY_SRC) $(CRYPTO_SRC) $(FONT_SRC)
 # Pure logic of applications (apps/NAME/pure/*.c: no UEFI calls, no libc) is compiled for
 # the host too, into the unit tests and the fuzzers.
 APP_PURE_SRC := $(sort $(wildcard apps/*/pure/*.c))
@@ -362,7 +364,7 @@ AARCH64_CFLAGS := $(COMMON) -Os --target=aarch64-unknown-none-elf -ffreestanding
 	-fshort-wchar -fno-stack-protector -fpie -fno-asynchronous-unwind-tables \
 	-fno-unwind-tables $(FW_LIBC_INC)
 AARCH64_SRC := $(LIB_SRC) $(FREESTANDING_SRC) $(wildcard lib/aarch64/*.S) $(CORE_SRC) \
-	$(DRIVER_SRC) $(VARSTORE_SRC) $(BDS_SRC) $(SECURITY_SRC) $(CRYPTO_SRC) $(CRYPTO_LIBC_SRC)
+	$(DRIVER_SRC) $(VARSTORE_SRC) $(BDS_SRC) $(NET_SRC) $(SECURITY_SRC) $(CRYPTO_SRC) $(CRYPTO_LIBC_SRC)
 AARCH64_OBJS := $(call obj,aarch64-check,$(AARCH64_SRC)) $(call mbedtls_obj,aarch64-check)
 $(call obj,aarch64-check,$(CRYPTO_SRC)): AARCH64_CFLAGS += $(MBEDTLS_INC)
 $(call obj,aarch64-check,$(CRYPTO_SRC)): | $(MBEDTLS_STAMP)
@@ -388,7 +390,7 @@ check-aarch64: | $(MBEDTLS_STAMP)
 	if [ $$failed != 0 ]; then grep -E 'error' $(BUILD)/aarch64-check/log | head -40; fi; \
 	echo "aarch64 compile: $$passed passed, $$failed failed"; [ $$failed = 0 ]
 
-# Line coverage of the firmware code (core, drivers, varstore, bds, lib) over the unit and
+# Line coverage of the firmware code (core, drivers, varstore, bds, lib, net) over the unit and
 # integration tests; fails below COVERAGE_MIN percent.
 coverage: all $(COV_DIR)/unit-tests $(COV_DIR)/ember-run
 	$(Q)BUILD=$(BUILD) scripts/coverage

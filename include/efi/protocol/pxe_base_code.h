@@ -1,0 +1,213 @@
+/* EFI_PXE_BASE_CODE_PROTOCOL (UEFI 2.10, section 24.3): DHCP, TFTP and UDP of a PXE client,
+ * and the Mode that holds the packets of the boot (DhcpAck, which loaders read). */
+#ifndef EFI_PROTOCOL_PXE_BASE_CODE_H
+#define EFI_PROTOCOL_PXE_BASE_CODE_H
+
+#include <efi/status.h>
+#include <efi/types.h>
+#include <stddef.h>
+
+#define EFI_PXE_BASE_CODE_PROTOCOL_GUID                                                            \
+	EFI_GUID_INIT(0x03c4e603, 0xac28, 0x11d3, 0x9a, 0x2d, 0x00, 0x90, 0x27, 0x3f, 0xc1, 0x4d)
+#define EFI_PXE_BASE_CODE_PROTOCOL_REVISION 0x00010000
+
+#define EFI_PXE_BASE_CODE_MAX_IPCNT 8
+#define EFI_PXE_BASE_CODE_MAX_ARP_ENTRIES 8
+#define EFI_PXE_BASE_CODE_MAX_ROUTE_ENTRIES 8
+
+typedef UINT16 EFI_PXE_BASE_CODE_UDP_PORT;
+
+#define EFI_PXE_BASE_CODE_UDP_OPFLAGS_ANY_SRC_IP 0x0001
+#define EFI_PXE_BASE_CODE_UDP_OPFLAGS_ANY_SRC_PORT 0x0002
+#define EFI_PXE_BASE_CODE_UDP_OPFLAGS_ANY_DEST_IP 0x0004
+#define EFI_PXE_BASE_CODE_UDP_OPFLAGS_ANY_DEST_PORT 0x0008
+#define EFI_PXE_BASE_CODE_UDP_OPFLAGS_USE_FILTER 0x0010
+#define EFI_PXE_BASE_CODE_UDP_OPFLAGS_MAY_FRAGMENT 0x0020
+
+typedef enum {
+	EFI_PXE_BASE_CODE_TFTP_FIRST,
+	EFI_PXE_BASE_CODE_TFTP_GET_FILE_SIZE,
+	EFI_PXE_BASE_CODE_TFTP_READ_FILE,
+	EFI_PXE_BASE_CODE_TFTP_WRITE_FILE,
+	EFI_PXE_BASE_CODE_TFTP_READ_DIRECTORY,
+	EFI_PXE_BASE_CODE_MTFTP_GET_FILE_SIZE,
+	EFI_PXE_BASE_CODE_MTFTP_READ_FILE,
+	EFI_PXE_BASE_CODE_MTFTP_READ_DIRECTORY,
+	EFI_PXE_BASE_CODE_MTFTP_LAST
+} EFI_PXE_BASE_CODE_TFTP_OPCODE;
+
+/* A DHCPv4 packet as it came on the wire (BOOTP fields, then options). */
+typedef struct {
+	UINT8 BootpOpcode;
+	UINT8 BootpHwType;
+	UINT8 BootpHwAddrLen;
+	UINT8 BootpGateHops;
+	UINT32 BootpIdent;
+	UINT16 BootpSeconds;
+	UINT16 BootpFlags;
+	UINT8 BootpCiAddr[4];
+	UINT8 BootpYiAddr[4];
+	UINT8 BootpSiAddr[4];
+	UINT8 BootpGiAddr[4];
+	UINT8 BootpHwAddr[16];
+	UINT8 BootpSrvName[64];
+	UINT8 BootpBootFile[128];
+	UINT32 DhcpMagik;
+	UINT8 DhcpOptions[56];
+} EFI_PXE_BASE_CODE_DHCPV4_PACKET;
+
+typedef union {
+	UINT8 Raw[1472];
+	EFI_PXE_BASE_CODE_DHCPV4_PACKET Dhcpv4;
+} EFI_PXE_BASE_CODE_PACKET;
+
+typedef struct {
+	UINT8 Filters;
+	UINT8 IpCnt;
+	UINT16 reserved;
+	EFI_IP_ADDRESS IpList[EFI_PXE_BASE_CODE_MAX_IPCNT];
+} EFI_PXE_BASE_CODE_IP_FILTER;
+
+typedef struct {
+	EFI_IP_ADDRESS IpAddr;
+	EFI_MAC_ADDRESS MacAddr;
+} EFI_PXE_BASE_CODE_ARP_ENTRY;
+
+typedef struct {
+	EFI_IP_ADDRESS IpAddr;
+	EFI_IP_ADDRESS SubnetMask;
+	EFI_IP_ADDRESS GwAddr;
+} EFI_PXE_BASE_CODE_ROUTE_ENTRY;
+
+typedef struct {
+	UINT8 Type;
+	UINT8 Code;
+	UINT16 Checksum;
+	union {
+		UINT32 reserved;
+		UINT32 Mtu;
+		UINT32 Pointer;
+		struct {
+			UINT16 Identifier;
+			UINT16 Sequence;
+		} Echo;
+	} u;
+	UINT8 Data[494];
+} EFI_PXE_BASE_CODE_ICMP_ERROR;
+
+typedef struct {
+	UINT8 ErrorCode;
+	CHAR8 ErrorString[127];
+} EFI_PXE_BASE_CODE_TFTP_ERROR;
+
+typedef struct {
+	BOOLEAN Started;
+	BOOLEAN Ipv6Available;
+	BOOLEAN Ipv6Supported;
+	BOOLEAN UsingIpv6;
+	BOOLEAN BisSupported;
+	BOOLEAN BisDetected;
+	BOOLEAN AutoArp;
+	BOOLEAN SendGUID;
+	BOOLEAN DhcpDiscoverValid;
+	BOOLEAN DhcpAckReceived;
+	BOOLEAN ProxyOfferReceived;
+	BOOLEAN PxeDiscoverValid;
+	BOOLEAN PxeReplyReceived;
+	BOOLEAN PxeBisReplyReceived;
+	BOOLEAN IcmpErrorReceived;
+	BOOLEAN TftpErrorReceived;
+	BOOLEAN MakeCallbacks;
+	UINT8 TTL;
+	UINT8 ToS;
+	EFI_IP_ADDRESS StationIp;
+	EFI_IP_ADDRESS SubnetMask;
+	EFI_PXE_BASE_CODE_PACKET DhcpDiscover;
+	EFI_PXE_BASE_CODE_PACKET DhcpAck;
+	EFI_PXE_BASE_CODE_PACKET ProxyOffer;
+	EFI_PXE_BASE_CODE_PACKET PxeDiscover;
+	EFI_PXE_BASE_CODE_PACKET PxeReply;
+	EFI_PXE_BASE_CODE_PACKET PxeBisReply;
+	EFI_PXE_BASE_CODE_IP_FILTER IpFilter;
+	UINT32 ArpCacheEntries;
+	EFI_PXE_BASE_CODE_ARP_ENTRY ArpCache[EFI_PXE_BASE_CODE_MAX_ARP_ENTRIES];
+	UINT32 RouteTableEntries;
+	EFI_PXE_BASE_CODE_ROUTE_ENTRY RouteTable[EFI_PXE_BASE_CODE_MAX_ROUTE_ENTRIES];
+	EFI_PXE_BASE_CODE_ICMP_ERROR IcmpError;
+	EFI_PXE_BASE_CODE_TFTP_ERROR TftpError;
+} EFI_PXE_BASE_CODE_MODE;
+
+_Static_assert(offsetof(EFI_PXE_BASE_CODE_MODE, StationIp) == 20, "PXE mode layout");
+_Static_assert(offsetof(EFI_PXE_BASE_CODE_MODE, DhcpAck) == 52 + 1472, "PXE mode layout");
+_Static_assert(offsetof(EFI_PXE_BASE_CODE_MODE, IpFilter) == 52 + 6 * 1472, "PXE mode layout");
+
+typedef struct _EFI_PXE_BASE_CODE_PROTOCOL EFI_PXE_BASE_CODE_PROTOCOL;
+
+/* Discover's and Mtftp's information blocks: only passed through, never read by Ember. */
+typedef struct EFI_PXE_BASE_CODE_DISCOVER_INFO EFI_PXE_BASE_CODE_DISCOVER_INFO;
+typedef struct EFI_PXE_BASE_CODE_MTFTP_INFO EFI_PXE_BASE_CODE_MTFTP_INFO;
+
+typedef EFI_STATUS(EFIAPI *EFI_PXE_BASE_CODE_START)(EFI_PXE_BASE_CODE_PROTOCOL *This,
+						    BOOLEAN UseIpv6);
+typedef EFI_STATUS(EFIAPI *EFI_PXE_BASE_CODE_STOP)(EFI_PXE_BASE_CODE_PROTOCOL *This);
+typedef EFI_STATUS(EFIAPI *EFI_PXE_BASE_CODE_DHCP)(EFI_PXE_BASE_CODE_PROTOCOL *This,
+						   BOOLEAN SortOffers);
+typedef EFI_STATUS(EFIAPI *EFI_PXE_BASE_CODE_DISCOVER)(EFI_PXE_BASE_CODE_PROTOCOL *This,
+						       UINT16 Type, UINT16 *Layer, BOOLEAN UseBis,
+						       EFI_PXE_BASE_CODE_DISCOVER_INFO *Info);
+typedef EFI_STATUS(EFIAPI *EFI_PXE_BASE_CODE_MTFTP)(
+    EFI_PXE_BASE_CODE_PROTOCOL *This, EFI_PXE_BASE_CODE_TFTP_OPCODE Operation, VOID *BufferPtr,
+    BOOLEAN Overwrite, UINT64 *BufferSize, UINTN *BlockSize, EFI_IP_ADDRESS *ServerIp,
+    UINT8 *Filename, EFI_PXE_BASE_CODE_MTFTP_INFO *Info, BOOLEAN DontUseBuffer);
+typedef EFI_STATUS(EFIAPI *EFI_PXE_BASE_CODE_UDP_WRITE)(
+    EFI_PXE_BASE_CODE_PROTOCOL *This, UINT16 OpFlags, EFI_IP_ADDRESS *DestIp,
+    EFI_PXE_BASE_CODE_UDP_PORT *DestPort, EFI_IP_ADDRESS *GatewayIp, EFI_IP_ADDRESS *SrcIp,
+    EFI_PXE_BASE_CODE_UDP_PORT *SrcPort, UINTN *HeaderSize, VOID *HeaderPtr, UINTN *BufferSize,
+    VOID *BufferPtr);
+typedef EFI_STATUS(EFIAPI *EFI_PXE_BASE_CODE_UDP_READ)(EFI_PXE_BASE_CODE_PROTOCOL *This,
+						       UINT16 OpFlags, EFI_IP_ADDRESS *DestIp,
+						       EFI_PXE_BASE_CODE_UDP_PORT *DestPort,
+						       EFI_IP_ADDRESS *SrcIp,
+						       EFI_PXE_BASE_CODE_UDP_PORT *SrcPort,
+						       UINTN *HeaderSize, VOID *HeaderPtr,
+						       UINTN *BufferSize, VOID *BufferPtr);
+typedef EFI_STATUS(EFIAPI *EFI_PXE_BASE_CODE_SET_IP_FILTER)(EFI_PXE_BASE_CODE_PROTOCOL *This,
+							    EFI_PXE_BASE_CODE_IP_FILTER *NewFilter);
+typedef EFI_STATUS(EFIAPI *EFI_PXE_BASE_CODE_ARP)(EFI_PXE_BASE_CODE_PROTOCOL *This,
+						  EFI_IP_ADDRESS *IpAddr, EFI_MAC_ADDRESS *MacAddr);
+typedef EFI_STATUS(EFIAPI *EFI_PXE_BASE_CODE_SET_PARAMETERS)(EFI_PXE_BASE_CODE_PROTOCOL *This,
+							     BOOLEAN *NewAutoArp,
+							     BOOLEAN *NewSendGUID, UINT8 *NewTTL,
+							     UINT8 *NewToS,
+							     BOOLEAN *NewMakeCallback);
+typedef EFI_STATUS(EFIAPI *EFI_PXE_BASE_CODE_SET_STATION_IP)(EFI_PXE_BASE_CODE_PROTOCOL *This,
+							     EFI_IP_ADDRESS *NewStationIp,
+							     EFI_IP_ADDRESS *NewSubnetMask);
+typedef EFI_STATUS(EFIAPI *EFI_PXE_BASE_CODE_SET_PACKETS)(
+    EFI_PXE_BASE_CODE_PROTOCOL *This, BOOLEAN *NewDhcpDiscoverValid, BOOLEAN *NewDhcpAckReceived,
+    BOOLEAN *NewProxyOfferReceived, BOOLEAN *NewPxeDiscoverValid, BOOLEAN *NewPxeReplyReceived,
+    BOOLEAN *NewPxeBisReplyReceived, EFI_PXE_BASE_CODE_PACKET *NewDhcpDiscover,
+    EFI_PXE_BASE_CODE_PACKET *NewDhcpAck, EFI_PXE_BASE_CODE_PACKET *NewProxyOffer,
+    EFI_PXE_BASE_CODE_PACKET *NewPxeDiscover, EFI_PXE_BASE_CODE_PACKET *NewPxeReply,
+    EFI_PXE_BASE_CODE_PACKET *NewPxeBisReply);
+
+struct _EFI_PXE_BASE_CODE_PROTOCOL {
+	UINT64 Revision;
+	EFI_PXE_BASE_CODE_START Start;
+	EFI_PXE_BASE_CODE_STOP Stop;
+	EFI_PXE_BASE_CODE_DHCP Dhcp;
+	EFI_PXE_BASE_CODE_DISCOVER Discover;
+	EFI_PXE_BASE_CODE_MTFTP Mtftp;
+	EFI_PXE_BASE_CODE_UDP_WRITE UdpWrite;
+	EFI_PXE_BASE_CODE_UDP_READ UdpRead;
+	EFI_PXE_BASE_CODE_SET_IP_FILTER SetIpFilter;
+	EFI_PXE_BASE_CODE_ARP Arp;
+	EFI_PXE_BASE_CODE_SET_PARAMETERS SetParameters;
+	EFI_PXE_BASE_CODE_SET_STATION_IP SetStationIp;
+	EFI_PXE_BASE_CODE_SET_PACKETS SetPackets;
+	EFI_PXE_BASE_CODE_MODE *Mode;
+};
+
+_Static_assert(offsetof(EFI_PXE_BASE_CODE_PROTOCOL, Mode) == 104, "PXE protocol layout");
+
+#endif
