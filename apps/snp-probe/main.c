@@ -59,27 +59,28 @@ static bool word_is(const char *word, size_t len, const char *name)
 	return len == str8_len(name) && !str8_ncmp(word, name, len);
 }
 
-/* "udp-echo=PORT" */
-static bool udp_echo_step(const char *word, size_t len)
+/* "NAME=PORT": runs step with the port. */
+static bool port_step(const char *word, size_t len, const char *name, void (*step)(UINT16))
 {
-	static const char name[] = "udp-echo=";
+	size_t n = str8_len(name);
 	UINT32 port = 0;
 
-	if (len <= sizeof(name) - 1 || str8_ncmp(word, name, sizeof(name) - 1))
+	if (len <= n || str8_ncmp(word, name, n))
 		return false;
-	for (size_t i = sizeof(name) - 1; i < len; i++) {
+	for (size_t i = n; i < len; i++) {
 		if (word[i] < '0' || word[i] > '9' ||
 		    (port = port * 10 + (UINT32)(word[i] - '0')) > 65535)
 			return CHECK_FAIL("bad port in %.*s", (int)len, word);
 	}
-	probe_udp_echo((UINT16)port);
+	step((UINT16)port);
 	return true;
 }
 
 /* Runs one step; false for a word that names none (the program's own name). */
 static bool run_step(const char *word, size_t len)
 {
-	if (udp_echo_step(word, len))
+	if (port_step(word, len, "udp-echo=", probe_udp_echo) ||
+	    port_step(word, len, "bench-udp=", probe_bench_udp))
 		return true;
 	if (word_is(word, len, "states"))
 		probe_states();
@@ -89,6 +90,8 @@ static bool run_step(const char *word, size_t len)
 		probe_dhcp();
 	else if (word_is(word, len, "arp-count"))
 		probe_arp_count();
+	else if (word_is(word, len, "bench-arp"))
+		probe_bench_arp();
 	else
 		return false;
 	return true;

@@ -113,3 +113,11 @@ def test_bad_net_options_are_refused(ember, net, message):
 def test_help_names_net(ember):
     run = ember("--help")
     assert "--net user[,OPTIONS]" in run.stdout.decode()
+
+
+def test_bench_steps_move_every_frame(ember, udp_echo):
+    """The bench's steps at volume: 20,000 ARP exchanges all answered (queues and buffer
+    recycling over many frames), and full-size UDP frames through a host socket."""
+    out = probe(ember, "user", "bench-arp", f"bench-udp={udp_echo}")
+    assert re.search(r"bench-arp: 20000 exchanges", out), out[-3000:]
+    assert re.search(r"bench-udp: 20000 sent, \d+ echoed", out), out[-3000:]
