@@ -212,6 +212,8 @@ void probe_dhcp(void)
 		return;
 	app_print("dhcp: offer %u.%u.%u.%u from %u.%u.%u.%u (try %d)\n", a[0], a[1], a[2], a[3],
 		  s[0], s[1], s[2], s[3], tries);
+	if (w.offer.file[0])
+		app_print("dhcp: boot file %s\n", w.offer.file);
 	CHECK(!mem_cmp(a, probe_guest_ip, 4));
 	CHECK(!mem_cmp(s, probe_host_ip, 4));
 }

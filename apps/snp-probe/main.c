@@ -76,10 +76,23 @@ static bool port_step(const char *word, size_t len, const char *name, void (*ste
 	return true;
 }
 
+/* "tftp=NAME" */
+static bool tftp_step(const char *word, size_t len)
+{
+	char name[128];
+
+	if (len <= 5 || len - 5 >= sizeof(name) || str8_ncmp(word, "tftp=", 5))
+		return false;
+	mem_copy(name, word + 5, len - 5);
+	name[len - 5] = 0;
+	probe_tftp(name);
+	return true;
+}
+
 /* Runs one step; false for a word that names none (the program's own name). */
 static bool run_step(const char *word, size_t len)
 {
-	if (port_step(word, len, "udp-echo=", probe_udp_echo) ||
+	if (tftp_step(word, len) || port_step(word, len, "udp-echo=", probe_udp_echo) ||
 	    port_step(word, len, "bench-udp=", probe_bench_udp))
 		return true;
 	if (word_is(word, len, "states"))

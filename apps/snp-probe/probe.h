@@ -5,6 +5,7 @@
  *   dhcp       DHCPDISCOVER, and a DHCPOFFER of 10.0.2.15 back
  *   arp-count  100 ARP requests, one try each: prints how many were answered (loss=)
  *   udp-echo=PORT  a datagram to 10.0.2.2:PORT, and its echo back
+ *   tftp=NAME  the first block of NAME from the TFTP server on 10.0.2.2 (tftp=DIR)
  *   bench-arp, bench-udp=PORT  throughput (bench.c)
  * Ends with "snp-probe: N passed, M failed". */
 #ifndef SNP_PROBE_H
@@ -26,12 +27,16 @@ void probe_arp(void);
 void probe_dhcp(void);
 void probe_arp_count(void);
 void probe_udp_echo(UINT16 port);
+void probe_tftp(const char *name);
 /* Throughput for scripts/bench-net (bench.c). */
 void probe_bench_arp(void);
 void probe_bench_udp(UINT16 port);
 
 /* Brings the interface to Initialized with unicast and broadcast reception. */
 bool probe_bring_up(void);
+
+/* The host's MAC address, from an ARP exchange (which also tells the network ours). */
+bool probe_host_mac(UINT8 mac[6]);
 
 /* Transmits frame and waits until GetStatus hands the buffer back. */
 bool probe_send(void *frame, UINTN length, UINTN header_size, UINT16 protocol);

@@ -23,8 +23,7 @@ static bool accept_echo(const UINT8 *frame, UINTN length, void *ctx)
 	return p && size == w->size && !mem_cmp(p, w->text, size);
 }
 
-/* The host's MAC address, from an ARP exchange (which also tells the network ours). */
-static bool host_mac(UINT8 mac[6])
+bool probe_host_mac(UINT8 mac[6])
 {
 	static UINT8 request[60];
 	UINT8 reply[1514];
@@ -49,7 +48,7 @@ void probe_udp_echo(UINT16 port)
 	int tries = 0;
 	bool got = false;
 
-	if (!probe_bring_up() || !host_mac(mac))
+	if (!probe_bring_up() || !probe_host_mac(mac))
 		return;
 	while (!got && tries++ < TRIES) {
 		UINTN length = sizeof(reply);

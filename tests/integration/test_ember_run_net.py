@@ -78,6 +78,31 @@ def test_steps_pass_with_loss(ember, udp_echo, loss):
     assert f"udp: echo from 10.0.2.2:{udp_echo}" in out, out[-3000:]
 
 
+@pytest.fixture
+def tftp_dir(tmp_path):
+    root = tmp_path / "tftp"
+    root.mkdir()
+    (root / "hello.txt").write_text("ember tftp block")
+    (tmp_path / "secret.txt").write_text("outside")
+    return root
+
+
+@pytest.mark.parametrize("loss", ["", ",loss=30"])
+def test_tftp_and_bootfile(ember, tftp_dir, loss):
+    out = probe(ember, f"user,tftp={tftp_dir},bootfile=hello.efi{loss}", "dhcp",
+                "tftp=hello.txt")
+    assert "dhcp: boot file hello.efi" in out, out[-3000:]
+    assert "tftp: hello.txt: 16 bytes: ember tftp block" in out, out[-3000:]
+
+
+def test_tftp_serves_nothing_outside_its_directory(ember, tftp_dir):
+    run = ember("--net", f"user,tftp={tftp_dir}", app("snp-probe"), "tftp=../secret.txt",
+                timeout=120)
+    out = run.stdout.decode(errors="replace")
+    assert "outside" not in out and "tftp: ../secret.txt" not in out, out[-3000:]
+    assert run.returncode == 1, out[-3000:]
+
+
 def answered(ember, net):
     out = probe(ember, net, "arp-count")
     found = re.findall(r"arp-count: 100 sent, (\d+) answered", out)

@@ -60,6 +60,7 @@ static void dhcp_answer(UINT8 *frame)
 	bootp[0] = 2;
 	memcpy(bootp + 16, guest, 4);
 	memcpy(opt, options, sizeof(options));
+	memcpy(bootp + 108, "boot.efi", 9);
 }
 
 TEST(snp_probe_dhcp_offer)
@@ -75,6 +76,7 @@ TEST(snp_probe_dhcp_offer)
 	EXPECT(!memcmp(offer.server, host, 4));
 	EXPECT(!memcmp(offer.router, host, 4));
 	EXPECT_EQ(offer.lease, 86400);
+	EXPECT(!strcmp(offer.file, "boot.efi"));
 	EXPECT(!frame_dhcp_offer(frame, sizeof(frame), 0x1235, &offer));     /* another xid */
 	EXPECT(!frame_dhcp_offer(frame, sizeof(frame) - 1, 0x1234, &offer)); /* cut short */
 }
@@ -116,4 +118,25 @@ TEST(snp_probe_udp)
 	EXPECT(!memcmp(p, "echo", 4));
 	EXPECT(!frame_udp_payload(frame, n, 7, 40000, &size));
 	EXPECT(!frame_udp_payload(frame, n - 1, 40000, 7, &size));
+}
+
+TEST(snp_probe_tftp_rrq)
+{
+	UINT8 out[32];
+
+	EXPECT_EQ(frame_tftp_rrq(out, sizeof(out), "a.efi"), 2 + 6 + 6);
+	EXPECT(!memcmp(out, "\0\1a.efi\0octet\0", 14));
+	EXPECT_EQ(frame_tftp_rrq(out, 13, "a.efi"), 0); /* one byte short */
+}
+
+TEST(snp_probe_dhcp_file_is_terminated)
+{
+	UINT8 frame[FRAME_DHCP_SIZE];
+	struct frame_offer offer;
+
+	frame_dhcp_discover(frame, mac, 9);
+	dhcp_answer(frame);
+	memset(frame + FRAME_ETH_HEADER + 28 + 108, 'x', 128); /* no NUL in the field */
+	ASSERT(frame_dhcp_offer(frame, sizeof(frame), 9, &offer));
+	EXPECT_EQ(strlen(offer.file), 128);
 }

@@ -161,7 +161,7 @@ const UINT8 *frame_udp_payload(const UINT8 *frame, size_t length, UINT16 from_po
 		return NULL; /* not IPv4/UDP, truncated, or a fragment */
 	udp = ip + ip_header;
 	udp_length = get16(udp + 4);
-	if (get16(udp) != from_port || get16(udp + 2) != to_port || udp_length < 8 ||
+	if ((from_port && get16(udp) != from_port) || get16(udp + 2) != to_port || udp_length < 8 ||
 	    udp_length > ip_total - ip_header)
 		return NULL;
 	*size = udp_length - 8;
@@ -208,7 +208,22 @@ bool frame_dhcp_offer(const UINT8 *frame, size_t length, UINT32 xid, struct fram
 		return false;
 	mem_set(offer, 0, sizeof(*offer));
 	mem_copy(offer->yiaddr, bootp + 16, 4);
+	mem_copy(offer->file, bootp + 108, 128);
+	offer->file[128] = 0;
 	if (!dhcp_options(bootp + BOOTP_OPTIONS + 4, size - BOOTP_OPTIONS - 4, &type, offer))
 		return false;
 	return type == 2;
+}
+
+size_t frame_tftp_rrq(UINT8 *out, size_t size, const char *name)
+{
+	static const char mode[] = "octet";
+	size_t n = str8_len(name);
+
+	if (size < 2 + n + 1 + sizeof(mode))
+		return 0;
+	put16(out, 1); /* RRQ */
+	mem_copy(out + 2, name, n + 1);
+	mem_copy(out + 2 + n + 1, mode, sizeof(mode));
+	return 2 + n + 1 + sizeof(mode);
 }

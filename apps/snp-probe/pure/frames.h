@@ -31,6 +31,7 @@ struct frame_offer {
 	UINT8 server[4]; /* option 54, the server identifier (0 when missing) */
 	UINT8 router[4]; /* option 3, the first router (0 when missing) */
 	UINT32 lease;	 /* option 51, seconds (0 when missing) */
+	char file[129];	 /* the header's boot file name field, terminated */
 };
 /* Whether frame is a DHCPOFFER (option 53 = 2) answering xid over IPv4/UDP 67 to 68. */
 bool frame_dhcp_offer(const UINT8 *frame, size_t length, UINT32 xid, struct frame_offer *offer);
@@ -40,10 +41,15 @@ bool frame_dhcp_offer(const UINT8 *frame, size_t length, UINT32 xid, struct fram
 size_t frame_udp(UINT8 *frame, const UINT8 dest_mac[6], const UINT8 mac[6], const UINT8 src[4],
 		 const UINT8 dst[4], UINT16 src_port, UINT16 dst_port, const void *payload,
 		 size_t size);
-/* The payload of an unfragmented IPv4/UDP datagram between the given ports (its size in
- * *size), bounded by the frame and by the headers' own lengths; NULL for anything else. */
+/* The payload of an unfragmented IPv4/UDP datagram between the given ports (from_port 0:
+ * any) (its size in *size), bounded by the frame and by the headers' own lengths; NULL for
+ * anything else. */
 const UINT8 *frame_udp_payload(const UINT8 *frame, size_t length, UINT16 from_port, UINT16 to_port,
 			       size_t *size);
+
+/* A TFTP read request (RFC 1350) for name in octet mode; returns its length, 0 when the
+ * name does not fit in size bytes. */
+size_t frame_tftp_rrq(UINT8 *out, size_t size, const char *name);
 
 /* The IPv4 header checksum (RFC 791) over length bytes. */
 UINT16 frame_ip_checksum(const UINT8 *header, size_t length);
