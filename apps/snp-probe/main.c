@@ -103,6 +103,8 @@ static bool run_step(const char *word, size_t len)
 		probe_dhcp();
 	else if (word_is(word, len, "arp-count"))
 		probe_arp_count();
+	else if (word_is(word, len, "queues"))
+		probe_queues();
 	else if (word_is(word, len, "bench-arp"))
 		probe_bench_arp();
 	else

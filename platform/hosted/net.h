@@ -13,8 +13,8 @@
 #define NET_HEADER_SIZE 14 /* Ethernet: destination, source, EtherType */
 #define NET_MTU 1500
 #define NET_FRAME_MAX (NET_HEADER_SIZE + NET_MTU)
-#define NET_RX_SLOTS 256 /* frames waiting for Receive; more are dropped, as a NIC would */
-#define NET_TX_SLOTS 64	 /* sent buffers waiting for GetStatus to recycle them */
+#define NET_RX_SLOTS 1024 /* frames waiting for Receive; more are dropped, as a NIC would */
+#define NET_TX_SLOTS 64	  /* sent buffers waiting for GetStatus to recycle them */
 
 /* What --net user[,OPTIONS] asked for. */
 struct net_options {

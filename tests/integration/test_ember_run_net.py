@@ -58,6 +58,14 @@ def test_snp_states_arp_and_dhcp(ember):
     assert int(PASS.findall(out)[-1][0]) >= 100, out[-3000:]
 
 
+def test_queues_are_bounded_and_counted(ember):
+    """64 transmitted buffers wait for GetStatus (in order), then EFI_NOT_READY; 1,024
+    received frames wait for Receive, the rest are dropped and counted."""
+    out = probe(ember, "user", "queues")
+    assert "queues: 64 buffers in flight before EFI_NOT_READY" in out, out[-3000:]
+    assert "queues: 1024 frames queued, 1976 dropped" in out, out[-3000:]
+
+
 def test_snp_mac_option_is_the_nic_address(ember):
     out = probe(ember, "user,mac=52:54:00:ab:cd:ef", "arp")
     assert "arp: 10.0.2.2 is at" in out, out[-3000:]
