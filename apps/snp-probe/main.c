@@ -93,7 +93,8 @@ static bool tftp_step(const char *word, size_t len)
 static bool run_step(const char *word, size_t len)
 {
 	if (tftp_step(word, len) || port_step(word, len, "udp-echo=", probe_udp_echo) ||
-	    port_step(word, len, "bench-udp=", probe_bench_udp))
+	    port_step(word, len, "bench-udp=", probe_bench_udp) ||
+	    port_step(word, len, "tick=", probe_tick))
 		return true;
 	if (word_is(word, len, "states"))
 		probe_states();

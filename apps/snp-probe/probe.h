@@ -3,6 +3,7 @@
  *   states     the state machine (UEFI 2.10, 24.1) and the statuses of bad arguments
  *   arp        ARP for 10.0.2.2 and get the reply
  *   dhcp       DHCPDISCOVER, and a DHCPOFFER of 10.0.2.15 back
+ *   tick=PORT  an echo from 10.0.2.2:PORT arrives while the probe only stalls
  *   queues     transmit and receive queues at their bounds, and the statistics
  *   arp-count  100 ARP requests, one try each: prints how many were answered (loss=)
  *   udp-echo=PORT  a datagram to 10.0.2.2:PORT, and its echo back
@@ -30,6 +31,7 @@ void probe_arp_count(void);
 void probe_udp_echo(UINT16 port);
 void probe_tftp(const char *name);
 void probe_queues(void);
+void probe_tick(UINT16 port);
 /* Throughput for scripts/bench-net (bench.c). */
 void probe_bench_arp(void);
 void probe_bench_udp(UINT16 port);

@@ -78,6 +78,13 @@ def test_udp_through_the_host(ember, udp_echo):
     assert f"udp: echo from 10.0.2.2:{udp_echo}" in out, out[-3000:]
 
 
+def test_network_runs_on_the_timer_tick(ember, udp_echo):
+    """The echo arrives while the program only stalls (Statistics, which reads it, does
+    not run the network): the 1 ms timer event pumps slirp."""
+    out = probe(ember, "user", f"tick={udp_echo}")
+    assert "tick: 1 frame(s) received while stalling" in out, out[-3000:]
+
+
 @pytest.mark.parametrize("loss", [5, 30])
 def test_steps_pass_with_loss(ember, udp_echo, loss):
     out = probe(ember, f"user,loss={loss},seed=3", "states", "arp", "dhcp",
