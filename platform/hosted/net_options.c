@@ -80,7 +80,9 @@ static void net_option(char *item)
 	*value++ = 0;
 	if (!strcmp(item, "tftp")) {
 		net_options.tftp = tftp_directory(value);
-	} else if (!strcmp(item, "bootfile") && *value) {
+	} else if (!strcmp(item, "bootfile")) {
+		if (!*value)
+			net_option_error("bootfile= wants a file name, not", value);
 		net_options.bootfile = value;
 	} else if (!strcmp(item, "loss")) {
 		if (!parse_number(value, 100, &n))

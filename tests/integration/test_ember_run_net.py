@@ -142,6 +142,7 @@ def test_loss_drops_that_share_reproducibly(ember):
     ("user,mac=01:02:03:04:05:06", "mac= wants a unicast"),
     ("user,mac=52:54:00:12:34", "mac= wants a unicast"),
     ("user,tftp=/nonexistent/dir", "tftp= is not a directory"),
+    ("user,bootfile=", "bootfile= wants a file name"),
     ("user,colour=blue", "--net: unknown option 'colour'"),
 ])
 def test_bad_net_options_are_refused(ember, net, message):
