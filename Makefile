@@ -171,7 +171,7 @@ $(BUILD)/fuzzobj/%.o: %.c | $(DEPS_STAMP)
 
 $(EMBER_RUN): $(call obj,host,$(FIRMWARE_SRC) $(HOSTED_SRC)) $(call mbedtls_obj,host)
 	@echo "  LD      $@"
-	$(Q)$(CC) -o $@ $^ -lpng -lz -lm
+	$(Q)$(CC) -o $@ $^ -lpng -lz -lm -lslirp
 
 # The offline variable-store tool: the firmware's own store code, run on a file.
 $(EMBER_VARSTORE): $(call obj,host,$(FIRMWARE_SRC) $(call find_c,tools/ember-varstore)) $(call mbedtls_obj,host)
@@ -216,7 +216,7 @@ $(COV_DIR)/unit-tests: $(call obj,covobj,$(FIRMWARE_SRC) $(UNIT_SRC)) $(call mbe
 $(COV_DIR)/ember-run: $(call obj,covobj,$(FIRMWARE_SRC) $(HOSTED_SRC)) $(call mbedtls_obj,covobj)
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
-	$(Q)$(CC) -fprofile-instr-generate -o $@ $^ -lpng -lz -lm
+	$(Q)$(CC) -fprofile-instr-generate -o $@ $^ -lpng -lz -lm -lslirp
 
 $(BUILD)/fuzz/%: $(call obj,fuzzobj,$(FIRMWARE_SRC) $(FUZZ_SUPPORT_SRC) $(HOST_PURE_SRC)) $(call mbedtls_obj,fuzzobj) $(BUILD)/fuzzobj/tests/fuzz/%.o
 	@mkdir -p $(dir $@)

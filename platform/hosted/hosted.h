@@ -63,6 +63,18 @@ EFI_DEVICE_PATH_PROTOCOL *hosted_map_file_path(const char *name);
  * behind SOCKET as the machine's; exits(2) when it cannot. */
 void hosted_tpm_start(const char *socket_path);
 
+/* ---- The network (net_*.c, net.h) ---- */
+
+/* The vendor GUID of the VenHw() node before the NIC's MAC() node (vendor data: UINT32 0). */
+#define EMBER_HOSTED_NET_GUID                                                                      \
+	EFI_GUID_INIT(0x8b5801bf, 0x2b91, 0x47b8, 0x9d, 0x3d, 0xce, 0x53, 0x97, 0x5b, 0xa6, 0x40)
+
+/* Records --net user[,OPTIONS]; exits(2) with a message on a bad option. */
+void hosted_net_add(const char *spec);
+/* Installs the NIC's SimpleNetwork handle when --net was given; exits(2) when the network
+ * cannot start. */
+void hosted_net_attach(void);
+
 /* ---- Owned by the runner itself (main.c, platform.c, crash.c) ---- */
 
 /* The options that outlive argument parsing. */

@@ -60,6 +60,13 @@ static const char usage_text[] =
     "  --tpm SOCKET          a TPM 2.0: swtpm socket --tpm2 --server type=unixio,path=SOCKET\n"
     "                        --ctrl type=unixio,path=SOCKET.ctrl (measured boot and\n"
     "                        EFI_TCG2_PROTOCOL)\n"
+    "  --net user[,OPTIONS]  a NIC (SimpleNetwork) on a user-mode network (libslirp, as\n"
+    "                        QEMU's -netdev user): DHCP gives 10.0.2.15, the host's\n"
+    "                        127.0.0.1 is 10.0.2.2. OPTIONS, comma-separated:\n"
+    "                        tftp=DIR (TFTP server on 10.0.2.2), bootfile=NAME (DHCP's\n"
+    "                        boot file), loss=PERCENT (drop that share of frames each\n"
+    "                        way), seed=N (of the loss, default 1), mac=XX:..:XX\n"
+    "                        (default 52:54:00:12:34:56)\n"
     "  --gop WIDTHxHEIGHT    the framebuffer's first mode (default 1024x768)\n"
     "  --screenshot FILE.png write the framebuffer at exit\n"
     "  --screen              ConOut draws on the framebuffer too (the console splitter\n"
@@ -122,7 +129,7 @@ static void parse_options(int argc, char **argv)
 		bool takes_value = !strcmp(a, "--esp") || !strcmp(a, "--disk") ||
 				   !strcmp(a, "--gop") || !strcmp(a, "--screenshot") ||
 				   !strcmp(a, "--mem") || !strcmp(a, "--vars") ||
-				   !strcmp(a, "--tpm");
+				   !strcmp(a, "--tpm") || !strcmp(a, "--net");
 		if (takes_value && !value)
 			usage_error("option %s needs a value", a);
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -133,6 +140,8 @@ static void parse_options(int argc, char **argv)
 			opt.esp_position = hosted_disk_count();
 		} else if (!strcmp(a, "--disk")) {
 			hosted_disk_add(value);
+		} else if (!strcmp(a, "--net")) {
+			hosted_net_add(value);
 		} else if (!strcmp(a, "--vars")) {
 			vars_file = value;
 		} else if (!strcmp(a, "--tpm")) {
@@ -356,6 +365,7 @@ static void start_devices(EFI_DEVICE_PATH_PROTOCOL **esp_path)
 			usage_error("cannot use '%s' as the ESP (not a directory?)", opt.esp);
 	}
 	hosted_disks_attach();
+	hosted_net_attach();
 	/* What a boot manager does first: drivers bind to every device there is. */
 	init_run_all();
 	driver_install_builtin();
