@@ -39,7 +39,7 @@ static void check_device_path(void)
 	mac = (MAC_ADDR_DEVICE_PATH *)last;
 	CHECK(!mem_cmp(mac->MacAddress.Addr, probe_snp->Mode->PermanentAddress.Addr, 6));
 	CHECK_EQ(mac->IfType, probe_snp->Mode->IfType);
-	CHECK_EQ(mac->IfType, NET_IFTYPE_ETHERNET);
+	CHECK_EQ(mac->IfType, IF_TYPE_ETHERNET);
 }
 
 static void command_line(char *line, size_t size)

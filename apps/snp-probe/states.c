@@ -66,7 +66,7 @@ static void check_mode(void)
 	CHECK_EQ(m->HwAddressSize, 6);
 	CHECK_EQ(m->MediaHeaderSize, 14);
 	CHECK_EQ(m->MaxPacketSize, 1500);
-	CHECK_EQ(m->IfType, NET_IFTYPE_ETHERNET);
+	CHECK_EQ(m->IfType, IF_TYPE_ETHERNET);
 	CHECK(!mem_cmp(m->BroadcastAddress.Addr, ones, 6));
 	CHECK(!mem_cmp(m->CurrentAddress.Addr, m->PermanentAddress.Addr, 6));
 	CHECK(!(m->PermanentAddress.Addr[0] & 1));

@@ -139,7 +139,7 @@ static void net_path_init(struct net_path *path, const UINT8 mac[NET_MAC_SIZE])
 	dp_set_node(&path->mac.Header, MESSAGING_DEVICE_PATH, MSG_MAC_ADDR_DP, sizeof(path->mac));
 	memset(&path->mac.MacAddress, 0, sizeof(path->mac.MacAddress));
 	memcpy(path->mac.MacAddress.Addr, mac, NET_MAC_SIZE);
-	path->mac.IfType = NET_IFTYPE_ETHERNET;
+	path->mac.IfType = IF_TYPE_ETHERNET;
 	dp_set_end(&path->end);
 }
 

@@ -466,7 +466,7 @@ void net_snp_init(struct net_nic *nic, const UINT8 mac[NET_MAC_SIZE])
 	copy_mac(&m->PermanentAddress, mac);
 	m->CurrentAddress = m->PermanentAddress;
 	memset(m->BroadcastAddress.Addr, 0xff, NET_MAC_SIZE);
-	m->IfType = NET_IFTYPE_ETHERNET;
+	m->IfType = IF_TYPE_ETHERNET;
 	m->MacAddressChangeable = TRUE;
 	m->MultipleTxSupported = TRUE;
 	m->MediaPresentSupported = TRUE;

@@ -39,17 +39,6 @@ def test_code_flash_holds_the_packed_core():
     assert set(code[start + packed:len(code) - 8192]) <= {0xFF}
 
 
-def test_code_flash_content_within_goal():
-    """The packed core and the 8 KiB reset stage, counted as scripts/bench-secure-boot
-    counts them, are at most 320 KiB (issue 11: Secure Boot built in)."""
-    code = (FW / "ember-code.fd").read_bytes()
-    at = code.rindex(b"EMBERCOR")
-    packed = struct.unpack_from("<6Q", code, at + 8)[5]
-    assert packed == (FW / "ember-core.deflate").stat().st_size
-    content = packed + 8192
-    assert content <= 320 * 1024, f"code flash content {content} bytes ({content / 1024:.1f} KiB)"
-
-
 def test_damaged_core_is_reported_not_run(tmp_path):
     """A -bios image whose packed core is corrupt stops at reset with a message on the
     serial port instead of running garbage."""

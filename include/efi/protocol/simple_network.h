@@ -12,6 +12,9 @@
 
 #define MAX_MCAST_FILTER_CNT 16
 
+/* Mode.IfType and the MAC() device path node's IfType: RFC 3232's ifType for Ethernet. */
+#define IF_TYPE_ETHERNET 0x01
+
 /* ReceiveFilterMask / ReceiveFilterSetting bits. */
 #define EFI_SIMPLE_NETWORK_RECEIVE_UNICAST 0x01
 #define EFI_SIMPLE_NETWORK_RECEIVE_MULTICAST 0x02
