@@ -121,9 +121,15 @@ TEST(uefi_compress_pe_files)
 	ASSERT(n > 0);
 	exe[n] = 0;
 	*strrchr(exe, '/') = 0;
+	/* build/unit-tests, or build/cov/unit-tests under make coverage: the programs are in
+	 * build/, the directory of the executable or the one above it. */
 	snprintf(pattern, sizeof(pattern), "%s/apps/*.efi", exe);
 	glob(pattern, 0, NULL, &found);
 	snprintf(pattern, sizeof(pattern), "%s/tests/programs/*.efi", exe);
+	glob(pattern, GLOB_APPEND, NULL, &found);
+	snprintf(pattern, sizeof(pattern), "%s/../apps/*.efi", exe);
+	glob(pattern, GLOB_APPEND, NULL, &found);
+	snprintf(pattern, sizeof(pattern), "%s/../tests/programs/*.efi", exe);
 	glob(pattern, GLOB_APPEND, NULL, &found);
 	EXPECT(found.gl_pathc >= 8);
 	for (size_t i = 0; i < found.gl_pathc; i++) {
