@@ -187,10 +187,15 @@ def test_dma_stops_at_exit_boot_services(machine, tmp_path, exit_boot_services):
     m = machine(machine="q35", app=BLK_TEST, args=steps, extra=args)
     m.expect(r"blk-test: exiting boot services" if exit_boot_services
              else r"blk-test: \d+ passed, 0 failed")
-    deadline = time.monotonic() + 10
+    # The app prints before it calls ExitBootServices, and the two devices stop in the
+    # order of their notifications: wait until both show the awaited state (or time out).
+    deadline = time.monotonic() + 30
     while True:
         virtio_status, px_cmd = device_state(m)
-        done = not virtio_status if exit_boot_services else any("DRIVER_OK" in s for s in virtio_status)
+        if exit_boot_services:
+            done = virtio_status == [] and px_cmd & 0x11 == 0
+        else:
+            done = any("DRIVER_OK" in s for s in virtio_status) and px_cmd & 0x11 == 0x11
         if done or time.monotonic() > deadline:
             break
         time.sleep(0.1)
