@@ -26,6 +26,20 @@ struct driver {
 
 static struct driver drivers[MAX_DRIVERS];
 static UINTN driver_count;
+/* Files tried by an earlier dispatch (another call runs only what waited). */
+static struct {
+	const struct fv_instance *fv;
+	EFI_GUID name;
+} tried[MAX_DRIVERS];
+static UINTN tried_count;
+
+static bool tried_before(const struct fv_instance *fv, const EFI_GUID *name)
+{
+	for (UINTN i = 0; i < tried_count; i++)
+		if (tried[i].fv == fv && guid_eq(&tried[i].name, name))
+			return true;
+	return false;
+}
 
 static bool installed(void *ctx, const EFI_GUID *guid)
 {
@@ -91,11 +105,13 @@ static void gather(struct fv_instance *fv)
 			return;
 		}
 		if (walk == FV_WALK_DAMAGED) {
-			warn_file(&file.name, "skipping damaged file", why);
+			if (!tried_before(fv, &file.name))
+				warn_file(&file.name, "skipping damaged file", why);
 			continue;
 		}
-		if (file.type == EFI_FV_FILETYPE_DRIVER ||
-		    file.type == EFI_FV_FILETYPE_COMBINED_PEIM_DRIVER)
+		if ((file.type == EFI_FV_FILETYPE_DRIVER ||
+		     file.type == EFI_FV_FILETYPE_COMBINED_PEIM_DRIVER) &&
+		    !tried_before(fv, &file.name))
 			add_driver(fv, &file);
 	}
 }
@@ -149,6 +165,8 @@ static bool run(struct driver *d)
 	EFI_STATUS status;
 
 	d->done = true;
+	if (tried_count < MAX_DRIVERS)
+		tried[tried_count++] = (typeof(tried[0])){d->fv, d->name};
 	dp_set_end(&node.end);
 	path = dp_append((EFI_DEVICE_PATH_PROTOCOL *)&d->fv->path, &node.file.Header);
 	if (!path) {
