@@ -308,3 +308,16 @@ def test_verified_start(machine, work):
     shutil.copy(FW / "ember-vars.fd", vars_file)
     m = pflash(machine, FW / "ember-code.fd", vars_file)
     m.expect(r"Shell> ")
+
+
+def test_volume_drivers_are_platform_code_under_secure_boot(machine, work, drivers):
+    """With Secure Boot on (ember-vars.ms.fd: Microsoft's db), rEFInd's unsigned ext2
+    driver in the volume still runs: it is part of the firmware, not judged against db."""
+    code = code_with(work, "secure.fd", (drivers / "ext2_x64.efi", "--guid", EXT2_GUID))
+    vars_file = work / "vars-ms.fd"
+    shutil.copy(FW / "ember-vars.ms.fd", vars_file)
+    m = pflash(machine, code, vars_file)
+    m.expect(r"Shell> ")
+    log = m.debug_log
+    assert f"starting driver {EXT2_GUID} (ext2_x64)" in log, log[-3000:]
+    assert "refused by Secure Boot" not in log

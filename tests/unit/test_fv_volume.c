@@ -3,16 +3,23 @@
  * ReadFile, ReadSection into plain and compressed sections, the read-only answers of the
  * write functions), damaged files refused, LoadImage through Fv()/FvFile(), and the
  * dispatcher: drivers in volume order, dependency expressions (met, never met,
- * re-evaluated after each start, BEFORE, SOR), damaged files reported and never run. */
+ * re-evaluated after each start, BEFORE, SOR), damaged files reported and never run; the
+ * images measured into PCR 0 as platform code. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "support/test.h"
 #include "support/test_platform.h"
+#include "fake_tpm.h"
 #include "pe_builder.h"
+#include "../../drivers/tpm/event_log.h"
 #include <ember/core/core.h>
 #include <ember/core/devpath.h>
 #include <ember/core/fv.h>
+#include <ember/crypto/authenticode.h>
+#include <ember/crypto/hash.h>
+#include <ember/drivers/tcg_events.h>
+#include <ember/lib/devpath_node.h>
 #include <ember/lib/fv.h>
 #include <ember/lib/guids.h>
 #include <ember/lib/str.h>
@@ -293,4 +300,63 @@ static void damaged_never_runs(void)
 TEST(fv_dispatch_skips_damaged_files)
 {
 	RUN_ISOLATED(damaged_never_runs);
+}
+
+/* ---- Measured as platform code (over the fake TPM) ---- */
+
+static struct fake_tpm fake;
+static struct tpm_device tpm;
+
+static UINT32 le32(const UINT8 *p)
+{
+	return (UINT32)p[0] | (UINT32)p[1] << 8 | (UINT32)p[2] << 16 | (UINT32)p[3] << 24;
+}
+
+static void measured_into_pcr0(void)
+{
+	uint8_t *vol = new_volume();
+	EFI_HANDLE handle, image = NULL;
+	EFI_DEVICE_PATH_PROTOCOL *path;
+	struct tcg_log *log;
+	UINT32 at, pcr = 99, type = 0, found = 0;
+	const UINT8 *sha256 = NULL;
+	UINT8 digest[32];
+
+	fake_tpm_init(&fake, false);
+	tpm_crb_init(&tpm, &fake.regs);
+	ASSERT_STATUS(tpm_start(&tpm), EFI_SUCCESS);
+	log = event_log_get();
+	ASSERT(log != NULL);
+	ASSERT_STATUS(tcg_log_init(log, log->base, log->size, log->banks), EFI_SUCCESS);
+	at = log->used;
+	add(vol, &guid_a, EFI_FV_FILETYPE_DRIVER, "Alpha", true, NULL, 0);
+	publish(vol, &handle);
+	path = dp_from_text(u"Fv(5EEDED00-0001-0002-0304-05060708090A)/"
+			    u"FvFile(A0000000-0000-4000-8000-000000000001)");
+	ASSERT_STATUS(image_load(false, core_image_handle, path, NULL, 0, &image, NULL),
+		      EFI_SUCCESS);
+	/* The records since: (PCR, type, SHA-1, SHA-256, SHA-512 digests, event). */
+	while (at < log->used) {
+		const UINT8 *p = log->base + at;
+		pcr = le32(p);
+		type = le32(p + 4);
+		sha256 = p + 12 + 22 + 2;
+		p += 12 + 22 + 34 + 66;
+		at = (UINT32)(p + 4 + le32(p) - log->base);
+		found++;
+		if (pcr == 0)
+			EXPECT(memcmp(p + 4 + sizeof(UEFI_IMAGE_LOAD_EVENT), path, dp_size(path)) ==
+			       0);
+	}
+	EXPECT_EQ(found, 1); /* no Secure Boot policy in PCR 7 first: nothing from outside */
+	EXPECT_EQ(pcr, 0);
+	EXPECT_EQ(type, EV_EFI_BOOT_SERVICES_DRIVER);
+	ASSERT_STATUS(authenticode_digest(pe, sizeof(pe), HASH_SHA256, digest), EFI_SUCCESS);
+	EXPECT(sha256 && memcmp(sha256, digest, 32) == 0);
+	pool_free(path);
+}
+
+TEST(fv_images_are_measured_into_pcr0)
+{
+	RUN_ISOLATED(measured_into_pcr0);
 }
