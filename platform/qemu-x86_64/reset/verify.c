@@ -1,8 +1,8 @@
 /* The reset stage's check of the firmware before anything from it runs (the verified
  * start): the packed core against the Fletcher-style sum scripts/mkfd put in the core
  * descriptor, and the firmware volume's header (signature, length, revision, checksum) at
- * its fixed place. A sum, not a digest: it costs one add per 4 bytes (about 0.1 ms of
- * virtual time for the packed core, where SHA-256 would cost tens), and it catches any
+ * its fixed place. A sum, not a digest: two adds per 4 bytes (about 0.2 ms of virtual time
+ * for the 340 KiB packed core, where SHA-256 would cost tens), and it catches any
  * changed byte and most reorderings; it does not stand against someone who rewrites the
  * sum too (the digest and signature of issue 16 would). The volume's files carry their own
  * checksums, checked by the DXE core before it runs one (core/fv). Runs from flash: no
@@ -30,6 +30,8 @@ static uint64_t packed_sum(const uint32_t *words, uint64_t count)
 {
 	uint32_t sum1 = 0, sum2 = 0;
 
+	/* Unrolled: the loop's own instructions are a third of its cost otherwise. */
+#pragma clang loop unroll_count(4)
 	for (uint64_t i = 0; i < count; i += 2) {
 		sum1 += words[i];
 		sum2 += sum1;
