@@ -45,7 +45,11 @@ def refind_drivers():
     """rEFInd's drivers directory, from Debian's package refind (cached)."""
     with lp._Lock():
         lp.DEBS.mkdir(parents=True, exist_ok=True)
-        deb = lp._fetch("refind")
+        try:
+            deb = lp._fetch("refind")
+        except lp.PayloadError:  # apt's lists may be missing or old: update them once
+            lp._run(["apt-get", "update", "-qq"])
+            deb = lp._fetch("refind")
         root = lp.CACHE / "refind"
         if not (root / DRIVERS / "ext4_x64.efi").exists():
             subprocess.run(["dpkg-deb", "-x", str(deb), str(root)], check=True)
