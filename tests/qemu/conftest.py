@@ -44,7 +44,7 @@ class Machine:
         if no_reboot:  # a reset ends QEMU (a guest that resets on purpose needs False)
             cmd.append("-no-reboot")
         if firmware == "bios":
-            cmd += ["-bios", str(FW / "ember.fd")]
+            cmd += ["-bios", str(code_file or FW / "ember.fd")]
         elif firmware == "ovmf":  # the oracle: OVMF's pflash pair, a fresh copy of its VARS
             self.vars = Path(vars_file) if vars_file else self.work / "ovmf-vars.fd"
             if not self.vars.exists():

@@ -325,3 +325,14 @@ def test_volume_drivers_are_platform_code_under_secure_boot(machine, work, drive
     log = m.debug_log
     assert f"starting driver {EXT2_GUID} (ext2_x64)" in log, log[-3000:]
     assert "refused by Secure Boot" not in log
+
+
+def test_driver_in_the_bios_image(machine, work, drivers):
+    """ember.fd for -bios carries the same volume at the same address: a driver added to it
+    runs there too."""
+    bios = work / "bios.fd"
+    shutil.copy(FW / "ember.fd", bios)
+    ember_fw(bios, "add", drivers / "ext2_x64.efi", "--guid", EXT2_GUID, "--compress")
+    m = machine(firmware="bios", code_file=bios)
+    m.expect(r"Shell> ")
+    assert f"starting driver {EXT2_GUID} (ext2_x64)" in m.debug_log
