@@ -26,6 +26,8 @@
 #include <ember/tools/fv_image.h>
 #include <efi/protocol/firmware_volume2.h>
 #include <efi/protocol/loaded_image.h>
+#include <efi/system_table.h>
+#include <stddef.h>
 
 #define VOL_SIZE (64 * 1024)
 
@@ -50,10 +52,43 @@ static void build_driver(void)
 	pe[peb_file_offset(0x1000) + 2] = 0xC3;
 }
 
+/* A driver whose entry point installs late_protocol on a new handle, then returns
+ * EFI_SUCCESS (assembled from, Microsoft x64 calling convention):
+ *	sub rsp, 0x38
+ *	mov rax, [rdx + 0x60]		; SystemTable->BootServices
+ *	mov qword ptr [rsp + 0x30], 0	; Handle = NULL
+ *	lea rcx, [rsp + 0x30]
+ *	lea rdx, [rip + guid]
+ *	xor r8d, r8d			; EFI_NATIVE_INTERFACE
+ *	xor r9d, r9d			; Interface = NULL
+ *	call [rax + 0x80]		; InstallProtocolInterface
+ *	add rsp, 0x38
+ *	xor eax, eax
+ *	ret
+ * guid: late_protocol */
+static const uint8_t installer_code[] = {
+    0x48, 0x83, 0xec, 0x38, 0x48, 0x8b, 0x42, 0x60, 0x48, 0xc7, 0x44, 0x24, 0x30, 0x00, 0x00, 0x00,
+    0x00, 0x48, 0x8d, 0x4c, 0x24, 0x30, 0x48, 0x8d, 0x15, 0x13, 0x00, 0x00, 0x00, 0x45, 0x31, 0xc0,
+    0x45, 0x31, 0xc9, 0xff, 0x90, 0x80, 0x00, 0x00, 0x00, 0x48, 0x83, 0xc4, 0x38, 0x31, 0xc0, 0xc3,
+    0x00, 0x00, 0x7e, 0x1a, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x05};
+static uint8_t installer[PEB_FILE_SIZE];
+
+static void build_installer(void)
+{
+	_Static_assert(offsetof(EFI_SYSTEM_TABLE, BootServices) == 0x60, "stub's offset");
+	_Static_assert(offsetof(EFI_BOOT_SERVICES, InstallProtocolInterface) == 0x80,
+		       "stub's offset");
+	memcpy(installer, pe, sizeof(pe));
+	memcpy(installer + peb_file_offset(0x1000), installer_code, sizeof(installer_code));
+}
+
+/* The image the next add() puts in a file. */
+static const uint8_t *image = pe;
+
 static void add(uint8_t *vol, const EFI_GUID *name, uint8_t type, const char *ui, bool compress,
 		const uint8_t *depex, size_t depex_size)
 {
-	struct fv_image_file spec = {*name,    type,  pe,	  sizeof(pe), ui,
+	struct fv_image_file spec = {*name,    type,  image,	  sizeof(pe), ui,
 				     compress, depex, depex_size, 1};
 	size_t size;
 	uint8_t *file = fv_image_make_file(&spec, 0xFF, &size);
@@ -359,4 +394,34 @@ static void measured_into_pcr0(void)
 TEST(fv_images_are_measured_into_pcr0)
 {
 	RUN_ISOLATED(measured_into_pcr0);
+}
+
+/* A driver that waits for a protocol runs in the same dispatch once a later file's driver
+ * installed it: the expressions are evaluated again after each start. */
+static void reevaluated(void)
+{
+	uint8_t *vol = new_volume();
+	uint8_t late[32];
+	size_t n = push(late, &late_protocol, EFI_DEP_PUSH);
+	EFI_HANDLE handle;
+	const char *log;
+
+	late[n++] = EFI_DEP_END;
+	build_installer();
+	add(vol, &guid_a, EFI_FV_FILETYPE_DRIVER, "Waits", false, late, n);
+	image = installer;
+	add(vol, &guid_b, EFI_FV_FILETYPE_DRIVER, "Installer", false, NULL, 0);
+	image = pe;
+	publish(vol, &handle);
+	test_log_capture(LOG_LEVEL_DEBUG);
+	EXPECT_EQ(fv_dispatch(), 2);
+	log = test_log_text();
+	EXPECT(started(log, "Installer") && started(log, "Waits") &&
+	       started(log, "Installer") < started(log, "Waits"));
+	test_log_stop();
+}
+
+TEST(fv_dispatch_reevaluates_after_each_start)
+{
+	RUN_ISOLATED(reevaluated);
 }
