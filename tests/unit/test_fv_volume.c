@@ -425,3 +425,29 @@ TEST(fv_dispatch_reevaluates_after_each_start)
 {
 	RUN_ISOLATED(reevaluated);
 }
+
+/* A volume whose header is damaged is reported and not published: no handle, nothing run. */
+static void damaged_volume_refused(void)
+{
+	uint8_t *vol = new_volume();
+	EFI_HANDLE handle = NULL;
+	UINTN count = 0;
+	EFI_HANDLE *handles = NULL;
+
+	add(vol, &guid_a, EFI_FV_FILETYPE_DRIVER, "Alpha", false, NULL, 0);
+	vol[44] ^= 1; /* the attributes: the header checksum no longer holds */
+	test_log_capture(LOG_LEVEL_WARN);
+	EXPECT_STATUS(fv_publish(vol, VOL_SIZE, &handle), EFI_VOLUME_CORRUPTED);
+	EXPECT(strstr(test_log_text(), "is refused: the header checksum is wrong"));
+	test_log_stop();
+	EXPECT(handle == NULL);
+	EXPECT_STATUS(handle_locate_buffer(ByProtocol, &efi_firmware_volume2_protocol_guid, NULL,
+					   &count, &handles),
+		      EFI_NOT_FOUND);
+	EXPECT_EQ(fv_dispatch(), 0);
+}
+
+TEST(fv_damaged_volume_is_not_published)
+{
+	RUN_ISOLATED(damaged_volume_refused);
+}
