@@ -332,3 +332,27 @@ TEST(depex_shapes_and_values)
 	e[n++] = EFI_DEP_END;
 	EXPECT(depex_check(e, n, &kind, &target) != NULL);
 }
+
+/* A file after the removed one whose data must stay 4 KiB-aligned is not moved. */
+TEST(fv_remove_keeps_alignment_or_refuses)
+{
+	uint8_t *vol = new_volume();
+	struct fv_volume fv;
+	struct fv_file f;
+	size_t offset;
+	const char *why;
+	EFI_FFS_FILE_HEADER *h;
+
+	add_file(vol, &file_a, "A", false);
+	add_file(vol, &file_b, "B", false);
+	ASSERT(fv_open(&fv, vol, VOL_SIZE) == NULL);
+	ASSERT_EQ(first_file(&fv, &offset, &f, &why), FV_WALK_FILE);
+	ASSERT_EQ(fv_next_file(&fv, &offset, &f, &why), FV_WALK_FILE);
+	h = (EFI_FFS_FILE_HEADER *)(vol + f.offset);
+	h->Attributes |= 5 << 3; /* 4 KiB */
+	fv_seal_file(h, f.size, 0xFF);
+	ASSERT_EQ(first_file(&fv, &offset, &f, &why), FV_WALK_FILE);
+	why = fv_image_remove(vol, VOL_SIZE, f.offset, f.size);
+	EXPECT(why && strstr(why, "alignment"));
+	free(vol);
+}

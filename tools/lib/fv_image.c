@@ -192,6 +192,31 @@ const char *fv_image_append(uint8_t *vol, size_t vol_size, const uint8_t *file, 
 	return NULL;
 }
 
+/* The alignment a file's data needs (PI 1.8 volume 3, 2.2.3: FFS_ATTRIB_DATA_ALIGNMENT,
+ * extended by FFS_ATTRIB_DATA_ALIGNMENT_2). */
+static size_t data_alignment(uint8_t attributes)
+{
+	static const size_t sizes[] = {1, 16, 128, 512, 1024, 4096, 32768, 65536};
+	static const size_t sizes_2[] = {128 * 1024,  256 * 1024,  512 * 1024,	1024 * 1024,
+					 2048 * 1024, 4096 * 1024, 8192 * 1024, 16384 * 1024};
+	unsigned index = (attributes & FFS_ATTRIB_DATA_ALIGNMENT) >> 3;
+
+	return attributes & FFS_ATTRIB_DATA_ALIGNMENT_2 ? sizes_2[index] : sizes[index];
+}
+
+/* Files after offset that would lose their data alignment if moved down by shift. */
+static bool later_file_misaligned(const struct fv_volume *fv, size_t offset, size_t shift)
+{
+	struct fv_file f;
+	size_t at = offset;
+	const char *why;
+
+	while (fv_next_file(fv, &at, &f, &why) != FV_WALK_END)
+		if (f.offset > offset && shift % data_alignment(f.attributes))
+			return true;
+	return false;
+}
+
 const char *fv_image_remove(uint8_t *vol, size_t vol_size, size_t offset, size_t file_size)
 {
 	struct fv_volume fv;
@@ -215,6 +240,8 @@ const char *fv_image_remove(uint8_t *vol, size_t vol_size, size_t offset, size_t
 	next = ALIGN_UP(offset + file_size, 8);
 	if (next > end)
 		next = end;
+	if (later_file_misaligned(&fv, offset, next - offset))
+		return "a file after it needs an alignment that moving it would break";
 	memmove(vol + offset, vol + next, end - next);
 	memset(vol + offset + (end - next), fv.erased, next - offset);
 	return NULL;
