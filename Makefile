@@ -79,6 +79,7 @@ FW_DIR := $(BUILD)/qemu-x86_64
 FW_IMAGES := $(FW_DIR)/ember.fd $(FW_DIR)/ember-code.fd $(FW_DIR)/ember-vars.fd
 EMBER_VARSTORE := $(BUILD)/ember-varstore
 EMBER_COMPRESS := $(BUILD)/ember-compress
+EMBER_FW := $(BUILD)/ember-fw
 UNIT_TESTS := $(BUILD)/unit-tests
 UNIT_TESTS_ASAN := $(BUILD)/unit-tests-asan
 FUZZERS := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRC))
@@ -86,7 +87,7 @@ APP_EFIS := $(patsubst %,$(BUILD)/apps/%.efi,$(APPS))
 PROGRAM_EFIS := $(patsubst %,$(BUILD)/tests/programs/%.efi,$(GNUEFI_PROGRAMS))
 
 .PHONY: all deps firmware install check check-unit check-integration check-fuzz check-format check-aarch64 aarch64-objs coverage bench run clean format
-all: $(EMBER_RUN) $(EMBER_VARSTORE) $(EMBER_COMPRESS) $(APP_EFIS) $(PROGRAM_EFIS) $(FW_IMAGES) $(FW_DIR)/ember-x86_64.json \
+all: $(EMBER_RUN) $(EMBER_VARSTORE) $(EMBER_COMPRESS) $(EMBER_FW) $(APP_EFIS) $(PROGRAM_EFIS) $(FW_IMAGES) $(FW_DIR)/ember-x86_64.json \
 	$(FW_DIR)/ember-vars.ms.fd $(FW_DIR)/ember-x86_64-secboot.json
 
 # Missing Debian packages are installed before anything is compiled (once per build dir).
@@ -179,7 +180,12 @@ $(EMBER_VARSTORE): $(call obj,host,$(FIRMWARE_SRC) $(call find_c,tools/ember-var
 	$(Q)$(CC) -o $@ $^ -lm
 
 # UEFI compression of a file (tools/ember-compress): the encoder and the firmware's decoder.
-$(EMBER_COMPRESS): $(call obj,host,lib/uefi_decompress.c $(TOOLS_LIB_SRC) $(call find_c,tools/ember-compress))
+$(EMBER_COMPRESS): $(call obj,host,lib/uefi_decompress.c tools/lib/uefi_compress.c $(call find_c,tools/ember-compress))
+	@echo "  LD      $@"
+	$(Q)$(CC) -o $@ $^
+
+# The firmware volume's editor (tools/ember-fw): the firmware's volume reader, the encoder.
+$(EMBER_FW): $(call obj,host,lib/fv.c lib/fv_section.c lib/fv_build.c lib/crc32.c lib/guid.c lib/string.c lib/guids.c lib/uefi_decompress.c $(TOOLS_LIB_SRC) $(call find_c,tools/ember-fw))
 	@echo "  LD      $@"
 	$(Q)$(CC) -o $@ $^
 
@@ -255,6 +261,9 @@ $(call obj,fw,$(FW_HOT_SRC)): FW_CFLAGS += -O2
 # its 8 KiB whatever its size, and unpacking is on every boot's path).
 $(BUILD)/fw/lib/inflate.o $(BUILD)/fw/platform/qemu-x86_64/reset/reset.o: \
 	FW_CFLAGS += -fno-function-sections -fno-data-sections -Os
+# The verified start's check (reset/verify.c) is on every boot's path too: -O2.
+$(BUILD)/fw/platform/qemu-x86_64/reset/verify.o: FW_CFLAGS += -fno-function-sections -fno-data-sections -O2
+$(FW_DIR)/reset.elf: $(BUILD)/fw/platform/qemu-x86_64/reset/verify.o
 $(FW_DIR)/reset.elf: $(BUILD)/fw/platform/qemu-x86_64/reset/reset.o $(BUILD)/fw/lib/inflate.o platform/qemu-x86_64/reset/reset.ld
 	@mkdir -p $(dir $@)
 	$(Q)ld.lld -T platform/qemu-x86_64/reset/reset.ld -e reset_vector -o $@ $(filter %.o,$^)

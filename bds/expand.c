@@ -78,7 +78,9 @@ static bool ends_in_file(const EFI_DEVICE_PATH_PROTOCOL *path)
 
 	for (node = path; !dp_is_end(node); node = dp_next(node))
 		last = node;
-	return last && is_node(last, MEDIA_DEVICE_PATH, MEDIA_FILEPATH_DP);
+	/* FvFile(): a file of a firmware volume (core/fv), a full path as it stands. */
+	return last && (is_node(last, MEDIA_DEVICE_PATH, MEDIA_FILEPATH_DP) ||
+			is_node(last, MEDIA_DEVICE_PATH, MEDIA_PIWG_FW_FILE_DP));
 }
 
 bool bds_is_load_file_device(const EFI_DEVICE_PATH_PROTOCOL *path)

@@ -25,6 +25,7 @@
 #include <efi/protocol/disk_io2.h>
 #include <efi/protocol/driver_binding.h>
 #include <efi/protocol/driver_override.h>
+#include <efi/protocol/firmware_volume2.h>
 #include <efi/protocol/ext_scsi_pass_thru.h>
 #include <efi/protocol/graphics_output.h>
 #include <efi/protocol/load_file.h>
@@ -61,6 +62,9 @@ const EFI_GUID efi_bus_specific_driver_override_protocol_guid =
 const EFI_GUID efi_component_name2_protocol_guid = EFI_COMPONENT_NAME2_PROTOCOL_GUID;
 const EFI_GUID efi_debug_image_info_table_guid = EFI_DEBUG_IMAGE_INFO_TABLE_GUID;
 const EFI_GUID efi_decompress_protocol_guid = EFI_DECOMPRESS_PROTOCOL_GUID;
+const EFI_GUID efi_firmware_volume2_protocol_guid = EFI_FIRMWARE_VOLUME2_PROTOCOL_GUID;
+const EFI_GUID efi_firmware_file_system2_guid = EFI_FIRMWARE_FILE_SYSTEM2_GUID;
+const EFI_GUID efi_firmware_file_system3_guid = EFI_FIRMWARE_FILE_SYSTEM3_GUID;
 const EFI_GUID efi_debugport_protocol_guid = EFI_DEBUGPORT_PROTOCOL_GUID;
 const EFI_GUID efi_device_path_from_text_protocol_guid = EFI_DEVICE_PATH_FROM_TEXT_PROTOCOL_GUID;
 const EFI_GUID efi_device_path_messaging_uart_flow_control_guid =
@@ -225,6 +229,9 @@ static const struct guid_name table[] = {
     {&efi_debug_image_info_table_guid, "DebugImageInfoTable"},
     {&efi_debugport_protocol_guid, "DebugPort"},
     {&efi_decompress_protocol_guid, "Decompress"},
+    {&efi_firmware_volume2_protocol_guid, "FirmwareVolume2"},
+    {&efi_firmware_file_system2_guid, "FirmwareFileSystem2"},
+    {&efi_firmware_file_system3_guid, "FirmwareFileSystem3"},
     {&efi_device_path_from_text_protocol_guid, "DevicePathFromText"},
     {&efi_device_path_messaging_uart_flow_control_guid, "UartFlowControl"},
     {&efi_device_path_protocol_guid, "DevicePath"},

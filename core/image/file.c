@@ -5,6 +5,7 @@
 #include "image.h"
 #include "../services.h"
 #include <ember/core/devpath.h>
+#include <ember/core/fv.h>
 #include <ember/core/log.h>
 #include <ember/lib/guids.h>
 #include <ember/lib/str.h>
@@ -137,6 +138,33 @@ static EFI_STATUS read_with_load_file(EFI_HANDLE device, const EFI_GUID *guid,
 	return EFI_SUCCESS;
 }
 
+/* A path into a volume Ember published: Fv(name)/FvFile(file), the file's PE32 section.
+ * False when the path leads elsewhere. */
+static bool read_from_volume(EFI_DEVICE_PATH_PROTOCOL *path, void **buffer, UINTN *size,
+			     EFI_HANDLE *device, EFI_DEVICE_PATH_PROTOCOL **rest,
+			     EFI_STATUS *status)
+{
+	const MEDIA_FW_VOL_FILEPATH_DEVICE_PATH *node;
+
+	*rest = path;
+	if (EFI_ERROR(
+		handle_locate_device_path(&efi_firmware_volume2_protocol_guid, rest, device)) ||
+	    !fv_handle_is_platform(*device))
+		return false;
+	node = (const MEDIA_FW_VOL_FILEPATH_DEVICE_PATH *)*rest;
+	if (node->Header.Type != MEDIA_DEVICE_PATH ||
+	    node->Header.SubType != MEDIA_PIWG_FW_FILE_DP ||
+	    dp_node_length(&node->Header) != sizeof(*node)) {
+		log_debug("the path into the firmware volume names no FvFile()\n");
+		*status = EFI_NOT_FOUND;
+		return true;
+	}
+	*status = fv_read_image(*device, &node->FvFileName, buffer, size);
+	if (EFI_ERROR(*status))
+		log_debug("reading the file from the firmware volume: %r\n", *status);
+	return true;
+}
+
 EFI_STATUS image_read_file(bool boot_policy, EFI_DEVICE_PATH_PROTOCOL *path, void **buffer,
 			   UINTN *size, EFI_HANDLE *device, EFI_DEVICE_PATH_PROTOCOL **file_path)
 {
@@ -147,8 +175,10 @@ EFI_STATUS image_read_file(bool boot_policy, EFI_DEVICE_PATH_PROTOCOL *path, voi
 		log_debug("the device path is malformed\n");
 		return EFI_INVALID_PARAMETER;
 	}
-	if (!EFI_ERROR(
-		handle_locate_device_path(&efi_simple_file_system_protocol_guid, &rest, device))) {
+	if (read_from_volume(path, buffer, size, device, &rest, &status)) {
+		/* Fv()/FvFile(): Ember's firmware volume (core/fv). */
+	} else if (rest = path, !EFI_ERROR(handle_locate_device_path(
+				    &efi_simple_file_system_protocol_guid, &rest, device))) {
 		status = read_from_file_system(*device, rest, buffer, size);
 	} else if (rest = path,
 		   !boot_policy && !EFI_ERROR(handle_locate_device_path(

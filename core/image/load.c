@@ -5,6 +5,7 @@
 #include "image.h"
 #include "../services.h"
 #include <ember/core/devpath.h>
+#include <ember/core/fv.h>
 #include <ember/lib/format.h>
 #include <ember/core/log.h>
 #include <ember/drivers/measure_boot.h>
@@ -232,6 +233,7 @@ static EFI_STATUS load_image(bool verify, bool boot_policy, EFI_HANDLE parent,
 			     EFI_HANDLE *handle, const char **reason)
 {
 	EFI_STATUS verdict = EFI_SUCCESS;
+	bool from_volume = false;
 	const char *why = NULL;
 	void *file = (void *)buffer;
 	EFI_HANDLE device = NULL;
@@ -245,6 +247,10 @@ static EFI_STATUS load_image(bool verify, bool boot_policy, EFI_HANDLE parent,
 			why = "the file could not be read";
 			goto out;
 		}
+		/* Read from the firmware's own volume: platform code (core/fv/measure.c). */
+		from_volume = fv_handle_is_platform(device);
+		if (from_volume)
+			verify = false;
 	} else {
 		locate_device(path, &device, &file_path);
 	}
@@ -286,6 +292,9 @@ static EFI_STATUS load_image(bool verify, bool boot_policy, EFI_HANDLE parent,
 		if (verify && !img->deferred)
 			measure_image(file, size, img->pe.subsystem, img->pages_base,
 				      img->pe.size_of_image, img->pe.image_base, path);
+		else if (from_volume)
+			fv_measure_image(file, size, img->pe.subsystem, img->pages_base,
+					 img->pe.size_of_image, img->pe.image_base, path);
 		status = verdict;
 		*handle = img->handle;
 		log_debug("loaded %s at 0x%llx (entry +0x%x)\n", img->name,

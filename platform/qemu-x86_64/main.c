@@ -72,6 +72,9 @@ static void boot(void *unused)
 	measure_secure_boot_policy();
 	pci_platform_init(); /* PCI resources, then QEMU's ACPI tables: see pci_platform.c */
 	driver_connect_all();
+	/* The volume's drivers after the built-in ones (issue 16): connect again for them. */
+	if (qemu_dispatch_volume())
+		driver_connect_all();
 	if (!persistent)
 		console_notice(
 		    u"Ember: variables are kept in RAM and lost at power-off: this firmware "

@@ -39,6 +39,9 @@ const struct core_memory_range *memory_ranges(size_t *count);
 
 /* tpm_measure.c: the code flash and the version into PCR 0 (nothing without a TPM). */
 void qemu_measure_firmware(void);
+/* Publishes the firmware volume and runs its drivers (boot/volume.c); true when one started,
+ * so that controllers are connected again. */
+bool qemu_dispatch_volume(void);
 /* The SMBIOS structures published under guid at entry_point, into PCR 1. */
 void qemu_measure_smbios(const void *structures, UINT32 size, const EFI_GUID *guid,
 			 void *entry_point);

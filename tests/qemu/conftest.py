@@ -31,7 +31,8 @@ ESCAPES = re.compile(rb"\x1b(\[[0-9;?=>]*[ -/]*[@-~]|[()][0-9A-Za-z]|[=>78cDEHM]
 
 class Machine:
     def __init__(self, machine="q35", firmware="bios", app=None, args=None, disks=(),
-                 memory=256, extra=(), vars_file=None, timeout=60, vga="std", no_reboot=True):
+                 memory=256, extra=(), vars_file=None, timeout=60, vga="std", no_reboot=True,
+                 code_file=None):
         self.work = Path(tempfile.mkdtemp(prefix="ember-qemu-"))
         self.timeout = timeout
         cmd = ["qemu-system-x86_64", "-machine", f"{machine},accel=tcg", "-m", str(memory),
@@ -43,7 +44,7 @@ class Machine:
         if no_reboot:  # a reset ends QEMU (a guest that resets on purpose needs False)
             cmd.append("-no-reboot")
         if firmware == "bios":
-            cmd += ["-bios", str(FW / "ember.fd")]
+            cmd += ["-bios", str(code_file or FW / "ember.fd")]
         elif firmware == "ovmf":  # the oracle: OVMF's pflash pair, a fresh copy of its VARS
             self.vars = Path(vars_file) if vars_file else self.work / "ovmf-vars.fd"
             if not self.vars.exists():
@@ -57,7 +58,8 @@ class Machine:
             self.vars = Path(vars_file) if vars_file else self.work / "vars.fd"
             if not self.vars.exists():
                 shutil.copy(FW / "ember-vars.fd", self.vars)
-            cmd += ["-drive", f"if=pflash,format=raw,readonly=on,file={FW / 'ember-code.fd'}",
+            code = code_file or FW / "ember-code.fd"  # a modified copy (ember-fw's tests)
+            cmd += ["-drive", f"if=pflash,format=raw,readonly=on,file={code}",
                     "-drive", f"if=pflash,format=raw,file={self.vars}"]
         if app:
             cmd += ["-fw_cfg", f"name=opt/ember/app,file={app}"]

@@ -17,6 +17,13 @@
 #define FW_CODE_SIZE 0x200000
 #define FW_VARS_SIZE 0x80000
 
+/* The firmware volume of drivers (PI FFS2, docs/design.md "Firmware volume"): the first
+ * FW_VOLUME_SIZE bytes of the code region, at a fixed place that scripts/mkfd, ember-fw and
+ * the reset stage's check agree on; the packed core lies above it, the reset blob last. */
+#define FW_VOLUME_OFFSET 0
+#define FW_VOLUME_SIZE 0x100000
+#define FW_VOLUME_BASE (0x100000000 - FW_CODE_SIZE + FW_VOLUME_OFFSET)
+
 /* The reset blob: the last 8 KiB below 4 GiB (reset.ld); offset of its start in CS. */
 #define RESET_BLOB_BASE 0xffffe000
 #define RESET_BASE_IN_CS 0xe000
@@ -31,6 +38,7 @@
 #define CORE_BSS_END 32	    /* end of the zero-filled area after it */
 #define CORE_ENTRY 40	    /* address to call */
 #define CORE_PACKED_SIZE 48 /* bytes of DEFLATE data in flash */
+#define CORE_PACKED_SUM 56  /* Fletcher-style sum of the packed core (reset/verify.c) */
 #define CORE_DESCRIPTOR_SIZE 64
 
 /* Where the reset stage reports a damaged image. */

@@ -102,6 +102,13 @@ long_mode_entry:
 	orq	$(CR4_OSFXSR | CR4_OSXMMEXCPT), %rax
 	movq	%rax, %cr4
 
+	/* The verified start: nothing from the image runs unless the packed core and the
+	 * firmware volume's header are whole (verify.c). */
+	leaq	core_descriptor(%rip), %rdi
+	call	reset_verify
+	testq	%rax, %rax
+	jnz	verify_failed
+
 	/* inflate_raw(flash, packed size, load address, file size, &produced): the core is
 	 * stored DEFLATE-compressed, which halves the flash it takes. */
 	subq	$16, %rsp
@@ -132,6 +139,9 @@ long_mode_entry:
 	jmp	3b
 
 /* A damaged image: say so on the debug console and the serial port, then stop. */
+verify_failed:
+	movq	%rax, %rsi
+	jmp	4f
 unpack_failed:
 	leaq	unpack_failed_message(%rip), %rsi
 4:	movb	(%rsi), %al
