@@ -9,6 +9,7 @@
 #include "support/test.h"
 #include <efi/protocol/block_io.h>
 #include <efi/protocol/ram_disk.h>
+#include <efi/protocol/simple_file_system.h>
 #include <ember/core/bds.h>
 #include <ember/core/core.h>
 #include <ember/lib/devpath_node.h>
@@ -174,4 +175,59 @@ static void boot_manager_boots_it(void)
 TEST(ram_disk_boot_manager_boots_it)
 {
 	RUN_ISOLATED(boot_manager_boots_it);
+}
+
+/* A file open on the RAM disk's volume: Unregister takes the volume away (the FAT driver
+ * stops with files open) and the open file then fails instead of reading the memory; were
+ * the volume to refuse, the disk would stay whole and go once the file is closed. */
+static void unregister_with_open_file(void)
+{
+	static const struct bds_file files[] = {{"/EFI/BOOT/BOOTX64.EFI", 7}};
+	EFI_GUID disk = EFI_VIRTUAL_DISK_GUID;
+	EFI_DEVICE_PATH_PROTOCOL *path = NULL, *rest;
+	EFI_SIMPLE_FILE_SYSTEM_PROTOCOL *sfs;
+	EFI_FILE_PROTOCOL *root, *file;
+	EFI_HANDLE volume;
+	EFI_STATUS status;
+	size_t size;
+	UINT8 *image, *mem;
+
+	start();
+	image = bds_fat_image(files, 1, &size);
+	mem = core_copy(image, size);
+	free(image);
+	ASSERT_STATUS(rd->Register((UINTN)mem, size, &disk, NULL, &path), EFI_SUCCESS);
+	rest = path;
+	ASSERT_STATUS(
+	    handle_locate_device_path(&efi_simple_file_system_protocol_guid, &rest, &volume),
+	    EFI_SUCCESS);
+	ASSERT_STATUS(protocol_get(volume, &efi_simple_file_system_protocol_guid, (void **)&sfs),
+		      EFI_SUCCESS);
+	ASSERT_STATUS(sfs->OpenVolume(sfs, &root), EFI_SUCCESS);
+	ASSERT_STATUS(
+	    root->Open(root, &file, (CHAR16 *)u"\\EFI\\BOOT\\BOOTX64.EFI", EFI_FILE_MODE_READ, 0),
+	    EFI_SUCCESS);
+	status = rd->Unregister(path);
+	if (!EFI_ERROR(status)) {
+		/* The volume is gone: its handles fail, they do not read freed memory. */
+		UINT8 buf[16];
+		UINTN n = sizeof(buf);
+		status = file->Read(file, &n, buf);
+		EXPECT(EFI_ERROR(status));
+		file->Close(file);
+		root->Close(root);
+	} else {
+		EXPECT(block_io_of(path) != NULL);
+		file->Close(file);
+		root->Close(root);
+		EXPECT_STATUS(rd->Unregister(path), EFI_SUCCESS);
+	}
+	EXPECT(block_io_of(path) == NULL);
+	EXPECT_STATUS(rd->Unregister(path), EFI_NOT_FOUND);
+	pool_free(path);
+}
+
+TEST(ram_disk_unregister_with_open_file)
+{
+	RUN_ISOLATED(unregister_with_open_file);
 }
