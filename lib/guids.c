@@ -16,6 +16,8 @@
 #include <efi/protocol/block_io2.h>
 #include <efi/protocol/component_name2.h>
 #include <efi/protocol/decompress.h>
+#include <efi/protocol/hii_database.h>
+#include <efi/protocol/hii_string.h>
 #include <efi/protocol/device_path.h>
 #include <efi/protocol/device_path_from_text.h>
 #include <efi/protocol/device_path_to_text.h>
@@ -61,6 +63,10 @@ const EFI_GUID efi_bus_specific_driver_override_protocol_guid =
 const EFI_GUID efi_component_name2_protocol_guid = EFI_COMPONENT_NAME2_PROTOCOL_GUID;
 const EFI_GUID efi_debug_image_info_table_guid = EFI_DEBUG_IMAGE_INFO_TABLE_GUID;
 const EFI_GUID efi_decompress_protocol_guid = EFI_DECOMPRESS_PROTOCOL_GUID;
+const EFI_GUID efi_hii_database_protocol_guid = EFI_HII_DATABASE_PROTOCOL_GUID;
+const EFI_GUID efi_hii_package_list_protocol_guid = EFI_HII_PACKAGE_LIST_PROTOCOL_GUID;
+const EFI_GUID efi_hii_set_keyboard_layout_event_guid = EFI_HII_SET_KEYBOARD_LAYOUT_EVENT_GUID;
+const EFI_GUID efi_hii_string_protocol_guid = EFI_HII_STRING_PROTOCOL_GUID;
 const EFI_GUID efi_debugport_protocol_guid = EFI_DEBUGPORT_PROTOCOL_GUID;
 const EFI_GUID efi_device_path_from_text_protocol_guid = EFI_DEVICE_PATH_FROM_TEXT_PROTOCOL_GUID;
 const EFI_GUID efi_device_path_messaging_uart_flow_control_guid =
@@ -225,6 +231,10 @@ static const struct guid_name table[] = {
     {&efi_debug_image_info_table_guid, "DebugImageInfoTable"},
     {&efi_debugport_protocol_guid, "DebugPort"},
     {&efi_decompress_protocol_guid, "Decompress"},
+    {&efi_hii_database_protocol_guid, "HiiDatabase"},
+    {&efi_hii_package_list_protocol_guid, "HiiPackageList"},
+    {&efi_hii_set_keyboard_layout_event_guid, "HiiSetKbdLayoutEvent"},
+    {&efi_hii_string_protocol_guid, "HiiString"},
     {&efi_device_path_from_text_protocol_guid, "DevicePathFromText"},
     {&efi_device_path_messaging_uart_flow_control_guid, "UartFlowControl"},
     {&efi_device_path_protocol_guid, "DevicePath"},
