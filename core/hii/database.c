@@ -3,6 +3,7 @@
  * kept, so the protocols above it read only well-formed packages. */
 #define LOG_PREFIX "hii: "
 #include "hii.h"
+#include <ember/core/hii.h>
 #include <ember/core/init.h>
 #include <ember/core/log.h>
 #include <ember/lib/guids.h>
@@ -68,7 +69,8 @@ static EFI_STATUS copy_packages(const EFI_HII_PACKAGE_LIST_HEADER *src, struct l
 				list_del(&package->link);
 				pool_free(package);
 			}
-			log_debug("no memory for a package of %u bytes\n", hii_package_length(p + at));
+			log_debug("no memory for a package of %u bytes\n",
+				  hii_package_length(p + at));
 			return EFI_OUT_OF_RESOURCES;
 		}
 		list_add_tail(&package->link, out);
@@ -95,8 +97,7 @@ static struct hii_list *find_by_guid(const EFI_GUID *guid)
 {
 	struct hii_list *list;
 
-	list_for_each_entry(list, &hii_lists, link)
-	{
+	list_for_each_entry (list, &hii_lists, link) {
 		if (guid_eq(&list->guid, guid))
 			return list;
 	}
@@ -132,8 +133,7 @@ static EFI_STATUS EFIAPI hii_new_package_list(const EFI_HII_DATABASE_PROTOCOL *T
 	list->guid = PackageList->PackageListGuid;
 	list->driver = DriverHandle;
 	list_add_tail(&list->link, &hii_lists);
-	list_for_each_entry(package, &list->packages, link)
-	{
+	list_for_each_entry (package, &list->packages, link) {
 		hii_notify(list, package, EFI_HII_DATABASE_NOTIFY_NEW_PACK);
 	}
 	*Handle = list;
@@ -160,8 +160,7 @@ static void remove_type(struct hii_list *list, UINT8 type)
 {
 	struct hii_package *package, *next;
 
-	list_for_each_entry_safe(package, next, &list->packages, link)
-	{
+	list_for_each_entry_safe (package, next, &list->packages, link) {
 		if (package->type == type)
 			remove_package(list, package);
 	}
@@ -186,12 +185,10 @@ static EFI_STATUS EFIAPI hii_update_package_list(const EFI_HII_DATABASE_PROTOCOL
 	if (EFI_ERROR(status))
 		return status;
 	/* Packages of each type the update carries replace those of that type (34.8.1). */
-	list_for_each_entry(package, &added, link)
-	{
+	list_for_each_entry (package, &added, link) {
 		remove_type(list, package->type);
 	}
-	list_for_each_entry_safe(package, next, &added, link)
-	{
+	list_for_each_entry_safe (package, next, &added, link) {
 		list_del(&package->link);
 		list_add_tail(&package->link, &list->packages);
 		hii_notify(list, package, EFI_HII_DATABASE_NOTIFY_ADD_PACK);
@@ -206,8 +203,7 @@ static bool list_matches(const struct hii_list *list, UINT8 type, const EFI_GUID
 
 	if (type == EFI_HII_PACKAGE_TYPE_ALL)
 		return true;
-	list_for_each_entry(package, &list->packages, link)
-	{
+	list_for_each_entry (package, &list->packages, link) {
 		if (package->type != type)
 			continue;
 		if (type != EFI_HII_PACKAGE_TYPE_GUID ||
@@ -228,8 +224,7 @@ static EFI_STATUS EFIAPI hii_list_package_lists(const EFI_HII_DATABASE_PROTOCOL 
 		return EFI_INVALID_PARAMETER;
 	if ((PackageType == EFI_HII_PACKAGE_TYPE_GUID) != (PackageGuid != NULL))
 		return EFI_INVALID_PARAMETER;
-	list_for_each_entry(list, &hii_lists, link)
-	{
+	list_for_each_entry (list, &hii_lists, link) {
 		if (!list_matches(list, PackageType, PackageGuid))
 			continue;
 		if (need + sizeof(*Handle) <= *HandleBufferLength)
@@ -251,8 +246,7 @@ static UINT32 export_size(const struct hii_list *list)
 	const struct hii_package *package;
 	UINT32 size = sizeof(EFI_HII_PACKAGE_LIST_HEADER) + sizeof(EFI_HII_PACKAGE_HEADER);
 
-	list_for_each_entry(package, &list->packages, link)
-	{
+	list_for_each_entry (package, &list->packages, link) {
 		size += package->size;
 	}
 	return size;
@@ -267,8 +261,7 @@ static void export_list(struct hii_list *list, UINT8 *out)
 	UINT32 at = sizeof(hdr);
 
 	mem_copy(out, &hdr, sizeof(hdr));
-	list_for_each_entry(package, &list->packages, link)
-	{
+	list_for_each_entry (package, &list->packages, link) {
 		mem_copy(out + at, package->data, package->size);
 		at += package->size;
 		hii_notify(list, package, EFI_HII_DATABASE_NOTIFY_EXPORT_PACK);
@@ -287,8 +280,7 @@ static EFI_STATUS EFIAPI hii_export_package_lists(const EFI_HII_DATABASE_PROTOCO
 		return EFI_INVALID_PARAMETER;
 	if (Handle && !one)
 		return EFI_NOT_FOUND;
-	list_for_each_entry(list, &hii_lists, link)
-	{
+	list_for_each_entry (list, &hii_lists, link) {
 		if (!one || list == one)
 			need += export_size(list);
 	}
@@ -296,8 +288,7 @@ static EFI_STATUS EFIAPI hii_export_package_lists(const EFI_HII_DATABASE_PROTOCO
 		*BufferSize = need;
 		return EFI_BUFFER_TOO_SMALL;
 	}
-	list_for_each_entry(list, &hii_lists, link)
-	{
+	list_for_each_entry (list, &hii_lists, link) {
 		if (one && list != one)
 			continue;
 		export_list(list, (UINT8 *)Buffer + at);
@@ -322,21 +313,29 @@ static EFI_STATUS EFIAPI hii_get_package_list_handle(const EFI_HII_DATABASE_PROT
 }
 
 static EFI_HII_DATABASE_PROTOCOL hii_database = {
-    hii_new_package_list,	 hii_remove_package_list,   hii_update_package_list,
-    hii_list_package_lists,	 hii_export_package_lists,  hii_register_package_notify,
-    hii_unregister_package_notify, hii_find_keyboard_layouts, hii_get_keyboard_layout,
-    hii_set_keyboard_layout,	 hii_get_package_list_handle};
+    hii_new_package_list,	   hii_remove_package_list,    hii_update_package_list,
+    hii_list_package_lists,	   hii_export_package_lists,   hii_register_package_notify,
+    hii_unregister_package_notify, hii_find_keyboard_layouts,  hii_get_keyboard_layout,
+    hii_set_keyboard_layout,	   hii_get_package_list_handle};
 
-static EFI_STATUS hii_database_publish(void)
+/* Publishes the database and string protocols on one handle, once. */
+EFI_STATUS hii_publish(void)
 {
 	static EFI_HANDLE handle;
 	EFI_STATUS status;
 
 	if (handle)
 		return EFI_SUCCESS;
-	status = protocol_install(&handle, &efi_hii_database_protocol_guid, &hii_database);
+	status =
+	    protocol_install_multiple(&handle, &efi_hii_database_protocol_guid, &hii_database,
+				      &efi_hii_string_protocol_guid, &hii_string_protocol, NULL);
 	if (EFI_ERROR(status))
-		log_debug("installing the database protocol: %r\n", status);
+		log_debug("installing the protocols: %r\n", status);
 	return status;
 }
-EMBER_INIT(INIT_EARLY, hii_database_publish);
+
+static EFI_STATUS hii_init(void)
+{
+	return hii_publish();
+}
+EMBER_INIT(INIT_EARLY, hii_init);

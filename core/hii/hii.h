@@ -8,6 +8,7 @@
 #include <ember/core/hii_packages.h>
 #include <ember/lib/list.h>
 #include <efi/protocol/hii_database.h>
+#include <efi/protocol/hii_string.h>
 
 #define HII_LIST_SIGNATURE SIGNATURE_32('h', 'i', 'i', 'l')
 
@@ -24,7 +25,7 @@ struct hii_list {
 	UINT32 signature;
 	struct list link;
 	EFI_GUID guid;
-	EFI_HANDLE driver;     /* DriverHandle of NewPackageList, may be NULL */
+	EFI_HANDLE driver;    /* DriverHandle of NewPackageList, may be NULL */
 	struct list packages; /* of struct hii_package, in the order given */
 };
 
@@ -43,6 +44,9 @@ void hii_notify(struct hii_list *list, const struct hii_package *package,
 
 /* Replaces a package of a list by another (the string protocol's edits); old is freed. */
 void hii_package_replace(struct hii_package *old, struct hii_package *package);
+
+/* The string protocol (string.c). */
+extern EFI_HII_STRING_PROTOCOL hii_string_protocol;
 
 /* A copy of a string package (old, or NULL for a new empty one of language) with string
  * id set to text (string_edit.c); NULL without memory. */
@@ -65,6 +69,5 @@ EFI_STATUS EFIAPI hii_get_keyboard_layout(const EFI_HII_DATABASE_PROTOCOL *This,
 					  EFI_HII_KEYBOARD_LAYOUT *KeyboardLayout);
 EFI_STATUS EFIAPI hii_set_keyboard_layout(const EFI_HII_DATABASE_PROTOCOL *This,
 					  const EFI_GUID *KeyGuid);
-
 
 #endif

@@ -19,17 +19,16 @@ static void for_each_layout(layout_fn fn, void *ctx)
 	struct hii_list *list;
 	struct hii_package *package;
 
-	list_for_each_entry(list, &hii_lists, link)
-	{
-		list_for_each_entry(package, &list->packages, link)
-		{
+	list_for_each_entry (list, &hii_lists, link) {
+		list_for_each_entry (package, &list->packages, link) {
 			UINT32 at = EFI_HII_KEYBOARD_PACKAGE_HDR_SIZE;
 			UINT16 count;
 
 			if (package->type != EFI_HII_PACKAGE_KEYBOARD_LAYOUT)
 				continue;
 			/* The package was checked: every layout lies inside it. */
-			mem_copy(&count, package->data + sizeof(EFI_HII_PACKAGE_HEADER), sizeof(count));
+			mem_copy(&count, package->data + sizeof(EFI_HII_PACKAGE_HEADER),
+				 sizeof(count));
 			for (UINT16 i = 0; i < count; i++) {
 				EFI_HII_KEYBOARD_LAYOUT hdr;
 

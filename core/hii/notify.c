@@ -38,8 +38,7 @@ void hii_notify(struct hii_list *list, const struct hii_package *package,
 {
 	struct hii_notify_entry *n, *next;
 
-	list_for_each_entry_safe(n, next, &notifications, link)
-	{
+	list_for_each_entry_safe (n, next, &notifications, link) {
 		if (matches(n, package, what))
 			n->fn(package->type, n->has_guid ? &n->guid : NULL,
 			      (const EFI_HII_PACKAGE_HEADER *)package->data, list, what);

@@ -52,6 +52,15 @@ static const char *check_forms(const UINT8 *p, size_t size)
 	return NULL;
 }
 
+static bool language_terminated(const UINT8 *language, size_t room)
+{
+	for (size_t i = 0; i < room; i++) {
+		if (!language[i])
+			return true;
+	}
+	return false;
+}
+
 /* Strings: header with a NUL-terminated language, then blocks up to an END block. */
 static const char *check_strings(const UINT8 *p, size_t size)
 {
@@ -66,10 +75,10 @@ static const char *check_strings(const UINT8 *p, size_t size)
 	if (hdr_size <= EFI_HII_STRING_PACKAGE_FIXED_SIZE || hdr_size > size || info < hdr_size ||
 	    info > size)
 		return "string package header or blocks outside the package";
-	if (str8_len((const char *)p + EFI_HII_STRING_PACKAGE_FIXED_SIZE) >=
-	    hdr_size - EFI_HII_STRING_PACKAGE_FIXED_SIZE)
+	if (!language_terminated(p + EFI_HII_STRING_PACKAGE_FIXED_SIZE,
+				 hdr_size - EFI_HII_STRING_PACKAGE_FIXED_SIZE))
 		return "string package language not terminated";
-	if (!mem_cmp(p + EFI_HII_STRING_PACKAGE_FIXED_SIZE, "", 1))
+	if (!p[EFI_HII_STRING_PACKAGE_FIXED_SIZE])
 		return "string package without a language";
 	blocks = hii_string_package_blocks(p, &blocks_size);
 	return hii_string_blocks_walk(blocks, blocks_size, NULL, NULL, NULL);
@@ -132,8 +141,8 @@ static const char *check_keyboard(const UINT8 *p, size_t size)
 			return "keyboard layout outside the package";
 		mem_copy(&layout, p + at, sizeof(layout));
 		if (layout.LayoutLength > size - at ||
-		    layout.LayoutLength < sizeof(layout) + (size_t)layout.DescriptorCount *
-								    EFI_KEY_DESCRIPTOR_SIZE ||
+		    layout.LayoutLength <
+			sizeof(layout) + (size_t)layout.DescriptorCount * EFI_KEY_DESCRIPTOR_SIZE ||
 		    layout.LayoutDescriptorStringOffset > layout.LayoutLength)
 			return "keyboard layout of a bad length";
 		at += layout.LayoutLength;
@@ -169,7 +178,8 @@ static const char *check_by_type(const UINT8 *p, size_t size, UINT8 type)
 		return size != PACKAGE_HEADER_SIZE ? "END package with data" : NULL;
 	default:
 		/* The system range is the platform's own and opaque; the rest is reserved. */
-		return type >= EFI_HII_PACKAGE_TYPE_SYSTEM_BEGIN ? NULL : "package of a reserved type";
+		return type >= EFI_HII_PACKAGE_TYPE_SYSTEM_BEGIN ? NULL
+								 : "package of a reserved type";
 	}
 }
 

@@ -3,9 +3,7 @@
  * are its secondary languages. Languages compare without regard to case (RFC 4646). */
 #define LOG_PREFIX "hii: "
 #include "hii.h"
-#include <ember/core/init.h>
 #include <ember/core/log.h>
-#include <ember/lib/guids.h>
 #include <ember/lib/str.h>
 #include <efi/protocol/hii_string.h>
 
@@ -41,9 +39,9 @@ static struct hii_package *find_language(struct hii_list *list, const char *lang
 {
 	struct hii_package *package;
 
-	list_for_each_entry(package, &list->packages, link)
-	{
-		if (package->type == EFI_HII_PACKAGE_STRINGS && language_is(package->data, language))
+	list_for_each_entry (package, &list->packages, link) {
+		if (package->type == EFI_HII_PACKAGE_STRINGS &&
+		    language_is(package->data, language))
 			return package;
 	}
 	return NULL;
@@ -64,8 +62,7 @@ static bool any_language_has(struct hii_list *list, EFI_STRING_ID id)
 	struct hii_package *package;
 	struct hii_string_ref ref;
 
-	list_for_each_entry(package, &list->packages, link)
-	{
+	list_for_each_entry (package, &list->packages, link) {
 		if (package->type == EFI_HII_PACKAGE_STRINGS && package_has(package, id, &ref))
 			return true;
 	}
@@ -130,8 +127,7 @@ static UINT32 next_string_id(struct hii_list *list)
 	struct hii_package *package;
 	EFI_STRING_ID last, most = 0;
 
-	list_for_each_entry(package, &list->packages, link)
-	{
+	list_for_each_entry (package, &list->packages, link) {
 		size_t size;
 		const UINT8 *blocks;
 
@@ -151,8 +147,7 @@ static EFI_STATUS add_everywhere(struct hii_list *list, const CHAR8 *language, E
 {
 	struct hii_package *package, *next, *edited;
 
-	list_for_each_entry_safe(package, next, &list->packages, link)
-	{
+	list_for_each_entry_safe (package, next, &list->packages, link) {
 		if (package->type != EFI_HII_PACKAGE_STRINGS)
 			continue;
 		edited = hii_string_package_edit(package, language, id, text);
@@ -173,7 +168,8 @@ static EFI_STATUS add_everywhere(struct hii_list *list, const CHAR8 *language, E
 static EFI_STATUS EFIAPI hii_new_string(const EFI_HII_STRING_PROTOCOL *This,
 					EFI_HII_HANDLE PackageList, EFI_STRING_ID *StringId,
 					const CHAR8 *Language, const CHAR16 *LanguageName,
-					const EFI_STRING String, const EFI_FONT_INFO *StringFontInfo)
+					const EFI_STRING String,
+					const EFI_FONT_INFO *StringFontInfo)
 {
 	struct hii_list *list = hii_list_lookup(PackageList);
 	UINT32 id;
@@ -222,13 +218,14 @@ static EFI_STATUS EFIAPI hii_get_languages(const EFI_HII_STRING_PROTOCOL *This,
 	if (!list)
 		return EFI_NOT_FOUND;
 	room = *LanguagesSize;
-	list_for_each_entry(package, &list->packages, link)
-	{
-		const char *own = hii_string_package_language(package->data);
-		size_t n = primary_length(own);
+	list_for_each_entry (package, &list->packages, link) {
+		const char *own;
+		size_t n;
 
 		if (package->type != EFI_HII_PACKAGE_STRINGS)
 			continue;
+		own = hii_string_package_language(package->data);
+		n = primary_length(own);
 		if (need && need < room)
 			Languages[need - 1] = ';';
 		if (need + n < room)
@@ -271,19 +268,6 @@ static EFI_STATUS EFIAPI hii_get_secondary_languages(const EFI_HII_STRING_PROTOC
 	return give_text(own, str8_len(own), SecondaryLanguages, SecondaryLanguagesSize);
 }
 
-static EFI_HII_STRING_PROTOCOL hii_string = {hii_new_string, hii_get_string, hii_set_string,
-					     hii_get_languages, hii_get_secondary_languages};
-
-static EFI_STATUS hii_string_publish(void)
-{
-	static EFI_HANDLE handle;
-	EFI_STATUS status;
-
-	if (handle)
-		return EFI_SUCCESS;
-	status = protocol_install(&handle, &efi_hii_string_protocol_guid, &hii_string);
-	if (EFI_ERROR(status))
-		log_debug("installing the string protocol: %r\n", status);
-	return status;
-}
-EMBER_INIT(INIT_EARLY, hii_string_publish);
+/* The string protocol, published with the database protocol (database.c). */
+EFI_HII_STRING_PROTOCOL hii_string_protocol = {hii_new_string, hii_get_string, hii_set_string,
+					       hii_get_languages, hii_get_secondary_languages};

@@ -113,7 +113,8 @@ static const char *other_block(struct walk *w, UINT8 type)
 		length = type == EFI_HII_SIBT_SKIP1 ? 2 : 3;
 		if (left < length)
 			return "SKIP block outside its blocks";
-		w->next_id += type == EFI_HII_SIBT_SKIP1 ? w->b[w->at + 1] : read16(w->b + w->at + 1);
+		w->next_id +=
+		    type == EFI_HII_SIBT_SKIP1 ? w->b[w->at + 1] : read16(w->b + w->at + 1);
 		break;
 	case EFI_HII_SIBT_EXT1:
 		length = left < 3 ? 0 : w->b[w->at + 2];
@@ -182,8 +183,7 @@ static bool find_one(void *ctx, const struct hii_string_ref *s)
 }
 
 /* Finds a string by id, following duplicates. */
-bool hii_string_find(const UINT8 *blocks, size_t size, EFI_STRING_ID id,
-		     struct hii_string_ref *out)
+bool hii_string_find(const UINT8 *blocks, size_t size, EFI_STRING_ID id, struct hii_string_ref *out)
 {
 	EFI_STRING_ID want = id;
 

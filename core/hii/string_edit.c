@@ -44,7 +44,8 @@ static UINTN blocks_size(const struct table *t)
 			gap++;
 			continue;
 		}
-		size += (gap + SKIP2_MAX - 1) / SKIP2_MAX * 3 + 1 + 2 * text_units(&t->refs[id]) + 2;
+		size +=
+		    (gap + SKIP2_MAX - 1) / SKIP2_MAX * 3 + 1 + 2 * text_units(&t->refs[id]) + 2;
 		gap = 0;
 	}
 	return size;
@@ -118,7 +119,8 @@ static struct hii_package *new_package(const UINT8 *hdr, UINT32 hdr_size, UINTN 
 	mem_copy(package->data, hdr, hdr_size);
 	word = (UINT32)size | (UINT32)EFI_HII_PACKAGE_STRINGS << 24;
 	mem_copy(package->data, &word, sizeof(word));
-	mem_copy(package->data + EFI_HII_STRING_PACKAGE_HDR_SIZE_OFFSET, &hdr_size, sizeof(hdr_size));
+	mem_copy(package->data + EFI_HII_STRING_PACKAGE_HDR_SIZE_OFFSET, &hdr_size,
+		 sizeof(hdr_size));
 	mem_copy(package->data + EFI_HII_STRING_PACKAGE_INFO_OFFSET, &hdr_size, sizeof(hdr_size));
 	return package;
 }
@@ -156,8 +158,8 @@ struct hii_package *hii_string_package_edit(const struct hii_package *old, const
 		return NULL;
 	if (old)
 		hii_string_blocks_walk(blocks, blocks_bytes, collect, &t, NULL);
-	t.refs[id] = (struct hii_string_ref){.id = id, .ucs2 = true, .text = (const UINT8 *)text,
-					     .bytes = 2 * str16_len(text)};
+	t.refs[id] = (struct hii_string_ref){
+	    .id = id, .ucs2 = true, .text = (const UINT8 *)text, .bytes = 2 * str16_len(text)};
 	package = new_package(hdr, hdr_size, blocks_size(&t));
 	if (package)
 		put_blocks(&t, package->data + hdr_size);

@@ -21,9 +21,9 @@ typedef UINTN EFI_HII_DATABASE_NOTIFY_TYPE;
 typedef struct _EFI_HII_DATABASE_PROTOCOL EFI_HII_DATABASE_PROTOCOL;
 
 typedef EFI_STATUS(EFIAPI *EFI_HII_DATABASE_NOTIFY)(UINT8 PackageType, const EFI_GUID *PackageGuid,
-						     const EFI_HII_PACKAGE_HEADER *Package,
-						     EFI_HII_HANDLE Handle,
-						     EFI_HII_DATABASE_NOTIFY_TYPE NotifyType);
+						    const EFI_HII_PACKAGE_HEADER *Package,
+						    EFI_HII_HANDLE Handle,
+						    EFI_HII_DATABASE_NOTIFY_TYPE NotifyType);
 
 struct _EFI_HII_DATABASE_PROTOCOL {
 	EFI_STATUS(EFIAPI *NewPackageList)
@@ -47,10 +47,11 @@ struct _EFI_HII_DATABASE_PROTOCOL {
 	EFI_STATUS(EFIAPI *UnregisterPackageNotify)
 	(const EFI_HII_DATABASE_PROTOCOL *This, EFI_HANDLE NotificationHandle);
 	EFI_STATUS(EFIAPI *FindKeyboardLayouts)
-	(const EFI_HII_DATABASE_PROTOCOL *This, UINT16 *KeyGuidBufferLength, EFI_GUID *KeyGuidBuffer);
+	(const EFI_HII_DATABASE_PROTOCOL *This, UINT16 *KeyGuidBufferLength,
+	 EFI_GUID *KeyGuidBuffer);
 	EFI_STATUS(EFIAPI *GetKeyboardLayout)
-	(const EFI_HII_DATABASE_PROTOCOL *This, const EFI_GUID *KeyGuid, UINT16 *KeyboardLayoutLength,
-	 EFI_HII_KEYBOARD_LAYOUT *KeyboardLayout);
+	(const EFI_HII_DATABASE_PROTOCOL *This, const EFI_GUID *KeyGuid,
+	 UINT16 *KeyboardLayoutLength, EFI_HII_KEYBOARD_LAYOUT *KeyboardLayout);
 	EFI_STATUS(EFIAPI *SetKeyboardLayout)
 	(const EFI_HII_DATABASE_PROTOCOL *This, const EFI_GUID *KeyGuid);
 	EFI_STATUS(EFIAPI *GetPackageListHandle)

@@ -74,7 +74,7 @@ typedef EFI_HII_PACKAGE_LIST_HEADER *EFI_HII_PACKAGE_LIST_PROTOCOL;
 #define EFI_HII_SIMPLE_FONT_PACKAGE_HDR_SIZE 8 /* header, NumberOfNarrowGlyphs, ...Wide... */
 #define EFI_NARROW_GLYPH_SIZE 19
 #define EFI_WIDE_GLYPH_SIZE 44
-#define EFI_HII_FONT_PACKAGE_HDR_SIZE 26 /* header, HdrSize, GlyphBlockOffset, Cell, Style */
+#define EFI_HII_FONT_PACKAGE_HDR_SIZE 26      /* header, HdrSize, GlyphBlockOffset, Cell, Style */
 #define EFI_HII_IMAGE_PACKAGE_HDR_SIZE 12     /* header, ImageInfoOffset, PaletteInfoOffset */
 #define EFI_HII_ANIMATION_PACKAGE_HDR_SIZE 8  /* header, AnimationInfoOffset */
 #define EFI_HII_KEYBOARD_PACKAGE_HDR_SIZE 6   /* header, LayoutCount */

@@ -27,8 +27,8 @@ struct _EFI_HII_STRING_PROTOCOL {
 	(const EFI_HII_STRING_PROTOCOL *This, EFI_HII_HANDLE PackageList, CHAR8 *Languages,
 	 UINTN *LanguagesSize);
 	EFI_STATUS(EFIAPI *GetSecondaryLanguages)
-	(const EFI_HII_STRING_PROTOCOL *This, EFI_HII_HANDLE PackageList, const CHAR8 *PrimaryLanguage,
-	 CHAR8 *SecondaryLanguages, UINTN *SecondaryLanguagesSize);
+	(const EFI_HII_STRING_PROTOCOL *This, EFI_HII_HANDLE PackageList,
+	 const CHAR8 *PrimaryLanguage, CHAR8 *SecondaryLanguages, UINTN *SecondaryLanguagesSize);
 };
 _Static_assert(sizeof(EFI_HII_STRING_PROTOCOL) == 40, "EFI_HII_STRING_PROTOCOL layout");
 

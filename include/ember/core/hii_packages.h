@@ -31,11 +31,11 @@ const UINT8 *hii_string_package_blocks(const UINT8 *package, size_t *size);
 struct hii_string_ref {
 	EFI_STRING_ID id;
 	EFI_STRING_ID dup_of; /* a DUPLICATE block: the earlier id it repeats (no text), else 0 */
-	bool ucs2;	  /* UCS-2 text, else SCSU (bytes) */
-	bool has_font;	  /* a *_FONT block: font_id says which font */
-	UINT8 font_id;	  /* FontIdentifier of a *_FONT block */
-	const UINT8 *text; /* unaligned, inside the blocks */
-	size_t bytes;	  /* of the text, without its terminator */
+	bool ucs2;	      /* UCS-2 text, else SCSU (bytes) */
+	bool has_font;	      /* a *_FONT block: font_id says which font */
+	UINT8 font_id;	      /* FontIdentifier of a *_FONT block */
+	const UINT8 *text;    /* unaligned, inside the blocks */
+	size_t bytes;	      /* of the text, without its terminator */
 };
 
 /* Calls fn (may be NULL) for each string of the blocks in order of StringId (skipped ids
