@@ -1,0 +1,62 @@
+/* Fuzzes the HII package checks and the string-block walk (core/hii/package_check.c,
+ * core/hii/string_blocks.c): the input as a package list (what NewPackageList and a
+ * loaded image's resource section hand over) and, whole, as string blocks. For a list the
+ * checks accept, every string of every string package is found and decoded, and a
+ * string found must lie inside the input. */
+#include "fuzz.h"
+#include <stdlib.h>
+#include <string.h>
+
+#include <ember/core/hii_packages.h>
+
+static void strings_of(const UINT8 *blocks, size_t size, const UINT8 *input, size_t input_size)
+{
+	EFI_STRING_ID last = 0;
+	CHAR16 out[64];
+
+	if (hii_string_blocks_walk(blocks, size, NULL, NULL, &last))
+		return;
+	for (UINT32 id = 1; id <= last; id++) {
+		struct hii_string_ref ref;
+
+		if (!hii_string_find(blocks, size, (EFI_STRING_ID)id, &ref))
+			continue;
+		if (ref.text < input || ref.text + ref.bytes > input + input_size)
+			abort();
+		hii_string_decode(&ref, out, 64);
+	}
+}
+
+static void list_of(const UINT8 *p, size_t size)
+{
+	UINT32 length;
+
+	if (hii_package_list_check(p, size))
+		return;
+	memcpy(&length, p + 16, sizeof(length));
+	for (UINT32 at = sizeof(EFI_HII_PACKAGE_LIST_HEADER); at < length;
+	     at += hii_package_length(p + at)) {
+		size_t blocks_size;
+		const UINT8 *blocks;
+
+		if (hii_package_type(p + at) != EFI_HII_PACKAGE_STRINGS)
+			continue;
+		blocks = hii_string_package_blocks(p + at, &blocks_size);
+		hii_string_package_language(p + at);
+		strings_of(blocks, blocks_size, p, size);
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	uint8_t *copy = malloc(size ? size : 1);
+
+	if (!copy)
+		return 0;
+	/* Exactly the input's bytes, so that reads past them are caught. */
+	memcpy(copy, data, size);
+	list_of(copy, size);
+	strings_of(copy, size, copy, size);
+	free(copy);
+	return 0;
+}
