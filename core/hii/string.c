@@ -69,6 +69,26 @@ static bool any_language_has(struct hii_list *list, EFI_STRING_ID id)
 	return false;
 }
 
+/* The EFI_FONT_INFO of a string's font, in pool memory for the caller to free; NULL when
+ * the package does not define the font. */
+static EFI_FONT_INFO *font_info(const struct hii_package *package, UINT8 font_id)
+{
+	size_t size;
+	const UINT8 *blocks = hii_string_package_blocks(package->data, &size);
+	struct hii_font_ref font;
+	EFI_FONT_INFO *info;
+
+	if (!hii_string_font(blocks, size, font_id, &font))
+		return NULL;
+	info = pool_alloc(offsetof(EFI_FONT_INFO, FontName) + font.name_bytes + sizeof(CHAR16));
+	if (!info)
+		return NULL;
+	info->FontStyle = font.style;
+	info->FontSize = font.size;
+	mem_copy(info->FontName, font.name, font.name_bytes); /* pool_alloc zeroed the end */
+	return info;
+}
+
 static EFI_STATUS EFIAPI hii_get_string(const EFI_HII_STRING_PROTOCOL *This, const CHAR8 *Language,
 					EFI_HII_HANDLE PackageList, EFI_STRING_ID StringId,
 					EFI_STRING String, UINTN *StringSize,
@@ -92,9 +112,8 @@ static EFI_STATUS EFIAPI hii_get_string(const EFI_HII_STRING_PROTOCOL *This, con
 		return EFI_BUFFER_TOO_SMALL;
 	}
 	*StringSize = units * sizeof(CHAR16);
-	/* Ember keeps no font information for strings (one built-in font). */
 	if (StringFontInfo)
-		*StringFontInfo = NULL;
+		*StringFontInfo = ref.has_font ? font_info(package, ref.font_id) : NULL;
 	return EFI_SUCCESS;
 }
 

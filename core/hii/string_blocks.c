@@ -7,6 +7,8 @@
 
 #define SCSU_TAG_LIMIT 0x20 /* bytes below are SCSU tags, but for these controls: */
 #define REPLACEMENT_CHARACTER 0xfffd
+#define FONT_ID_OFFSET 4    /* after the EXT2 header: FontId, FontSize, FontStyle */
+#define FONT_NAME_OFFSET 11 /* then the name */
 
 struct walk {
 	const UINT8 *b;
@@ -15,6 +17,7 @@ struct walk {
 	hii_string_fn fn;
 	void *ctx;
 	bool stopped;
+	struct hii_font_ref *font; /* a FONT block wanted: font->id says which */
 };
 
 static UINT16 read16(const UINT8 *p)
@@ -102,6 +105,26 @@ static const char *duplicate_block(struct walk *w)
 	return NULL;
 }
 
+/* A FONT block (EXT2 with BlockType2 FONT): FontId, FontSize, FontStyle, then the name. */
+static void font_block(struct walk *w, size_t length)
+{
+	const UINT8 *b = w->b + w->at;
+
+	if (!w->font || w->stopped || b[1] != EFI_HII_SIBT_FONT || length < FONT_NAME_OFFSET + 2 ||
+	    b[FONT_ID_OFFSET] != w->font->id)
+		return;
+	for (size_t at = FONT_NAME_OFFSET; at + 2 <= length; at += 2) {
+		if (!read16(b + at)) {
+			w->font->size = read16(b + FONT_ID_OFFSET + 1);
+			w->font->style = read32(b + FONT_ID_OFFSET + 3);
+			w->font->name = b + FONT_NAME_OFFSET;
+			w->font->name_bytes = at - FONT_NAME_OFFSET;
+			w->stopped = true;
+			return;
+		}
+	}
+}
+
 /* SKIP1, SKIP2 and the EXT blocks: no text, only their length to step over. */
 static const char *other_block(struct walk *w, UINT8 type)
 {
@@ -132,8 +155,22 @@ static const char *other_block(struct walk *w, UINT8 type)
 		return "string block of a bad length";
 	if (w->next_id > 0x10000)
 		return "SKIP past StringId 65535";
+	if (type == EFI_HII_SIBT_EXT2)
+		font_block(w, length);
 	w->at += length;
 	return NULL;
+}
+
+/* Takes the block at w->at (not END): NULL or the problem. */
+static const char *step(struct walk *w)
+{
+	UINT8 type = w->b[w->at];
+
+	if (type >= EFI_HII_SIBT_STRING_SCSU && type <= EFI_HII_SIBT_STRINGS_UCS2_FONT)
+		return string_block(w, type);
+	if (type == EFI_HII_SIBT_DUPLICATE)
+		return duplicate_block(w);
+	return other_block(w, type);
 }
 
 /* Walks the blocks, calling fn for each string: NULL or the problem. */
@@ -143,24 +180,32 @@ const char *hii_string_blocks_walk(const UINT8 *blocks, size_t size, hii_string_
 	struct walk w = {.b = blocks, .size = size, .next_id = 1, .fn = fn, .ctx = ctx};
 
 	while (w.at < size && !w.stopped) {
-		UINT8 type = blocks[w.at];
 		const char *problem;
 
-		if (type == EFI_HII_SIBT_END) {
+		if (blocks[w.at] == EFI_HII_SIBT_END) {
 			if (last_id)
 				*last_id = (EFI_STRING_ID)(w.next_id - 1);
 			return NULL;
 		}
-		if (type >= EFI_HII_SIBT_STRING_SCSU && type <= EFI_HII_SIBT_STRINGS_UCS2_FONT)
-			problem = string_block(&w, type);
-		else if (type == EFI_HII_SIBT_DUPLICATE)
-			problem = duplicate_block(&w);
-		else
-			problem = other_block(&w, type);
+		problem = step(&w);
 		if (problem)
 			return problem;
 	}
 	return w.stopped ? NULL : "string blocks without an END block";
+}
+
+/* Finds the FONT block defining a font id. */
+bool hii_string_font(const UINT8 *blocks, size_t size, UINT8 font_id, struct hii_font_ref *out)
+{
+	struct walk w = {.b = blocks, .size = size, .next_id = 1, .font = out};
+
+	out->id = font_id;
+	out->name = NULL;
+	while (w.at < size && !w.stopped && blocks[w.at] != EFI_HII_SIBT_END) {
+		if (step(&w))
+			return false;
+	}
+	return out->name != NULL;
 }
 
 struct find {

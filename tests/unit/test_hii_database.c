@@ -341,3 +341,61 @@ TEST(hii_string_new_and_set)
 	EXPECT(string_is(h, "fr-FR", 3, "autre"));
 	db()->RemovePackageList(db(), h);
 }
+
+TEST(hii_string_font_info)
+{
+	static const UINT8 blocks[] = {EFI_HII_SIBT_EXT2,
+				       EFI_HII_SIBT_FONT,
+				       15,
+				       0,
+				       3,
+				       16,
+				       0,
+				       1,
+				       0,
+				       0,
+				       0,
+				       'F',
+				       0,
+				       0,
+				       0,
+				       EFI_HII_SIBT_STRING_UCS2_FONT,
+				       3,
+				       'o',
+				       0,
+				       'k',
+				       0,
+				       0,
+				       0,
+				       EFI_HII_SIBT_STRING_UCS2_FONT,
+				       4,
+				       'n',
+				       0,
+				       0,
+				       0,
+				       EFI_HII_SIBT_END};
+	static struct hii_builder b;
+	EFI_FONT_INFO *font = NULL;
+	EFI_HII_HANDLE h;
+	CHAR16 out[8];
+	UINTN size = sizeof(out);
+
+	hb_begin(&b, &guid_b);
+	hb_strings(&b, "en-US", blocks, sizeof(blocks));
+	hb_end(&b);
+	ASSERT_STATUS(db()->NewPackageList(db(), (void *)b.buf, NULL, &h), EFI_SUCCESS);
+	EXPECT_STATUS(strings()->GetString(strings(), "en-US", h, 1, out, &size, &font),
+		      EFI_SUCCESS);
+	ASSERT(font != NULL);
+	EXPECT_EQ(font->FontSize, 16);
+	EXPECT_EQ(font->FontStyle, 1);
+	EXPECT(font->FontName[0] == 'F' && font->FontName[1] == 0);
+	pool_free(font);
+	/* A font the package does not define: no font information. */
+	size = sizeof(out);
+	font = (void *)1;
+	EXPECT_STATUS(strings()->GetString(strings(), "en-US", h, 2, out, &size, &font),
+		      EFI_SUCCESS);
+	EXPECT(font == NULL);
+	db()->RemovePackageList(db(), h);
+}

@@ -17,6 +17,12 @@ static UINT32 sample_blocks(UINT8 *b)
 	memcpy(b + n, "four", 5), n += 5;
 	b[n++] = EFI_HII_SIBT_DUPLICATE, b[n++] = 1, b[n++] = 0; /* 5 = 1 */
 	b[n++] = EFI_HII_SIBT_EXT1, b[n++] = 0x77, b[n++] = 5, b[n++] = 0, b[n++] = 0;
+	/* FONT 1: size 19, style 2, named "Ab". */
+	memcpy(b + n,
+	       "\x31\x40\x11\x00\x01\x13\x00\x02\x00\x00\x00"
+	       "A\0b\0\0\0",
+	       17),
+	    n += 17;
 	b[n++] = EFI_HII_SIBT_STRINGS_UCS2, b[n++] = 2, b[n++] = 0; /* 6, 7 */
 	memcpy(b + n, "s\0i\0x\0\0\0s\0\0\0", 12), n += 12;
 	b[n++] = EFI_HII_SIBT_END;
@@ -60,6 +66,24 @@ TEST(hii_string_blocks_ids)
 	EXPECT(!strcmp(text, "s"));
 	text_of(b, n, 8, text);
 	EXPECT(!strcmp(text, ""));
+}
+
+TEST(hii_string_font_block)
+{
+	UINT8 b[128];
+	UINT32 n = sample_blocks(b), font_end;
+	struct hii_font_ref font;
+
+	ASSERT(hii_string_font(b, n, 1, &font));
+	font_end = (UINT32)(font.name - b) + 6; /* past the name's terminator */
+	EXPECT_EQ(font.size, 19);
+	EXPECT_EQ(font.style, 2);
+	EXPECT_EQ(font.name_bytes, 4);
+	EXPECT(!memcmp(font.name, "A\0b\0", 4));
+	EXPECT(!hii_string_font(b, n, 2, &font));
+	/* A name not terminated inside its block is no font. */
+	b[font_end - 2] = 'x';
+	EXPECT(!hii_string_font(b, n, 1, &font));
 }
 
 TEST(hii_string_blocks_refused)

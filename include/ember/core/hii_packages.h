@@ -51,6 +51,19 @@ const char *hii_string_blocks_walk(const UINT8 *blocks, size_t size, hii_string_
 bool hii_string_find(const UINT8 *blocks, size_t size, EFI_STRING_ID id,
 		     struct hii_string_ref *out);
 
+/* A font of a string package: its FONT block's fields (33.3.6.2.9). */
+struct hii_font_ref {
+	UINT8 id;
+	UINT16 size;
+	UINT32 style;
+	const UINT8 *name; /* UCS-2, unaligned, inside the blocks */
+	size_t name_bytes; /* without the terminator */
+};
+
+/* Finds the FONT block (an EXT2 block) defining font_id in the blocks: true and *out
+ * filled when there is one, its name terminated inside the block. */
+bool hii_string_font(const UINT8 *blocks, size_t size, UINT8 font_id, struct hii_font_ref *out);
+
 /* Writes a string's text as UCS-2 with its terminator into out (units CHAR16s, may be
  * 0) and returns the units it needs, terminator included. SCSU text is read in its
  * single-byte mode with the default windows (ASCII and Latin-1); tags become U+FFFD. */
