@@ -77,3 +77,14 @@ def test_memmap_dmpstore_bcfg(shell_run):
     # bcfg reads the (empty) Boot#### variables of ember-run's fresh store.
     assert got["bcfg boot dump"] in ("No options found.",) or \
         got["bcfg boot dump"].startswith("Option: 00."), got["bcfg boot dump"]
+
+
+def test_shell_over_the_console_splitter(ember, tmp_path):
+    """With --screen, ConOut is the console splitter: the Shell's console logger (a
+    SimpleTextOut on the Shell's image handle that writes to ConOut) must not become one of
+    its devices, or ConOut's text loops back into ConOut until the stack runs out."""
+    shell = edk2_shell.extract_shell(tmp_path / "Shell.efi")
+    run = ember("--screen", "--esp", tmp_path, shell, input=b"\rver\rexit\r", timeout=120)
+    out = run.stdout.decode("utf-8", "replace")
+    assert run.returncode == 0, out[-3000:] + run.stderr.decode("utf-8", "replace")[-3000:]
+    assert out.count("UEFI v2.100 (Ember,") == 2, out[-3000:]
