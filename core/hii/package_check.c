@@ -166,7 +166,10 @@ static const char *check_by_type(const UINT8 *p, size_t size, UINT8 type)
 	case EFI_HII_PACKAGE_SIMPLE_FONTS:
 		return check_simple_fonts(p, size);
 	case EFI_HII_PACKAGE_DEVICE_PATH:
-		if (!dp_is_valid((const EFI_DEVICE_PATH_PROTOCOL *)(p + PACKAGE_HEADER_SIZE),
+		/* dp_is_valid takes a size of 0 as "unbounded": an empty package is refused here.
+		 */
+		if (size - PACKAGE_HEADER_SIZE < sizeof(EFI_DEVICE_PATH_PROTOCOL) ||
+		    !dp_is_valid((const EFI_DEVICE_PATH_PROTOCOL *)(p + PACKAGE_HEADER_SIZE),
 				 size - PACKAGE_HEADER_SIZE))
 			return "device path package with a bad device path";
 		return NULL;

@@ -1,5 +1,6 @@
 /* The checks of HII package lists and the walk of string blocks (core/hii/package_check.c,
  * core/hii/string_blocks.c). */
+#include <stdlib.h>
 #include <string.h>
 #include "support/test.h"
 #include "hii_builder.h"
@@ -175,6 +176,24 @@ TEST(hii_package_list_refused)
 		   "\x01\x00\x17\x00................\x00\x00\x00\x00\x02", 25);
 	hb_end(&b);
 	EXPECT(hii_package_list_check(b.buf, b.len) != NULL);
+	/* A device path package without a device path (found by fuzz_hii_packages: the check
+	 * read past the package). */
+	hb_begin(&b, &list_guid);
+	hb_package(&b, EFI_HII_PACKAGE_DEVICE_PATH, NULL, 0);
+	hb_end(&b);
+	{
+		/* Exactly the list's bytes, so that ASan sees a read past them. */
+		UINT8 *exact = malloc(b.len);
+
+		ASSERT(exact != NULL);
+		memcpy(exact, b.buf, b.len);
+		EXPECT(hii_package_list_check(exact, b.len) != NULL);
+		free(exact);
+	}
+	hb_begin(&b, &list_guid);
+	hb_package(&b, EFI_HII_PACKAGE_DEVICE_PATH, "\x7f\xff\x04\x00", 4);
+	hb_end(&b);
+	EXPECT(hii_package_list_check(b.buf, b.len) == NULL);
 	/* A string package whose language is not terminated in its header. */
 	hb_begin(&b, &list_guid);
 	hb_strings(&b, "en", (const UINT8 *)"\x00", 1);
