@@ -15,10 +15,12 @@ EXTRACT = ROOT / "scripts" / "extract-edk2-shell"
 
 # The commands of issue 15, each after a marker line; the script ends by powering off.
 COMMANDS = ["help", "map", "ls", "dh", "drivers", "devices", "memmap", "dmpstore",
-            "bcfg boot dump"]
+            "bcfg boot add", "bcfg boot dump"]
+# What each section runs, when more than its name.
+COMMAND_LINES = {"bcfg boot add": r'bcfg boot add 9 fs0:\hello.txt "edk2 shell test"'}
 STARTUP = "\r\n".join(
     ["echo -off", "fs0:", "echo section: startup.nsh running"]
-    + [line for c in COMMANDS for line in (f"echo section: {c}", c)]
+    + [line for c in COMMANDS for line in (f"echo section: {c}", COMMAND_LINES.get(c, c))]
     + ["echo section: end", "reset -s", ""])
 MARKER = re.compile(r"^section: (.*)$", re.M)
 PROMPT_LINE = re.compile(r"^FS0:\\> .*$", re.M)

@@ -94,6 +94,10 @@ def test_variables_and_boot_options(outputs):
             got["dmpstore"]
         options = option.findall(got["bcfg boot dump"])
         assert options and options[0] == "00", got["bcfg boot dump"]
-    # The option that booted the Shell: the virtio disk's removable-media path on both.
+    # The option that booted the Shell: the virtio disk's removable-media path on both; and
+    # the one bcfg added, last, with the file's path on that disk.
     for got in (ember, ovmf):
         assert "DevPath - PciRoot(0x0)/Pci(0x2,0x0)\n" in got["bcfg boot dump"]
+        assert got["bcfg boot dump"].endswith(
+            "  Desc    - edk2 shell test\n  DevPath - PciRoot(0x0)/Pci(0x2,0x0)/\\hello.txt\n"
+            "  Optional- N"), got["bcfg boot dump"]
