@@ -16,6 +16,8 @@
 #include <efi/protocol/block_io2.h>
 #include <efi/protocol/component_name2.h>
 #include <efi/protocol/decompress.h>
+#include <efi/protocol/hii_database.h>
+#include <efi/protocol/hii_string.h>
 #include <efi/protocol/device_path.h>
 #include <efi/protocol/device_path_from_text.h>
 #include <efi/protocol/device_path_to_text.h>
@@ -66,6 +68,10 @@ const EFI_GUID efi_decompress_protocol_guid = EFI_DECOMPRESS_PROTOCOL_GUID;
 const EFI_GUID efi_firmware_volume2_protocol_guid = EFI_FIRMWARE_VOLUME2_PROTOCOL_GUID;
 const EFI_GUID efi_firmware_file_system2_guid = EFI_FIRMWARE_FILE_SYSTEM2_GUID;
 const EFI_GUID efi_firmware_file_system3_guid = EFI_FIRMWARE_FILE_SYSTEM3_GUID;
+const EFI_GUID efi_hii_database_protocol_guid = EFI_HII_DATABASE_PROTOCOL_GUID;
+const EFI_GUID efi_hii_package_list_protocol_guid = EFI_HII_PACKAGE_LIST_PROTOCOL_GUID;
+const EFI_GUID efi_hii_set_keyboard_layout_event_guid = EFI_HII_SET_KEYBOARD_LAYOUT_EVENT_GUID;
+const EFI_GUID efi_hii_string_protocol_guid = EFI_HII_STRING_PROTOCOL_GUID;
 const EFI_GUID efi_debugport_protocol_guid = EFI_DEBUGPORT_PROTOCOL_GUID;
 const EFI_GUID efi_device_path_from_text_protocol_guid = EFI_DEVICE_PATH_FROM_TEXT_PROTOCOL_GUID;
 const EFI_GUID efi_device_path_messaging_uart_flow_control_guid =
@@ -234,6 +240,10 @@ static const struct guid_name table[] = {
     {&efi_firmware_volume2_protocol_guid, "FirmwareVolume2"},
     {&efi_firmware_file_system2_guid, "FirmwareFileSystem2"},
     {&efi_firmware_file_system3_guid, "FirmwareFileSystem3"},
+    {&efi_hii_database_protocol_guid, "HiiDatabase"},
+    {&efi_hii_package_list_protocol_guid, "HiiPackageList"},
+    {&efi_hii_set_keyboard_layout_event_guid, "HiiSetKbdLayoutEvent"},
+    {&efi_hii_string_protocol_guid, "HiiString"},
     {&efi_device_path_from_text_protocol_guid, "DevicePathFromText"},
     {&efi_device_path_messaging_uart_flow_control_guid, "UartFlowControl"},
     {&efi_device_path_protocol_guid, "DevicePath"},

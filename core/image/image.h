@@ -15,6 +15,7 @@ struct image {
 	EFI_HANDLE handle;
 	EFI_LOADED_IMAGE_PROTOCOL loaded;      /* published on the handle */
 	EFI_DEVICE_PATH_PROTOCOL *device_path; /* full path, LoadedImageDevicePath */
+	void *hii_packages; /* its HII package list, published as HiiPackageList; or NULL */
 	struct pe_image_info pe;
 	EFI_PHYSICAL_ADDRESS pages_base;
 	UINTN pages;

@@ -3,6 +3,7 @@
  * EFI_LOADED_IMAGE_PROTOCOL and EFI_LOADED_IMAGE_DEVICE_PATH_PROTOCOL. */
 #define LOG_PREFIX "image: "
 #include "image.h"
+#include <ember/core/hii_packages.h>
 #include "../services.h"
 #include <ember/core/devpath.h>
 #include <ember/core/fv.h>
@@ -136,6 +137,28 @@ void image_set_name(EFI_HANDLE handle, const char *name)
 	image_debug_renamed(img);
 }
 
+/* An image with an HII resource gets EFI_HII_PACKAGE_LIST_PROTOCOL on its handle (UEFI
+ * 2.10, 7.4 LoadImage), for it to hand to NewPackageList; a list the HII checks refuse is
+ * not published (NewPackageList would refuse it anyway). */
+static void publish_hii_packages(struct image *img)
+{
+	UINT32 rva, size;
+	const char *problem;
+	void *list;
+
+	if (!pe_hii_resource(img->loaded.ImageBase, img->pe.size_of_image, &rva, &size))
+		return;
+	list = (UINT8 *)img->loaded.ImageBase + rva;
+	problem = hii_package_list_check(list, size);
+	if (problem) {
+		log_debug("%s: HII resource refused: %s\n", img->name, problem);
+		return;
+	}
+	if (EFI_ERROR(protocol_install(&img->handle, &efi_hii_package_list_protocol_guid, list)))
+		return;
+	img->hii_packages = list;
+}
+
 static EFI_STATUS publish_image(struct image *img)
 {
 	EFI_STATUS status;
@@ -150,6 +173,7 @@ static EFI_STATUS publish_image(struct image *img)
 	}
 	list_add_tail(&img->link, &image_list);
 	image_debug_add(img);
+	publish_hii_packages(img);
 	return EFI_SUCCESS;
 }
 

@@ -24,6 +24,9 @@ void image_free(struct image *img)
 {
 	image_debug_remove(img);
 	protocol_close_all_by_agent(img->handle);
+	if (img->hii_packages)
+		protocol_uninstall(img->handle, &efi_hii_package_list_protocol_guid,
+				   img->hii_packages);
 	protocol_uninstall(img->handle, &efi_loaded_image_device_path_protocol_guid,
 			   img->device_path);
 	protocol_uninstall(img->handle, &efi_loaded_image_protocol_guid, &img->loaded);

@@ -111,12 +111,22 @@ static bool add_input(EFI_HANDLE h)
 	return false;
 }
 
+/* Text protocols on an image's handle are a program's own, not a device: the EDK2 Shell
+ * publishes its console logger, which writes to ConOut, there. Taking it would send
+ * ConOut's text back into ConOut for ever. */
+static bool is_program(EFI_HANDLE h)
+{
+	void *loaded;
+
+	return !EFI_ERROR(protocol_get(h, &efi_loaded_image_protocol_guid, &loaded));
+}
+
 /* Takes a handle's text protocols into the consoles that want them; true if any. */
 static bool add_device(EFI_HANDLE h)
 {
 	bool added = false;
 
-	if (!splitter.started || !agent() || is_ours(h))
+	if (!splitter.started || !agent() || is_ours(h) || is_program(h))
 		return false;
 	if (wants_output(h))
 		added |= add_output(h);
@@ -257,7 +267,7 @@ static EFI_STATUS EFIAPI splitter_supported(EFI_DRIVER_BINDING_PROTOCOL *this,
 					    EFI_HANDLE controller,
 					    EFI_DEVICE_PATH_PROTOCOL *remaining)
 {
-	if (!splitter.started || is_ours(controller))
+	if (!splitter.started || is_ours(controller) || is_program(controller))
 		return EFI_UNSUPPORTED;
 	return wants_output(controller) || wants_input(controller) ? EFI_SUCCESS : EFI_UNSUPPORTED;
 }

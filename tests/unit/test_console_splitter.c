@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "support/test.h"
+#include <efi/protocol/loaded_image.h>
 #include <ember/drivers/console_splitter.h>
 #include <ember/core/core.h>
 #include <ember/drivers/text_input.h>
@@ -247,6 +248,49 @@ TEST(splitter_output_goes_to_every_device_in_a_shared_mode)
 	con->SetMode(con, 0);
 	con->EnableCursor(con, TRUE);
 	con->SetAttribute(con, 0x07);
+}
+
+/* A program's own text output (the EDK2 Shell's console logger, on its image handle, writing
+ * to ConOut) is not taken as a device: ConOut's text would loop back into ConOut. */
+static EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *logger_target;
+static int logger_depth;
+
+static EFI_STATUS EFIAPI logger_output(EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *this, CHAR16 *s)
+{
+	EFI_STATUS status;
+
+	if (++logger_depth > 2) {
+		logger_depth--;
+		return EFI_DEVICE_ERROR; /* the loop the splitter must not make */
+	}
+	f_output(this, s);
+	status = logger_target->OutputString(logger_target, s);
+	logger_depth--;
+	return status;
+}
+
+TEST(splitter_leaves_a_programs_own_text_output_alone)
+{
+	static const EFI_GUID loaded_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
+	static EFI_LOADED_IMAGE_PROTOCOL loaded;
+	static struct fake_out logger;
+
+	start_splitter();
+	logger_target = core_st->ConOut;
+	fake_out_install(&logger, terminal_sizes, 3);
+	EXPECT_STATUS(protocol_uninstall(logger.handle, &out_guid, &logger.proto), EFI_SUCCESS);
+	logger.handle = NULL;
+	logger.proto.OutputString = logger_output;
+	ASSERT_STATUS(protocol_install_multiple(&logger.handle, &loaded_guid, &loaded, &out_guid,
+						&logger.proto, NULL),
+		      EFI_SUCCESS);
+	EXPECT_STATUS(core_st->ConOut->OutputString(core_st->ConOut, u"x"), EFI_SUCCESS);
+	EXPECT(!strcmp(logger.text, ""));
+	EXPECT_STATUS(logger.proto.OutputString(&logger.proto, u"y"), EFI_SUCCESS);
+	EXPECT(!strcmp(logger.text, "y"));
+	EXPECT_STATUS(protocol_uninstall_multiple(logger.handle, &loaded_guid, &loaded, &out_guid,
+						  &logger.proto, NULL),
+		      EFI_SUCCESS);
 }
 
 /* With no device the cursor moves as on any console: width markers take no cell,

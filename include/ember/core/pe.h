@@ -92,4 +92,9 @@ int pe_code_ranges(const void *image, const struct pe_image_info *info, struct p
  * has none. The string lies inside the image. */
 const char *pe_debug_name(const void *image, UINT32 image_size);
 
+/* Where a loaded image's HII package list lies (UEFI 2.10, 7.4: the data of its resource
+ * directory entry named "HII"): true with its RVA and size, both inside the image. The
+ * list's own contents are for the HII checks. */
+bool pe_hii_resource(const void *image, UINT32 image_size, UINT32 *rva, UINT32 *size);
+
 #endif

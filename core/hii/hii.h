@@ -1,0 +1,73 @@
+/* The HII database's package lists, shared by the database and string protocols
+ * (core/hii/). A list's EFI_HII_HANDLE is its struct, checked by memory ownership and
+ * signature as the core checks every handle from callers. */
+#ifndef CORE_HII_HII_H
+#define CORE_HII_HII_H
+
+#include <ember/core/core.h>
+#include <ember/core/hii_packages.h>
+#include <ember/lib/list.h>
+#include <efi/protocol/hii_database.h>
+#include <efi/protocol/hii_string.h>
+
+#define HII_LIST_SIGNATURE SIGNATURE_32('h', 'i', 'i', 'l')
+
+/* One package, kept as the bytes it was given (END packages are not kept). */
+struct hii_package {
+	struct list link;
+	UINT32 size;
+	UINT8 type;
+	UINT8 data[]; /* the package, header included */
+};
+
+/* A package list of the database. */
+struct hii_list {
+	UINT32 signature;
+	struct list link;
+	EFI_GUID guid;
+	EFI_HANDLE driver;    /* DriverHandle of NewPackageList, may be NULL */
+	struct list packages; /* of struct hii_package, in the order given */
+};
+
+/* Every package list, in the order they were added. */
+extern struct list hii_lists;
+
+/* The list behind an EFI_HII_HANDLE, or NULL when it is not one of the database's. */
+struct hii_list *hii_list_lookup(EFI_HII_HANDLE handle);
+
+/* A copy of a checked package, not yet in any list; NULL without memory. */
+struct hii_package *hii_package_copy(const UINT8 *data);
+
+/* Calls the notifications registered for a package's type (and GUID) and for what. */
+void hii_notify(struct hii_list *list, const struct hii_package *package,
+		EFI_HII_DATABASE_NOTIFY_TYPE what);
+
+/* Replaces a package of a list by another (the string protocol's edits); old is freed. */
+void hii_package_replace(struct hii_package *old, struct hii_package *package);
+
+/* The string protocol (string.c). */
+extern EFI_HII_STRING_PROTOCOL hii_string_protocol;
+
+/* A copy of a string package (old, or NULL for a new empty one of language) with string
+ * id set to text (string_edit.c); NULL without memory. */
+struct hii_package *hii_string_package_edit(const struct hii_package *old, const char *language,
+					    EFI_STRING_ID id, const CHAR16 *text);
+
+/* The database protocol's notification and keyboard-layout functions (notify.c,
+ * keyboard.c). */
+EFI_STATUS EFIAPI hii_register_package_notify(const EFI_HII_DATABASE_PROTOCOL *This,
+					      UINT8 PackageType, const EFI_GUID *PackageGuid,
+					      EFI_HII_DATABASE_NOTIFY PackageNotifyFn,
+					      EFI_HII_DATABASE_NOTIFY_TYPE NotifyType,
+					      EFI_HANDLE *NotifyHandle);
+EFI_STATUS EFIAPI hii_unregister_package_notify(const EFI_HII_DATABASE_PROTOCOL *This,
+						EFI_HANDLE NotificationHandle);
+EFI_STATUS EFIAPI hii_find_keyboard_layouts(const EFI_HII_DATABASE_PROTOCOL *This,
+					    UINT16 *KeyGuidBufferLength, EFI_GUID *KeyGuidBuffer);
+EFI_STATUS EFIAPI hii_get_keyboard_layout(const EFI_HII_DATABASE_PROTOCOL *This,
+					  const EFI_GUID *KeyGuid, UINT16 *KeyboardLayoutLength,
+					  EFI_HII_KEYBOARD_LAYOUT *KeyboardLayout);
+EFI_STATUS EFIAPI hii_set_keyboard_layout(const EFI_HII_DATABASE_PROTOCOL *This,
+					  const EFI_GUID *KeyGuid);
+
+#endif
