@@ -255,7 +255,8 @@ $(call obj,fw,$(FW_HOT_SRC)): FW_CFLAGS += -O2
 # its 8 KiB whatever its size, and unpacking is on every boot's path).
 $(BUILD)/fw/lib/inflate.o $(BUILD)/fw/platform/qemu-x86_64/reset/reset.o: \
 	FW_CFLAGS += -fno-function-sections -fno-data-sections -Os
-$(FW_DIR)/reset.elf: $(BUILD)/fw/platform/qemu-x86_64/reset/reset.o $(BUILD)/fw/lib/inflate.o platform/qemu-x86_64/reset/reset.ld
+$(FW_DIR)/reset.elf: $(BUILD)/fw/platform/qemu-x86_64/reset/reset.o $(BUILD)/fw/lib/inflate.o platform/qemu-x86_64/reset/reset.ld \
+	$(BUILD)/fw/platform/qemu-x86_64/reset/s3_resume.o
 	@mkdir -p $(dir $@)
 	$(Q)ld.lld -T platform/qemu-x86_64/reset/reset.ld -e reset_vector -o $@ $(filter %.o,$^)
 $(FW_DIR)/%.bin: $(FW_DIR)/%.elf
