@@ -92,6 +92,7 @@ s3 | s3_damaged)
 	# S3 record (Ember's, at 0x9e030: reset/s3.h) through /dev/mem: the wake must then
 	# boot afresh.
 	echo deep >/sys/power/mem_sleep
+	dmesg | grep 'BIOS-e820:' | sed 's/^.*BIOS-e820: /EMBER-E820: /'
 	[ "$stage" = s3_damaged ] &&
 		printf 'XXXX' | dd of=/dev/mem bs=1 seek=$((0x9e030)) conv=notrunc 2>/dev/null &&
 		echo "EMBER-S3-DAMAGED: yes"
