@@ -7,11 +7,12 @@
 #define QEMU_S3_H
 
 /* The area: reserved in the memory map (tables/memory.c), hence in Linux's e820. The first
- * 16 bytes are scratch for the far pointer of the real-mode jump (outside the checksum,
- * since every resume writes it); the record follows. */
+ * 16 bytes are scratch for the jump (outside the checksum, since every resume writes
+ * them); the record follows. */
 #define S3_AREA 0x9e000
 #define S3_AREA_SIZE 0x2000
 #define S3_FAR_POINTER 0 /* u16 offset, u16 segment */
+#define S3_VECTOR_KIND 4 /* u32: 0 the real-mode vector, 1 the 32-bit one */
 #define S3_RECORD_OFFSET 16
 #define S3_RECORD (S3_AREA + S3_RECORD_OFFSET)
 #define S3_RECORD_MAX (S3_AREA_SIZE - S3_RECORD_OFFSET)

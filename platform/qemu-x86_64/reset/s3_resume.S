@@ -5,8 +5,7 @@
  * configuration, MTRRs) and jumps to the OS's waking vector: the real-mode
  * FirmwareWakingVector (as Linux sets it) or a 32-bit X_FirmwareWakingVector. Anything
  * else goes back to reset.S for a normal boot, never a hang (ACPI 6.5 sections 5.2.10 and
- * 16.3). The time-stamp counter at entry and at the jump land in the area's scratch
- * bytes 8-15 (their difference is the resume's virtual time under -icount, make bench). */
+ * 16.3). */
 
 #include "layout.h"
 #include "s3.h"
@@ -19,8 +18,6 @@
 	.code32
 	.globl	s3_resume
 s3_resume:
-	rdtsc
-	movl	%eax, %ebp	/* entry time, for the scratch bytes */
 	movb	$CMOS_SHUTDOWN_STATUS, %al
 	outb	%al, $CMOS_INDEX
 	inb	$CMOS_DATA, %al
@@ -73,12 +70,13 @@ s3_resume:
 	cmpl	$0x100000, %edx	/* real mode reaches 1 MiB */
 	jae	s3_unsupported
 	jmp	3f
-2:	testl	$FACS_64BIT_WAKE_F, FACS_OSPM_FLAGS(%ebx)
+2:	/* A 32-bit X vector, unless the OS asked for a 64-bit wake. */
+	testl	$FACS_64BIT_WAKE_F, FACS_OSPM_FLAGS(%ebx)
 	jnz	s3_unsupported
 
-	movl	$1, S3_AREA + 4	/* scratch: a 32-bit vector */
+	movl	$1, S3_AREA + S3_VECTOR_KIND
 	jmp	13f
-3:	movl	$0, S3_AREA + 4	/* scratch: a real-mode vector */
+3:	movl	$0, S3_AREA + S3_VECTOR_KIND
 13:	/* Valid: replay the entries, then go to the vector (ebx). */
 	movl	%edx, %ebx
 	leal	S3_HEADER_SIZE(%esi), %edi
@@ -109,7 +107,7 @@ s3_resume:
 5:	testl	%esi, %esi
 	jnz	4b
 
-	/* Say so on the debug console, and keep the two times. */
+	/* Say so on the debug console. */
 	leal	s3_resuming_message, %esi
 	movw	$DEBUGCON_PORT, %dx
 9:	lodsb
@@ -117,12 +115,9 @@ s3_resume:
 	jz	10f
 	outb	%al, %dx
 	jmp	9b
-10:	movl	%ebp, S3_AREA + 8
-	rdtsc
-	movl	%eax, S3_AREA + 12
-
+10:
 	/* The 32-bit waking vector: flat protected mode, paging off, as we are. */
-	cmpl	$0, S3_AREA + 4
+	cmpl	$0, S3_AREA + S3_VECTOR_KIND
 	jne	s3_jump32
 	/* The real-mode vector V: CS = V >> 4, IP = V & 0xF, through the far pointer in the
 	 * scratch bytes, from a 16-bit segment (our code, CS base 0xFFFF0000) with PE off. */
