@@ -33,6 +33,8 @@ void chipset_power_off(void);
  * S3 record written at ExitBootServices (reset/s3.h). */
 void s3_save_facs(UINT32 facs);
 void s3_save(void);
+/* Invalidates the record a previous boot left (at start-up). */
+void s3_save_forget(void);
 
 /* clock.c, timer.c, memory.c */
 void clock_init(void);

@@ -48,6 +48,15 @@ void s3_save_facs(UINT32 facs)
 	s3_facs = facs;
 }
 
+void s3_save_forget(void)
+{
+	struct s3_record_builder b;
+
+	/* A warm reset keeps RAM: the last boot's record must not serve a wake before this
+	 * boot's ExitBootServices writes its own. */
+	s3_record_begin(&b, (void *)(uintptr_t)S3_RECORD, S3_RECORD_MAX, 0);
+}
+
 static void add_config(struct s3_record_builder *b, UINT32 bdf, const UINT8 *offsets)
 {
 	for (; *offsets; offsets++)
