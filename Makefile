@@ -263,7 +263,7 @@ $(BUILD)/fw/lib/inflate.o $(BUILD)/fw/platform/qemu-x86_64/reset/reset.o: \
 	FW_CFLAGS += -fno-function-sections -fno-data-sections -Os
 # The verified start's check (reset/verify.c) is on every boot's path too: -O2.
 $(BUILD)/fw/platform/qemu-x86_64/reset/verify.o: FW_CFLAGS += -fno-function-sections -fno-data-sections -O2
-$(FW_DIR)/reset.elf: $(BUILD)/fw/platform/qemu-x86_64/reset/verify.o
+$(FW_DIR)/reset.elf: $(BUILD)/fw/platform/qemu-x86_64/reset/verify.o $(BUILD)/fw/platform/qemu-x86_64/reset/s3_resume.o
 $(FW_DIR)/reset.elf: $(BUILD)/fw/platform/qemu-x86_64/reset/reset.o $(BUILD)/fw/lib/inflate.o platform/qemu-x86_64/reset/reset.ld
 	@mkdir -p $(dir $@)
 	$(Q)ld.lld -T platform/qemu-x86_64/reset/reset.ld -e reset_vector -o $@ $(filter %.o,$^)

@@ -30,6 +30,7 @@ void timer_stop(void);
 void plat_exit_boot_services(void)
 {
 	timer_stop();
+	s3_save();
 	paging_unguard_all();
 	paging_release_protection((uintptr_t)__core_start, (uintptr_t)__core_end);
 }

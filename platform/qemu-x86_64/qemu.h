@@ -29,6 +29,12 @@ void chipset_init(void);
 bool chipset_ecam(uint64_t *base, uint64_t *size);
 uint16_t chipset_pm_base(void);
 void chipset_power_off(void);
+/* s3_save.c: the FACS whose waking vector a wake from S3 jumps to (tables/acpi.c), and the
+ * S3 record written at ExitBootServices (reset/s3.h). */
+void s3_save_facs(UINT32 facs);
+void s3_save(void);
+/* Invalidates the record a previous boot left (at start-up). */
+void s3_save_forget(void);
 
 /* clock.c, timer.c, memory.c */
 void clock_init(void);

@@ -62,6 +62,7 @@ void chipset_init(void)
 		chipset_machine = device == I440FX_DEVICE ? MACHINE_I440FX : MACHINE_UNKNOWN;
 		i440fx_init();
 	}
+	s3_save_forget();
 }
 
 bool chipset_ecam(uint64_t *base, uint64_t *size)

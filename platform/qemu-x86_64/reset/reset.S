@@ -37,6 +37,11 @@ protected_mode_entry:
 	movl	%eax, %ss
 	movl	%eax, %fs
 	movl	%eax, %gs
+	/* A wake from S3 takes its own path before any RAM is touched (s3_resume.S); it
+	 * comes back here for a normal boot. */
+	jmp	s3_resume
+	.globl	s3_resume_declined
+s3_resume_declined:
 
 	/* Zero the page-table area. */
 	movl	$PAGE_TABLES, %edi

@@ -20,6 +20,8 @@
 #define XSDT_OFFSET 64 /* after the RSDP in the same allocation */
 #define PM1_CNT 4
 #define PM1_SCI_EN 1
+#define FADT_FACS 36	/* FIRMWARE_CTRL */
+#define FADT_X_FACS 132 /* X_FIRMWARE_CTRL */
 
 static EFI_STATUS load_blob(void *ctx, const char *name, UINT32 align, UINT8 zone,
 			    struct qemu_loader_blob *blob)
@@ -142,6 +144,31 @@ static EFI_STATUS publish(struct qemu_loader *loader, const UINT64 *tables, UINT
 	return status;
 }
 
+/* The FACS the FADT points at, for the S3 record (chipset/s3_save.c): the OS writes its
+ * waking vector there. */
+static void remember_facs(const struct qemu_loader *loader, const UINT64 *tables, UINTN count)
+{
+	EFI_ACPI_DESCRIPTION_HEADER header;
+
+	for (UINTN i = 0; i < count; i++) {
+		const UINT8 *fadt = (const UINT8 *)(uintptr_t)tables[i];
+		UINT32 facs;
+		UINT64 x_facs = 0;
+
+		if (!acpi_table_check(loader, tables[i], &header) ||
+		    mem_cmp(&header.Signature, "FACP", 4) || header.Length < FADT_FACS + 4)
+			continue;
+		mem_copy(&facs, fadt + FADT_FACS, 4);
+		if (header.Length >= FADT_X_FACS + 8)
+			mem_copy(&x_facs, fadt + FADT_X_FACS, 8);
+		if (x_facs && x_facs <= BELOW_4GIB)
+			facs = (UINT32)x_facs;
+		s3_save_facs(facs);
+		return;
+	}
+	log_debug("no FADT: no FACS for S3 resume\n");
+}
+
 /* The OS finds ACPI enabled (SCI_EN), as OVMF leaves it. */
 static void enable_sci(void)
 {
@@ -178,6 +205,7 @@ EFI_STATUS acpi_install(void)
 		return status;
 	}
 	enable_sci();
+	remember_facs(&loader, tables, count);
 	log_info("%u tables from QEMU, RSDT %llx\n", (UINT32)count, rsdt_address);
 	return EFI_SUCCESS;
 }

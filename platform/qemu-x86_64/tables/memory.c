@@ -7,6 +7,7 @@
 #include "tables/fw_cfg.h"
 #include "qemu.h"
 #include "reset/layout.h"
+#include "reset/s3.h"
 
 #define E820_RAM 1
 #define E820_RESERVED 2
@@ -28,7 +29,8 @@ static const struct {
 } claims[] = {
     {0, 0x1000, EfiBootServicesData}, /* page 0 is never handed out: NULL stays NULL */
     {PAGE_TABLES, EARLY_STACK_TOP, EfiBootServicesData},
-    {CORE_LOAD_ADDRESS, 0, EfiRuntimeServicesCode}, /* end: __core_end */
+    {S3_AREA, S3_AREA + S3_AREA_SIZE, EfiReservedMemoryType}, /* the S3 record (s3.h) */
+    {CORE_LOAD_ADDRESS, 0, EfiRuntimeServicesCode},	      /* end: __core_end */
 };
 
 static struct core_memory_range ranges[64];

@@ -85,6 +85,29 @@ next)
 	echo "EMBER-DONE: next, rebooting through ACPI"
 	reboot -f
 	;;
+s3 | s3_damaged)
+	# tests/qemu/test_s3.py: suspend to RAM three times (the test wakes the machine with
+	# QMP system_wakeup); after each wake a variable written and read back through efivarfs
+	# and the disk's marker read from the device. s3_damaged first breaks the firmware's
+	# S3 record (Ember's, at 0x9e030: reset/s3.h) through /dev/mem: the wake must then
+	# boot afresh.
+	echo deep >/sys/power/mem_sleep
+	dmesg | grep 'BIOS-e820:' | sed 's/^.*BIOS-e820: /EMBER-E820: /'
+	[ "$stage" = s3_damaged ] &&
+		printf 'XXXX' | dd of=/dev/mem bs=1 seek=$((0x9e030)) conv=notrunc 2>/dev/null &&
+		echo "EMBER-S3-DAMAGED: yes"
+	for n in 1 2 3; do
+		echo "EMBER-S3-SUSPEND: $n"
+		echo mem >/sys/power/state || echo "EMBER-S3-FAILED: $n"
+		echo "EMBER-S3-RESUMED: $n"
+		printf '\007\000\000\000s3-%s' "$n" >$EV/EmberS3$n-$TEST_GUID
+		echo "EMBER-S3-EFIVARFS: $(tail -c +5 $EV/EmberS3$n-$TEST_GUID)"
+		echo 3 >/proc/sys/vm/drop_caches
+		echo "EMBER-S3-DISK: $(dd if=/dev/vda bs=512 skip=1 count=1 2>/dev/null | head -c 16)"
+	done
+	echo "EMBER-DONE: s3"
+	poweroff -f
+	;;
 reboot_efi)
 	echo "EMBER-DONE: rebooting"
 	reboot -f
