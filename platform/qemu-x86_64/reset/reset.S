@@ -122,7 +122,13 @@ long_mode_entry:
 	addq	%rcx, %rdi
 	movq	core_descriptor + CORE_BSS_END(%rip), %rcx
 	subq	%rdi, %rcx
+	/* Eight bytes a step, then the rest: each step of a rep counts as an instruction. */
+	movq	%rcx, %rdx
+	shrq	$3, %rcx
 	xorl	%eax, %eax
+	rep stosq
+	movq	%rdx, %rcx
+	andq	$7, %rcx
 	rep stosb
 
 	movq	core_descriptor + CORE_ENTRY(%rip), %rax
