@@ -232,10 +232,14 @@ $(BUILD)/fw/%.o: %.c | $(DEPS_STAMP)
 $(BUILD)/fw/%.o: %.S | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(FW_CFLAGS) -MMD -MP -c $< -o $@
-# The shell rides in the firmware image (platform/qemu-x86_64/boot/shell_blob.S).
-$(BUILD)/fw/platform/qemu-x86_64/boot/shell_blob.o: platform/qemu-x86_64/boot/shell_blob.S $(BUILD)/apps/shell.efi
+# The shell rides in the firmware image (platform/qemu-x86_64/boot/shell_blob.S), packed on
+# its own: unpacked when it runs, not with the core at every reset.
+$(FW_DIR)/shell.efi.deflate: $(BUILD)/apps/shell.efi scripts/deflate-blob
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(FW_CFLAGS) -DEMBER_SHELL_EFI='"$(BUILD)/apps/shell.efi"' -c $< -o $@
+	$(Q)scripts/deflate-blob $< $@
+$(BUILD)/fw/platform/qemu-x86_64/boot/shell_blob.o: platform/qemu-x86_64/boot/shell_blob.S $(FW_DIR)/shell.efi.deflate
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(FW_CFLAGS) -DEMBER_SHELL_PACKED='"$(FW_DIR)/shell.efi.deflate"' -c $< -o $@
 # --trace (core/trace) is a hosted tool: the QEMU image goes without it.
 QEMU_FIRMWARE_SRC := $(filter-out core/trace/%,$(FIRMWARE_SRC))
 $(FW_DIR)/ember-core.elf: $(call obj,fw,$(QEMU_FIRMWARE_SRC) $(FREESTANDING_SRC) $(CRYPTO_LIBC_SRC) $(QEMU_SRC)) $(call mbedtls_obj,fw) platform/qemu-x86_64/core.ld
