@@ -234,7 +234,7 @@ $(BUILD)/fw/%.o: %.S | $(DEPS_STAMP)
 	$(Q)$(CC) $(FW_CFLAGS) -MMD -MP -c $< -o $@
 # The shell rides in the firmware image (platform/qemu-x86_64/boot/shell_blob.S), packed on
 # its own: unpacked when it runs, not with the core at every reset.
-$(FW_DIR)/shell.efi.deflate: $(BUILD)/apps/shell.efi scripts/deflate-blob
+$(FW_DIR)/shell.efi.deflate: $(BUILD)/apps/shell.efi scripts/deflate-blob scripts/mkfd
 	@mkdir -p $(dir $@)
 	$(Q)scripts/deflate-blob $< $@
 $(BUILD)/fw/platform/qemu-x86_64/boot/shell_blob.o: platform/qemu-x86_64/boot/shell_blob.S $(FW_DIR)/shell.efi.deflate
@@ -257,9 +257,9 @@ $(call obj,fw,$(FW_HOT_SRC)): FW_CFLAGS += -O2
 # The reset stage unpacks the core with lib/inflate.c, run from flash: its linker script
 # takes whole .text sections, so these two keep one section per kind, and -Os (the stage has
 # its 8 KiB whatever its size, and unpacking is on every boot's path).
-$(BUILD)/fw/lib/inflate.o $(BUILD)/fw/platform/qemu-x86_64/reset/reset.o: \
+$(BUILD)/fw/lib/inflate.o $(BUILD)/fw/lib/call_filter.o $(BUILD)/fw/platform/qemu-x86_64/reset/reset.o: \
 	FW_CFLAGS += -fno-function-sections -fno-data-sections -Os
-$(FW_DIR)/reset.elf: $(BUILD)/fw/platform/qemu-x86_64/reset/reset.o $(BUILD)/fw/lib/inflate.o platform/qemu-x86_64/reset/reset.ld
+$(FW_DIR)/reset.elf: $(BUILD)/fw/platform/qemu-x86_64/reset/reset.o $(BUILD)/fw/lib/inflate.o $(BUILD)/fw/lib/call_filter.o platform/qemu-x86_64/reset/reset.ld
 	@mkdir -p $(dir $@)
 	$(Q)ld.lld -T platform/qemu-x86_64/reset/reset.ld -e reset_vector -o $@ $(filter %.o,$^)
 $(FW_DIR)/%.bin: $(FW_DIR)/%.elf

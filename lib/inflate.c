@@ -21,16 +21,18 @@
 #define END_OF_BLOCK 256
 #define MAX_MATCH 258
 
-/* A table entry: the code's length in bits 0-3 (0: no entry, the code is longer than the
- * table or absent), the extra bits in 4-7, the kind in 8-9, the value in 16-31. */
+/* A table entry: the code's length in bits 0-3, the extra bits in 4-7, the value in 8-23,
+ * the kind as one of the top bits; 0 when the code is longer than the table or absent.
+ * Literals have the sign bit: the fast loop tells them with one test. */
 #define ENTRY_LENGTH(e) ((e)&15)
 #define ENTRY_EXTRA(e) (((e) >> 4) & 15)
-#define ENTRY_KIND(e) ((e)&0x300)
-#define ENTRY_VALUE(e) ((e) >> 16)
-#define KIND_LITERAL 0x000
-#define KIND_BASE 0x100 /* a length or a distance: value + the extra bits */
-#define KIND_END 0x200
-#define KIND_INVALID 0x300 /* a symbol the format reserves (286, 287; distances 30, 31) */
+#define ENTRY_VALUE(e) (((e) >> 8) & 0xffff)
+#define ENTRY_KIND(e) ((e)&0xf0000000u)
+#define KIND_LITERAL 0x80000000u
+#define KIND_BASE 0x40000000u /* a length or a distance: value + the extra bits */
+#define KIND_END 0x20000000u
+#define KIND_INVALID 0x10000000u /* a symbol the format reserves (286, 287; distances 30, 31) */
+#define VALUE(v) ((uint32_t)(v) << 8)
 
 struct huffman {
 	uint16_t count[MAX_CODE_BITS + 1]; /* how many codes have each length */
@@ -279,6 +281,10 @@ static inline void copy_match(uint8_t *to, size_t distance, size_t length)
 	}
 }
 
+/* The low n bits, for extra bits: a load is fewer instructions than making the mask. */
+static const uint32_t low_bits[16] = {0,   1,	3,    7,    15,	  31,	63,    127,
+				      255, 511, 1023, 2047, 4095, 8191, 16383, 32767};
+
 /* While the input has 16 bytes left and the output room for the longest match and the
  * copy's overshoot: literals and pairs whose codes are in the tables. Returns at anything
  * else (the end of the block, a long code, a bad symbol) for the careful loop, having
@@ -308,15 +314,15 @@ static bool fast_loop(struct bit_reader *r, struct output *o, const struct huffm
 		in += (63 - bits) >> 3;
 		bits |= 56;
 		entry = lit_table[hold & ((1u << LIT_TABLE_BITS) - 1)];
-		if (ENTRY_KIND(entry) == KIND_LITERAL && ENTRY_LENGTH(entry)) {
+		if ((int32_t)entry < 0) {
 			hold >>= ENTRY_LENGTH(entry);
 			bits -= ENTRY_LENGTH(entry);
-			*out++ = (uint8_t)ENTRY_VALUE(entry);
+			*out++ = (uint8_t)(entry >> 8);
 			entry = lit_table[hold & ((1u << LIT_TABLE_BITS) - 1)];
-			if (ENTRY_KIND(entry) == KIND_LITERAL && ENTRY_LENGTH(entry)) {
+			if ((int32_t)entry < 0) {
 				hold >>= ENTRY_LENGTH(entry);
 				bits -= ENTRY_LENGTH(entry);
-				*out++ = (uint8_t)ENTRY_VALUE(entry);
+				*out++ = (uint8_t)(entry >> 8);
 				continue;
 			}
 			/* The first literal took up to 11 bits: top the buffer up for a pair. */
@@ -324,22 +330,22 @@ static bool fast_loop(struct bit_reader *r, struct output *o, const struct huffm
 			in += (63 - bits) >> 3;
 			bits |= 56;
 		}
-		if (ENTRY_KIND(entry) != KIND_BASE || !ENTRY_LENGTH(entry))
+		if (!(entry & KIND_BASE))
 			break;
 		/* Decode the pair on copies: nothing is consumed unless it is whole. */
 		n = ENTRY_LENGTH(entry);
 		h = hold >> n;
 		b = bits - n;
-		length = ENTRY_VALUE(entry) + (h & ((1u << ENTRY_EXTRA(entry)) - 1));
+		length = ENTRY_VALUE(entry) + (h & low_bits[ENTRY_EXTRA(entry)]);
 		h >>= ENTRY_EXTRA(entry);
 		b -= ENTRY_EXTRA(entry);
 		dentry = dist_table[h & ((1u << DIST_TABLE_BITS) - 1)];
-		if (ENTRY_KIND(dentry) != KIND_BASE || !ENTRY_LENGTH(dentry))
+		if (!(dentry & KIND_BASE))
 			break;
 		n = ENTRY_LENGTH(dentry);
 		h >>= n;
 		b -= n;
-		distance = ENTRY_VALUE(dentry) + (h & ((1u << ENTRY_EXTRA(dentry)) - 1));
+		distance = ENTRY_VALUE(dentry) + (h & low_bits[ENTRY_EXTRA(dentry)]);
 		hold = h >> ENTRY_EXTRA(dentry);
 		bits = b - ENTRY_EXTRA(dentry);
 		if (distance > (size_t)(out - start)) {
@@ -397,20 +403,20 @@ static void symbol_meanings(uint32_t *litlen, uint32_t *distance)
 	unsigned i, base = 3, extra;
 
 	for (i = 0; i < END_OF_BLOCK; i++)
-		litlen[i] = KIND_LITERAL | i << 16;
+		litlen[i] = KIND_LITERAL | VALUE(i);
 	litlen[END_OF_BLOCK] = KIND_END;
 	/* Lengths: four codes per extra-bit count, from 0 extra bits for 257-264. */
 	for (i = 0; i < 28; i++) {
 		extra = i < 8 ? 0 : (i - 4) / 4;
-		litlen[257 + i] = KIND_BASE | extra << 4 | base << 16;
+		litlen[257 + i] = KIND_BASE | extra << 4 | VALUE(base);
 		base += 1u << extra;
 	}
-	litlen[285] = KIND_BASE | 258u << 16;
+	litlen[285] = KIND_BASE | VALUE(258);
 	litlen[286] = litlen[287] = KIND_INVALID;
 	/* Distances: two codes per extra-bit count, from 0 extra bits for 0-3. */
 	for (i = 0, base = 1; i < 30; i++) {
 		extra = i < 4 ? 0 : (i - 2) / 2;
-		distance[i] = KIND_BASE | extra << 4 | base << 16;
+		distance[i] = KIND_BASE | extra << 4 | VALUE(base);
 		base += 1u << extra;
 	}
 	distance[30] = distance[31] = KIND_INVALID;
@@ -440,7 +446,7 @@ static bool fixed_codes(struct huffman *lit, struct huffman *dist)
 static const uint32_t *codelen_meanings(uint32_t *meanings)
 {
 	for (unsigned i = 0; i < CODELEN_CODES; i++)
-		meanings[i] = KIND_LITERAL | i << 16;
+		meanings[i] = KIND_LITERAL | VALUE(i);
 	return meanings;
 }
 

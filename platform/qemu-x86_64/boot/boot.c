@@ -14,6 +14,7 @@
 #include "tables/fw_cfg.h"
 #include "qemu.h"
 #include <ember/lib/guids.h>
+#include <ember/lib/call_filter.h>
 #include <ember/lib/inflate.h>
 
 #define WATCHDOG_SECONDS 300   /* the spec's five minutes for a boot option */
@@ -123,7 +124,8 @@ void boot_something(void)
 }
 
 /* The shell, carried packed in the firmware image (shell_blob.S: its size, then raw
- * DEFLATE), unpacked the first time the boot manager falls back to it and kept. */
+ * DEFLATE of it with the call filter applied), unpacked the first time the boot manager
+ * falls back to it and kept. */
 extern const UINT8 ember_shell_packed[], ember_shell_packed_end[];
 
 static const void *embedded_shell(UINTN *size)
@@ -151,6 +153,7 @@ static const void *embedded_shell(UINTN *size)
 			pool_free(buffer);
 			return NULL;
 		}
+		call_filter_decode(buffer, (size_t)want);
 		shell = buffer;
 		shell_size = (UINTN)want;
 	}

@@ -1,7 +1,8 @@
 /* The shell (build/apps/shell.efi), carried in the firmware image: what the boot manager
- * starts when nothing else boots. EMBER_SHELL_PACKED is its path packed by
- * scripts/deflate-blob (its size, then raw DEFLATE), given by the Makefile: boot.c unpacks
- * it when the shell runs, so that the reset stage does not unpack it with the core. */
+ * starts when nothing else boots. EMBER_SHELL_PACKED, given by the Makefile, is its path
+ * packed by scripts/deflate-blob (its size, then raw DEFLATE of it after the call filter):
+ * boot.c unpacks it when the shell runs, so that the reset stage does not unpack it with
+ * the core at every boot. */
 	.section .rodata.shell, "a"
 	.balign	16
 	.globl	ember_shell_packed

@@ -31,6 +31,7 @@
 #define CORE_BSS_END 32	    /* end of the zero-filled area after it */
 #define CORE_ENTRY 40	    /* address to call */
 #define CORE_PACKED_SIZE 48 /* bytes of DEFLATE data in flash */
+#define CORE_CALLS_SIZE 56  /* bytes from the start whose calls to decode (lib/call_filter.c) */
 #define CORE_DESCRIPTOR_SIZE 64
 
 /* Where the reset stage reports a damaged image. */

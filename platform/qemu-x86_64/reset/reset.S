@@ -4,8 +4,8 @@
  * last 8 KiB of the firmware image, linked there (near enough for the vector's jump). It
  * loads a flat GDT, enters 32-bit
  * protected mode, identity-maps the first 64 GiB with 2 MiB pages, enters long mode,
- * enables SSE, unpacks the core from flash into RAM (lib/inflate.c), clears its BSS and
- * calls it.
+ * enables SSE, unpacks the core from flash into RAM (lib/inflate.c), undoes the call filter
+ * (lib/call_filter.c), clears its BSS and calls it.
  * The core's placement is described by `core_descriptor`, which scripts/mkfd fills in. */
 
 #include "layout.h"
@@ -118,7 +118,14 @@ long_mode_entry:
 	jne	unpack_failed
 	addq	$16, %rsp
 
+	/* call_filter_decode(load address, code size): mkfd made the calls' targets offsets
+	 * from the start, which packs better. */
 	movq	core_descriptor + CORE_LOAD(%rip), %rdi
+	movq	core_descriptor + CORE_CALLS_SIZE(%rip), %rsi
+	call	call_filter_decode
+
+	movq	core_descriptor + CORE_LOAD(%rip), %rdi
+	movq	core_descriptor + CORE_FILE_SIZE(%rip), %rcx
 	addq	%rcx, %rdi
 	movq	core_descriptor + CORE_BSS_END(%rip), %rcx
 	subq	%rdi, %rcx
