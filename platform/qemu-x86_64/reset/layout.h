@@ -7,6 +7,7 @@
 #define PDPT_OFFSET 0x1000
 #define PD_OFFSET 0x2000
 #define IDENTITY_GIB 64
+#define LOW_GIB 4 /* mapped before long mode (reset.S) */
 #define PAGE_TABLES_SIZE (PD_OFFSET + IDENTITY_GIB * 0x1000)
 #define EARLY_STACK_BOTTOM 0x60000
 #define EARLY_STACK_TOP 0x80000

@@ -38,9 +38,9 @@ protected_mode_entry:
 	movl	%eax, %fs
 	movl	%eax, %gs
 
-	/* Zero the page-table area. */
+	/* Zero the PML4 and the PDPT; every page directory is written whole below. */
 	movl	$PAGE_TABLES, %edi
-	movl	$(PAGE_TABLES_SIZE / 4), %ecx
+	movl	$(PD_OFFSET / 4), %ecx
 	xorl	%eax, %eax
 	rep stosl
 
@@ -56,16 +56,17 @@ protected_mode_entry:
 	addl	$0x1000, %eax
 	loop	1b
 
-	/* PD entries: 2 MiB pages; edx holds the address bits above 4 GiB. */
+	/* PD entries, 2 MiB pages: the first 4 GiB here (the reset code runs at their top),
+	 * the rest in long mode, where SSE writes two entries a step (each instruction counts
+	 * in virtual time). */
 	movl	$PAGE_TABLES + PD_OFFSET, %edi
 	movl	$(PTE_PRESENT_RW | PTE_LARGE), %eax
 	xorl	%edx, %edx
-	movl	$(IDENTITY_GIB * 512), %ecx
+	movl	$(LOW_GIB * 512), %ecx
 2:	movl	%eax, (%edi)
 	movl	%edx, 4(%edi)
 	addl	$8, %edi
 	addl	$0x200000, %eax
-	adcl	$0, %edx
 	loop	2b
 
 	movl	%cr4, %eax
@@ -101,6 +102,29 @@ long_mode_entry:
 	movq	%cr4, %rax
 	orq	$(CR4_OSFXSR | CR4_OSXMMEXCPT), %rax
 	movq	%rax, %cr4
+
+	/* The page directories above 4 GiB: xmm0 holds two consecutive entries, xmm1 twice
+	 * the 4 MiB they move by. */
+	movq	$(PAGE_TABLES + PD_OFFSET + LOW_GIB * 0x1000), %rdi
+	movq	$(PAGE_TABLES + PD_OFFSET + IDENTITY_GIB * 0x1000), %rcx
+	movabsq	$((LOW_GIB << 30) | PTE_PRESENT_RW | PTE_LARGE), %rax
+	movq	%rax, %xmm0
+	addq	$0x200000, %rax
+	movq	%rax, %xmm2
+	punpcklqdq %xmm2, %xmm0
+	movl	$0x400000, %eax
+	movq	%rax, %xmm1
+	punpcklqdq %xmm1, %xmm1
+5:	movdqa	%xmm0, (%rdi)
+	paddq	%xmm1, %xmm0
+	movdqa	%xmm0, 16(%rdi)
+	paddq	%xmm1, %xmm0
+	addq	$32, %rdi
+	cmpq	%rcx, %rdi
+	jb	5b
+	/* They were not zeroed first: no translation from what was there may stay cached. */
+	movq	%cr3, %rax
+	movq	%rax, %cr3
 
 	/* inflate_raw(flash, packed size, load address, file size, &produced): the core is
 	 * stored DEFLATE-compressed, which halves the flash it takes. */
