@@ -295,15 +295,17 @@ static bool fast_loop(struct bit_reader *r, struct output *o, const struct huffm
 		      const struct huffman *dist)
 {
 	const uint32_t *lit_table = lit->table, *dist_table = dist->table;
-	const uint8_t *in_limit = r->end - 16, *start = o->start;
-	uint8_t *out = o->at, *out_limit = o->end - (MAX_MATCH + 16);
+	const uint8_t *in_limit, *start = o->start, *in = r->in;
+	uint8_t *out = o->at, *out_limit;
 	uint64_t hold = r->hold;
 	unsigned bits = r->bits;
-	const uint8_t *in = r->in;
 	bool ok = true;
 
+	/* The limits only once they lie inside the buffers. */
 	if (r->end - r->in < 16 || o->end - o->at < MAX_MATCH + 16)
 		return true;
+	in_limit = r->end - 16;
+	out_limit = o->end - (MAX_MATCH + 16);
 	while (in <= in_limit && out <= out_limit) {
 		uint32_t entry, dentry;
 		uint64_t h;
