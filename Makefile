@@ -238,10 +238,14 @@ $(BUILD)/fw/%.o: %.c | $(DEPS_STAMP)
 $(BUILD)/fw/%.o: %.S | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(FW_CFLAGS) -MMD -MP -c $< -o $@
-# The shell rides in the firmware image (platform/qemu-x86_64/boot/shell_blob.S).
-$(BUILD)/fw/platform/qemu-x86_64/boot/shell_blob.o: platform/qemu-x86_64/boot/shell_blob.S $(BUILD)/apps/shell.efi
+# The shell rides in the firmware image (platform/qemu-x86_64/boot/shell_blob.S), packed on
+# its own: unpacked when it runs, not with the core at every reset.
+$(FW_DIR)/shell.efi.deflate: $(BUILD)/apps/shell.efi scripts/deflate-blob scripts/mkfd
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(FW_CFLAGS) -DEMBER_SHELL_EFI='"$(BUILD)/apps/shell.efi"' -c $< -o $@
+	$(Q)scripts/deflate-blob $< $@
+$(BUILD)/fw/platform/qemu-x86_64/boot/shell_blob.o: platform/qemu-x86_64/boot/shell_blob.S $(FW_DIR)/shell.efi.deflate
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(FW_CFLAGS) -DEMBER_SHELL_PACKED='"$(FW_DIR)/shell.efi.deflate"' -c $< -o $@
 # --trace (core/trace) is a hosted tool: the QEMU image goes without it.
 QEMU_FIRMWARE_SRC := $(filter-out core/trace/%,$(FIRMWARE_SRC))
 $(FW_DIR)/ember-core.elf: $(call obj,fw,$(QEMU_FIRMWARE_SRC) $(FREESTANDING_SRC) $(CRYPTO_LIBC_SRC) $(QEMU_SRC)) $(call mbedtls_obj,fw) platform/qemu-x86_64/core.ld
@@ -259,12 +263,12 @@ $(call obj,fw,$(FW_HOT_SRC)): FW_CFLAGS += -O2
 # The reset stage unpacks the core with lib/inflate.c, run from flash: its linker script
 # takes whole .text sections, so these two keep one section per kind, and -Os (the stage has
 # its 8 KiB whatever its size, and unpacking is on every boot's path).
-$(BUILD)/fw/lib/inflate.o $(BUILD)/fw/platform/qemu-x86_64/reset/reset.o: \
+$(BUILD)/fw/lib/inflate.o $(BUILD)/fw/lib/call_filter.o $(BUILD)/fw/platform/qemu-x86_64/reset/reset.o: \
 	FW_CFLAGS += -fno-function-sections -fno-data-sections -Os
 # The verified start's check (reset/verify.c) is on every boot's path too: -O2.
 $(BUILD)/fw/platform/qemu-x86_64/reset/verify.o: FW_CFLAGS += -fno-function-sections -fno-data-sections -O2
 $(FW_DIR)/reset.elf: $(BUILD)/fw/platform/qemu-x86_64/reset/verify.o $(BUILD)/fw/platform/qemu-x86_64/reset/s3_resume.o
-$(FW_DIR)/reset.elf: $(BUILD)/fw/platform/qemu-x86_64/reset/reset.o $(BUILD)/fw/lib/inflate.o platform/qemu-x86_64/reset/reset.ld
+$(FW_DIR)/reset.elf: $(BUILD)/fw/platform/qemu-x86_64/reset/reset.o $(BUILD)/fw/lib/inflate.o $(BUILD)/fw/lib/call_filter.o platform/qemu-x86_64/reset/reset.ld
 	@mkdir -p $(dir $@)
 	$(Q)ld.lld -T platform/qemu-x86_64/reset/reset.ld -e reset_vector -o $@ $(filter %.o,$^)
 $(FW_DIR)/%.bin: $(FW_DIR)/%.elf

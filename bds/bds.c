@@ -119,14 +119,17 @@ static bool os_asked_for_menu(void)
 
 static void run_fallback(const struct bds_platform *platform)
 {
+	const void *buffer = platform->fallback_image;
+	UINTN size = platform->fallback_size;
 	EFI_HANDLE image;
 	const char *reason;
 	EFI_STATUS status;
 
-	if (!platform->fallback_image)
+	if (!buffer && platform->fallback_make)
+		buffer = platform->fallback_make(&size);
+	if (!buffer)
 		return;
-	status = image_load_builtin(core_image_handle, platform->fallback_image,
-				    platform->fallback_size, &image, &reason);
+	status = image_load_builtin(core_image_handle, buffer, size, &image, &reason);
 	if (EFI_ERROR(status)) {
 		log_debug("loading the fallback: %s: %r\n", reason ? reason : "", status);
 		return;

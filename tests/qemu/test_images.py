@@ -10,7 +10,7 @@ import subprocess
 import time
 import zlib
 
-from conftest import FW, ROOT
+from conftest import BUILD, FW, ROOT
 
 
 def test_image_sizes_and_reset_vector():
@@ -36,24 +36,62 @@ def symbols(elf, *names):
     return [table[name] for name in names]
 
 
+def call_filter_decode(code, size):
+    """lib/call_filter.c's decoding, written again: each E8's rel32 in [-2^24, 2^24) was made
+    an offset from the start (modulo 2^25)."""
+    span = 1 << 24
+    i = code.find(0xE8, 0, size)
+    while 0 <= i and i + 5 <= size:
+        value, = struct.unpack_from("<I", code, i + 1)
+        if (value + span) % (1 << 32) < 2 * span:
+            value = (((value - i - 5) & (2 * span - 1)) ^ span) - span
+            struct.pack_into("<I", code, i + 1, value % (1 << 32))
+        i = code.find(0xE8, i + 5, size)
+
+
 def test_code_flash_holds_the_packed_core():
     """The reset stage's descriptor points at a raw DEFLATE stream in the code flash that
-    unpacks to the linked core exactly, but for the .pointer_slots bitmap scripts/mkfd fills
-    in (empty in the link), and the stream is followed by erased flash."""
+    unpacks, once its code's calls are decoded, to the linked core exactly, but for the
+    .pointer_slots bitmap scripts/mkfd fills in (empty in the link), and the stream is
+    followed by erased flash."""
     code = (FW / "ember-code.fd").read_bytes()
     core = (FW / "ember-core.bin").read_bytes()
     at = code.rindex(b"EMBERCOR")
-    flash, load, file_size, bss_end, entry, packed = struct.unpack_from("<6Q", code, at + 8)
+    flash, load, file_size, bss_end, entry, packed, calls = struct.unpack_from(
+        "<7Q", code, at + 8)
     assert load == 0x100000 and bss_end >= load + file_size and load <= entry < bss_end
+    assert 0 < calls < file_size
     start = flash - ((1 << 32) - len(code))
     stream = code[start:start + packed]
     unpacked = bytearray(zlib.decompress(stream, -15))
+    assert unpacked[:calls] != core[:calls]
+    call_filter_decode(unpacked, calls)
     slots = symbols(FW / "ember-core.elf", "__core_slots_start", "__core_slots_end")
     first, end = (address - load for address in slots)
     assert 0 < first < end <= file_size and any(unpacked[first:end])
     unpacked[first:end] = bytes(end - first)
     assert unpacked == core[:file_size].ljust(file_size, b"\0")
     assert set(code[start + packed:len(code) - 8192]) <= {0xFF}
+
+
+def test_embedded_shell_is_packed_on_its_own_and_runs(machine):
+    """The shell rides in the core packed by scripts/deflate-blob (its size, then raw DEFLATE
+    of it after the call filter), not as it is, so that the reset stage does not unpack it
+    at every boot; with nothing to boot, the firmware unpacks it and it runs."""
+    shell = (BUILD / "apps" / "shell.efi").read_bytes()
+    core = (FW / "ember-core.bin").read_bytes()
+    blob = (FW / "shell.efi.deflate").read_bytes()
+    middle = len(shell) // 2
+    assert shell[middle:middle + 256] not in core
+    assert blob in core
+    size, = struct.unpack_from("<Q", blob)
+    unpacked = bytearray(zlib.decompress(blob[8:], -15))
+    assert size == len(shell) == len(unpacked)
+    call_filter_decode(unpacked, len(unpacked))
+    assert unpacked == shell
+    m = machine(timeout=120)
+    m.expect(r"Shell> ")
+    m.expect_log(r"bds: starting Ember shell")
 
 
 def test_damaged_core_is_reported_not_run(tmp_path):

@@ -2,6 +2,7 @@
  * in turn, skipping inactive options and applications; Driver#### and SysPrep#### before;
  * each option's OptionalData as LoadOptions and its number in BootCurrent; the fallback
  * program when nothing boots. Each test runs in its own process on a fresh store. */
+#include <stdio.h>
 #include <string.h>
 
 #include "bds_fixture.h"
@@ -186,4 +187,49 @@ static void fallback(void)
 TEST(bds_boot_fallback_last)
 {
 	RUN_ISOLATED(fallback);
+}
+
+/* A fallback the platform makes only when it is needed (the QEMU image unpacks its shell
+ * then): made once every option has run, and it runs; none when the platform cannot make
+ * it. */
+static UINT8 *made_image; /* static: reachable for LeakSanitizer at the child's exit */
+static size_t made_size;
+static int made_count;
+static char runs_when_made[32];
+
+static const void *make_fallback(UINTN *size)
+{
+	made_count++;
+	snprintf(runs_when_made, sizeof(runs_when_made), "%s", bds_runs_text());
+	*size = made_size;
+	return made_image;
+}
+
+static const void *cannot_make(UINTN *size)
+{
+	*size = 0;
+	return NULL;
+}
+
+static void fallback_made_when_needed(void)
+{
+	static const UINT16 order[] = {1, 2};
+	struct bds_platform platform = {.fallback_name = u"the shell",
+					.fallback_make = make_fallback};
+	struct bds_platform none = {.fallback_make = cannot_make};
+
+	made_image = bds_program(9, &made_size);
+	two_options();
+	bds_order_put(u"BootOrder", order, 2);
+	bds_run(&platform);
+	EXPECT_EQ(made_count, 1);
+	EXPECT(!strcmp(runs_when_made, "1,2"));
+	EXPECT(!strcmp(bds_runs_text(), "1,2,9"));
+	bds_run(&none);
+	EXPECT(!strcmp(bds_runs_text(), "1,2,9,1,2"));
+}
+
+TEST(bds_boot_fallback_made_when_needed)
+{
+	RUN_ISOLATED(fallback_made_when_needed);
 }

@@ -15,6 +15,9 @@ struct bds_platform {
 	/* What runs when no option boots (the shell), a PE image in memory; NULL: none. */
 	const void *fallback_image;
 	UINTN fallback_size;
+	/* Or, when fallback_image is NULL, makes it when it is needed (the QEMU image unpacks
+	 * its shell then, not at every boot); NULL when it cannot. */
+	const void *(*fallback_make)(UINTN *size);
 	const CHAR16 *fallback_name;
 };
 

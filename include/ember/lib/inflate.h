@@ -1,6 +1,6 @@
 /* DEFLATE decompression (RFC 1951, raw: no zlib or gzip wrapper). Pure and self-contained:
  * no globals, no allocation, so the QEMU reset stage can run it from flash to unpack the
- * core, with about 3 KiB of stack. */
+ * core, with about 14 KiB of stack. */
 #ifndef EMBER_INFLATE_H
 #define EMBER_INFLATE_H
 

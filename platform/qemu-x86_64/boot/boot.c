@@ -14,6 +14,8 @@
 #include "tables/fw_cfg.h"
 #include "qemu.h"
 #include <ember/lib/guids.h>
+#include <ember/lib/call_filter.h>
+#include <ember/lib/inflate.h>
 
 #define WATCHDOG_SECONDS 300   /* the spec's five minutes for a boot option */
 #define BOOT_MENU_WAIT_MS 2500 /* -boot menu=on: time to press Esc/F2/F12 */
@@ -88,7 +90,7 @@ static bool boot_fw_cfg_app(void)
 	return true;
 }
 
-static const UINT8 *embedded_shell(UINTN *size);
+static const void *embedded_shell(UINTN *size);
 
 /* The time GetTime reports, in the log (tests compare it with what the OS reads). */
 static void log_time(void)
@@ -116,16 +118,45 @@ void boot_something(void)
 		start(kernel, "-kernel");
 		return;
 	}
-	platform.fallback_image = embedded_shell(&platform.fallback_size);
+	platform.fallback_make = embedded_shell;
 	platform.fallback_name = u"Ember shell";
 	bds_run(&platform);
 }
 
-/* The shell, carried in the firmware image (shell_blob.S). */
-extern const UINT8 ember_shell_efi[], ember_shell_efi_end[];
+/* The shell, carried packed in the firmware image (shell_blob.S: its size, then raw
+ * DEFLATE of it with the call filter applied), unpacked the first time the boot manager
+ * falls back to it and kept. */
+extern const UINT8 ember_shell_packed[], ember_shell_packed_end[];
 
-static const UINT8 *embedded_shell(UINTN *size)
+static const void *embedded_shell(UINTN *size)
 {
-	*size = (UINTN)(ember_shell_efi_end - ember_shell_efi);
-	return *size ? ember_shell_efi : NULL;
+	static UINT8 *shell;
+	static UINTN shell_size;
+	UINTN packed = (UINTN)(ember_shell_packed_end - ember_shell_packed);
+	UINT64 want = 0;
+	size_t produced = 0;
+	UINT8 *buffer;
+
+	if (!shell && packed > sizeof(want)) {
+		for (unsigned i = 0; i < sizeof(want); i++)
+			want |= (UINT64)ember_shell_packed[i] << (8 * i);
+		buffer = pool_alloc_typed(EfiBootServicesData, (UINTN)want);
+		if (!buffer) {
+			log_warn("no memory to unpack the shell (%llu bytes)\n",
+				 (unsigned long long)want);
+			return NULL;
+		}
+		if (!inflate_raw(ember_shell_packed + sizeof(want), packed - sizeof(want), buffer,
+				 (size_t)want, &produced) ||
+		    produced != want) {
+			log_warn("the shell in the firmware image does not unpack\n");
+			pool_free(buffer);
+			return NULL;
+		}
+		call_filter_decode(buffer, (size_t)want);
+		shell = buffer;
+		shell_size = (UINTN)want;
+	}
+	*size = shell_size;
+	return shell;
 }

@@ -7,6 +7,7 @@
 #define PDPT_OFFSET 0x1000
 #define PD_OFFSET 0x2000
 #define IDENTITY_GIB 64
+#define LOW_GIB 4 /* mapped before long mode (reset.S) */
 #define PAGE_TABLES_SIZE (PD_OFFSET + IDENTITY_GIB * 0x1000)
 #define EARLY_STACK_BOTTOM 0x60000
 #define EARLY_STACK_TOP 0x80000
@@ -38,8 +39,9 @@
 #define CORE_BSS_END 32	    /* end of the zero-filled area after it */
 #define CORE_ENTRY 40	    /* address to call */
 #define CORE_PACKED_SIZE 48 /* bytes of DEFLATE data in flash */
-#define CORE_PACKED_SUM 56  /* Fletcher-style sum of the packed core (reset/verify.c) */
-#define CORE_DESCRIPTOR_SIZE 64
+#define CORE_CALLS_SIZE 56  /* bytes from the start whose calls to decode (lib/call_filter.c) */
+#define CORE_PACKED_SUM 64  /* Fletcher-style sum of the packed core (reset/verify.c) */
+#define CORE_DESCRIPTOR_SIZE 72
 
 /* Where the reset stage reports a damaged image. */
 #define DEBUGCON_PORT 0x402

@@ -4,8 +4,8 @@
  * last 8 KiB of the firmware image, linked there (near enough for the vector's jump). It
  * loads a flat GDT, enters 32-bit
  * protected mode, identity-maps the first 64 GiB with 2 MiB pages, enters long mode,
- * enables SSE, unpacks the core from flash into RAM (lib/inflate.c), clears its BSS and
- * calls it.
+ * enables SSE, unpacks the core from flash into RAM (lib/inflate.c), undoes the call filter
+ * (lib/call_filter.c), clears its BSS and calls it.
  * The core's placement is described by `core_descriptor`, which scripts/mkfd fills in. */
 
 #include "layout.h"
@@ -43,9 +43,9 @@ protected_mode_entry:
 	.globl	s3_resume_declined
 s3_resume_declined:
 
-	/* Zero the page-table area. */
+	/* Zero the PML4 and the PDPT; every page directory is written whole below. */
 	movl	$PAGE_TABLES, %edi
-	movl	$(PAGE_TABLES_SIZE / 4), %ecx
+	movl	$(PD_OFFSET / 4), %ecx
 	xorl	%eax, %eax
 	rep stosl
 
@@ -61,16 +61,17 @@ s3_resume_declined:
 	addl	$0x1000, %eax
 	loop	1b
 
-	/* PD entries: 2 MiB pages; edx holds the address bits above 4 GiB. */
+	/* PD entries, 2 MiB pages: the first 4 GiB here (the reset code runs at their top),
+	 * the rest in long mode, where SSE writes two entries a step (each instruction counts
+	 * in virtual time). */
 	movl	$PAGE_TABLES + PD_OFFSET, %edi
 	movl	$(PTE_PRESENT_RW | PTE_LARGE), %eax
 	xorl	%edx, %edx
-	movl	$(IDENTITY_GIB * 512), %ecx
+	movl	$(LOW_GIB * 512), %ecx
 2:	movl	%eax, (%edi)
 	movl	%edx, 4(%edi)
 	addl	$8, %edi
 	addl	$0x200000, %eax
-	adcl	$0, %edx
 	loop	2b
 
 	movl	%cr4, %eax
@@ -107,6 +108,29 @@ long_mode_entry:
 	orq	$(CR4_OSFXSR | CR4_OSXMMEXCPT), %rax
 	movq	%rax, %cr4
 
+	/* The page directories above 4 GiB: xmm0 holds two consecutive entries, xmm1 twice
+	 * the 4 MiB they move by. */
+	movq	$(PAGE_TABLES + PD_OFFSET + LOW_GIB * 0x1000), %rdi
+	movq	$(PAGE_TABLES + PD_OFFSET + IDENTITY_GIB * 0x1000), %rcx
+	movabsq	$((LOW_GIB << 30) | PTE_PRESENT_RW | PTE_LARGE), %rax
+	movq	%rax, %xmm0
+	addq	$0x200000, %rax
+	movq	%rax, %xmm2
+	punpcklqdq %xmm2, %xmm0
+	movl	$0x400000, %eax
+	movq	%rax, %xmm1
+	punpcklqdq %xmm1, %xmm1
+5:	movdqa	%xmm0, (%rdi)
+	paddq	%xmm1, %xmm0
+	movdqa	%xmm0, 16(%rdi)
+	paddq	%xmm1, %xmm0
+	addq	$32, %rdi
+	cmpq	%rcx, %rdi
+	jb	5b
+	/* They were not zeroed first: no translation from what was there may stay cached. */
+	movq	%cr3, %rax
+	movq	%rax, %cr3
+
 	/* The verified start: nothing from the image runs unless the packed core and the
 	 * firmware volume's header are whole (verify.c). */
 	leaq	core_descriptor(%rip), %rdi
@@ -130,11 +154,24 @@ long_mode_entry:
 	jne	unpack_failed
 	addq	$16, %rsp
 
+	/* call_filter_decode(load address, code size): mkfd made the calls' targets offsets
+	 * from the start, which packs better. */
 	movq	core_descriptor + CORE_LOAD(%rip), %rdi
+	movq	core_descriptor + CORE_CALLS_SIZE(%rip), %rsi
+	call	call_filter_decode
+
+	movq	core_descriptor + CORE_LOAD(%rip), %rdi
+	movq	core_descriptor + CORE_FILE_SIZE(%rip), %rcx
 	addq	%rcx, %rdi
 	movq	core_descriptor + CORE_BSS_END(%rip), %rcx
 	subq	%rdi, %rcx
+	/* Eight bytes a step, then the rest: each step of a rep counts as an instruction. */
+	movq	%rcx, %rdx
+	shrq	$3, %rcx
 	xorl	%eax, %eax
+	rep stosq
+	movq	%rdx, %rcx
+	andq	$7, %rcx
 	rep stosb
 
 	movq	core_descriptor + CORE_ENTRY(%rip), %rax
