@@ -93,7 +93,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		do {
 			sent = tcp_conn_output(&c, now, &out);
 			check(&c, &out, sent);
-		} while (sent && out.len + (out.flags & (TCP_SYN | TCP_FIN)) > 0 && !tcp_conn_dead(&c));
+		} while (sent && out.len + (out.flags & (TCP_SYN | TCP_FIN)) > 0 &&
+			 !tcp_conn_dead(&c));
 	}
 	return 0;
 }
