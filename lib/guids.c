@@ -33,6 +33,7 @@
 #include <efi/protocol/partition_info.h>
 #include <efi/protocol/pci_io.h>
 #include <efi/protocol/pci_root_bridge_io.h>
+#include <efi/protocol/ram_disk.h>
 #include <efi/protocol/rng.h>
 #include <efi/protocol/scsi_io.h>
 #include <efi/protocol/security.h>
@@ -108,6 +109,7 @@ const EFI_GUID efi_persistent_virtual_cd_guid = EFI_PERSISTENT_VIRTUAL_CD_GUID;
 const EFI_GUID efi_persistent_virtual_disk_guid = EFI_PERSISTENT_VIRTUAL_DISK_GUID;
 const EFI_GUID efi_platform_driver_override_protocol_guid =
     EFI_PLATFORM_DRIVER_OVERRIDE_PROTOCOL_GUID;
+const EFI_GUID efi_ram_disk_protocol_guid = EFI_RAM_DISK_PROTOCOL_GUID;
 const EFI_GUID efi_rng_algorithm_raw_guid = EFI_RNG_ALGORITHM_RAW;
 const EFI_GUID efi_rng_protocol_guid = EFI_RNG_PROTOCOL_GUID;
 const EFI_GUID efi_rt_properties_table_guid = EFI_RT_PROPERTIES_TABLE_GUID;
@@ -265,6 +267,7 @@ static const struct guid_name table[] = {
     {&efi_persistent_virtual_cd_guid, "PersistentVirtualCd"},
     {&efi_persistent_virtual_disk_guid, "PersistentVirtualDisk"},
     {&efi_platform_driver_override_protocol_guid, "PlatformDriverOverride"},
+    {&efi_ram_disk_protocol_guid, "RamDisk"},
     {&efi_rng_algorithm_raw_guid, "RngAlgorithmRaw"},
     {&efi_rng_protocol_guid, "Rng"},
     {&efi_rt_properties_table_guid, "RtPropertiesTable"},

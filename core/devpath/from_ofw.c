@@ -6,7 +6,9 @@
  * an IDE controller drive@ is the channel, disk@ the drive on it). A device on a USB host
  * controller ("/pci@i0cf8/usb@3/storage@1/channel@0/disk@0,0", QEMU numbering its ports from
  * 1) becomes .../Pci(0x3,0x0)/USB(0x0,0x0): what lies below (the SCSI LUN of a stick) is
- * inside the device. Outside data: fuzzed
+ * inside the device. A NIC ("/pci@i0cf8/ethernet@3/ethernet-phy@0": QEMU names the PHY
+ * below it) becomes its PCI function, the prefix of its MAC() child's PXE option. Outside
+ * data: fuzzed
  * (tests/fuzz/fuzz_ofw_path.c). */
 #define LOG_PREFIX "ofw-path: "
 #include <ember/core/core.h>
@@ -149,6 +151,8 @@ EFI_DEVICE_PATH_PROTOCOL *dp_from_ofw(const char *line, const char *end)
 			}
 			break;
 		}
+		if (after_pci && name_is(name, name_len, "ethernet-phy"))
+			break; /* the NIC's PHY: the NIC above it is what boots */
 		if (after_usb) {
 			/* Ports 1-255; hubs below the root port are not followed. */
 			if (unit >= 1 && unit <= 255) {

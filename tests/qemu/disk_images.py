@@ -61,3 +61,26 @@ def gpt_esp_disk(path, work, files, size=64 * MIB, esp_start=MIB, esp_size=40 * 
         disk.seek(esp_start)
         disk.write(esp.read_bytes())
     return Path(path)
+
+
+RAM_DISK_HELLO = "hello from a RAM disk\n"
+RAM_DISK_CD_TEXT = "an El Torito image in a RAM disk\n"
+
+
+def ram_disk_images(directory, work, boot_program):
+    """apps/ramdisk-test's two images in directory: ramdisk.img, a FAT file system without
+    a partition table (mkfs.vfat) holding HELLO.TXT, and ramdisk.iso, an xorriso ISO whose
+    El Torito EFI image holds boot_program as EFI/BOOT/BOOTX64.EFI and RAMDISK.TXT."""
+    directory, work = Path(directory), Path(work)
+    hello = work / "hello.txt"
+    hello.write_text(RAM_DISK_HELLO)
+    fat_partition(directory / "ramdisk.img", 4 * MIB, {"HELLO.TXT": hello})
+    content = work / "ram-disk-iso"
+    content.mkdir(exist_ok=True)
+    text = work / "ramdisk.txt"
+    text.write_text(RAM_DISK_CD_TEXT)
+    fat_partition(content / "efiboot.img", 2 * MIB,
+                  {"EFI/BOOT/BOOTX64.EFI": boot_program, "RAMDISK.TXT": text})
+    subprocess.run(["xorriso", "-as", "mkisofs", "-quiet", "-V", "EMBERRAM", "-e",
+                    "efiboot.img", "-no-emul-boot", "-o", str(directory / "ramdisk.iso"),
+                    str(content)], check=True, capture_output=True)

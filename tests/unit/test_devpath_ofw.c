@@ -39,6 +39,11 @@ TEST(ofw_paths_of_qemu_devices)
 	EXPECT(ofw_gives("/pci@i0cf8/usb@2/storage@0", u"PciRoot(0x0)/Pci(0x2,0x0)"));
 	EXPECT(ofw_gives("/pci@i0cf8/pci-bridge@1e/scsi@3/disk@0,0",
 			 u"PciRoot(0x0)/Pci(0x1E,0x0)/Pci(0x3,0x0)"));
+	/* A NIC (bootindex on virtio-net, e1000, rtl8139): QEMU adds its PHY, which is no PCI
+	 * function; the NIC's own function is the prefix of its PXE option's path. */
+	EXPECT(ofw_gives("/pci@i0cf8/ethernet@3/ethernet-phy@0", u"PciRoot(0x0)/Pci(0x3,0x0)"));
+	EXPECT(ofw_gives("/pci@i0cf8/pci-bridge@1e/ethernet@2,1/ethernet-phy@0",
+			 u"PciRoot(0x0)/Pci(0x1E,0x0)/Pci(0x2,0x1)"));
 }
 
 TEST(ofw_paths_ember_does_not_boot_from)

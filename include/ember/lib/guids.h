@@ -71,6 +71,7 @@ extern const EFI_GUID efi_pci_root_bridge_io_protocol_guid;
 extern const EFI_GUID efi_persistent_virtual_cd_guid;
 extern const EFI_GUID efi_persistent_virtual_disk_guid;
 extern const EFI_GUID efi_platform_driver_override_protocol_guid;
+extern const EFI_GUID efi_ram_disk_protocol_guid;
 extern const EFI_GUID efi_rng_algorithm_raw_guid;
 extern const EFI_GUID efi_rng_protocol_guid;
 extern const EFI_GUID efi_rt_properties_table_guid;

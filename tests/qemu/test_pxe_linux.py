@@ -1,0 +1,53 @@
+"""PXE all the way to Linux: Debian's grubnetx64.efi (grub-efi-amd64-bin) boots over PXE on
+virtio-net with the option ROM disabled (romfile=, so Ember's own driver and network stack
+serve it), reads its grub.cfg, Debian's kernel and the Linux tests' initramfs over TFTP from
+QEMU's user network, and Linux's /init reports (tests/qemu/linux/init.sh). The kernel and the
+initramfs are those of the Linux tests (tests/qemu/linux_payloads.py, cached in the build
+directory). OVMF runs the same with its own PXE stack on its own VirtioNetDxe. One Linux boot
+per firmware."""
+import shutil
+from pathlib import Path
+
+import pytest
+
+import linux_payloads as lp
+
+GRUBNET = Path("/usr/lib/grub/x86_64-efi/monolithic/grubnetx64.efi")  # grub-efi-amd64-bin
+MAC = "52:54:00:12:34:56"
+BOOT_TIMEOUT = 600  # two TFTP downloads of 10 MB in 1 KiB blocks, then Linux, under TCG
+
+
+def tftp_root(tmp_path):
+    """The TFTP directory: grubnetx64.efi, grub/grub.cfg, vmlinuz and initrd.gz."""
+    if not GRUBNET.exists():
+        pytest.fail(f"{GRUBNET} is missing: scripts/deps installs grub-efi-amd64-bin")
+    try:
+        kernel, initrd = lp.kernel(), lp.initramfs()
+    except lp.PayloadError as e:
+        pytest.fail(f"cannot build the Linux payloads: {e}")
+    root = tmp_path / "tftp"
+    (root / "grub").mkdir(parents=True)
+    shutil.copy(GRUBNET, root / "grubnetx64.efi")
+    # Links, not copies: slirp's TFTP server follows them, and the cache stays the one copy.
+    (root / "vmlinuz").symlink_to(kernel)
+    (root / "initrd.gz").symlink_to(initrd)
+    (root / "grub" / "grub.cfg").write_text(
+        "set timeout=0\n"
+        "echo GRUB-PXE server=$net_default_server\n"
+        f"linux /vmlinuz {lp.CMDLINE} ember_stage=report\n"
+        "initrd /initrd.gz\n"
+        "boot\n")
+    return root
+
+
+@pytest.mark.parametrize("firmware", ["bios", "ovmf"])
+def test_grubnetx64_boots_linux_over_pxe(machine, tmp_path, firmware):
+    root = tftp_root(tmp_path)
+    m = machine(firmware=firmware, memory=1024, timeout=BOOT_TIMEOUT, extra=[
+        "-netdev", f"user,id=n0,tftp={root},bootfile=grubnetx64.efi",
+        "-device", f"virtio-net-pci,netdev=n0,mac={MAC},romfile="])
+    m.expect(r"GRUB-PXE server=10\.0\.2\.2")
+    m.expect(r"^EMBER-STAGE: report")
+    m.expect(r"^EMBER-EFI: yes")
+    m.expect(r"^EMBER-DONE: report")
+    assert m.wait_exit() == 0, "poweroff -f did not end QEMU"
