@@ -4,9 +4,17 @@
  *                        the size, CRC-32 and rate of what came
  *   net-load boot URL    LoadImage(BootPolicy=TRUE) of NIC/IPv4()/Uri(URL), then StartImage
  *   net-load boot        the same with the NIC's HTTP boot child (the URL DHCP names)
+ *   net-load uri-option URL
+ *                        writes Boot0080 "HTTP URL" with the path NIC/IPv4()/Uri(URL) (as a
+ *                        user's URL boot option is), sets BootNext to it and resets: the
+ *                        boot manager then boots the URL (on Ember and on OVMF alike)
+ * Without arguments (booted as removable media) the command line is read from \NETLOAD.TXT
+ * on the program's own volume.
  * Prints "net-load: ok" at the end of a step that worked, "net-load: failed" otherwise. */
 #include "../lib/app.h"
 #include <efi/protocol/load_file.h>
+#include <efi/protocol/simple_file_system.h>
+#include <efi/protocol/simple_network.h>
 #include <ember/lib/devpath_node.h>
 
 static EFI_GUID lf_guid = EFI_LOAD_FILE_PROTOCOL_GUID;
@@ -148,6 +156,72 @@ static bool boot(const char *url)
 	return !EFI_ERROR(status);
 }
 
+/* The device path of the first SimpleNetwork handle that ends in MAC(), connecting every
+ * controller first (a firmware may not have started its network drivers). */
+static EFI_DEVICE_PATH_PROTOCOL *nic_path(void)
+{
+	EFI_GUID snp_guid = EFI_SIMPLE_NETWORK_PROTOCOL_GUID;
+	EFI_HANDLE *handles = NULL;
+	EFI_DEVICE_PATH_PROTOCOL *found = NULL;
+	UINTN count = 0;
+
+	if (!EFI_ERROR(app_bs->LocateHandleBuffer(AllHandles, NULL, NULL, &count, &handles))) {
+		for (UINTN i = 0; i < count; i++)
+			app_bs->ConnectController(handles[i], NULL, NULL, true);
+		app_bs->FreePool(handles);
+	}
+	if (EFI_ERROR(app_bs->LocateHandleBuffer(ByProtocol, &snp_guid, NULL, &count, &handles)))
+		return NULL;
+	for (UINTN i = 0; i < count && !found; i++) {
+		EFI_DEVICE_PATH_PROTOCOL *p, *last;
+		if (EFI_ERROR(app_bs->HandleProtocol(handles[i], &dp_guid, (void **)&p)))
+			continue;
+		last = last_node(p);
+		if (last && last->Type == MESSAGING_DEVICE_PATH && last->SubType == MSG_MAC_ADDR_DP)
+			found = p;
+	}
+	app_bs->FreePool(handles);
+	return found;
+}
+
+static bool uri_option(const char *url)
+{
+	EFI_GUID global = EFI_GLOBAL_VARIABLE;
+	UINT32 attrs = EFI_VARIABLE_NON_VOLATILE | EFI_VARIABLE_BOOTSERVICE_ACCESS |
+		       EFI_VARIABLE_RUNTIME_ACCESS;
+	static const CHAR16 desc[] = u"HTTP URL";
+	EFI_DEVICE_PATH_PROTOCOL *nic = nic_path(), *tail = uri_tail(url);
+	UINTN nic_size, tail_size, size;
+	UINT16 next = 0x0080;
+	UINT8 *option;
+	EFI_STATUS status;
+
+	if (!nic || !tail) {
+		app_print("net-load: no network interface\n");
+		return false;
+	}
+	nic_size = dp_size(nic) - 4;
+	tail_size = dp_size(tail);
+	size = 6 + sizeof(desc) + nic_size + tail_size;
+	option = app_zalloc(size);
+	if (!option)
+		return false;
+	option[0] = 1; /* LOAD_OPTION_ACTIVE */
+	option[4] = (UINT8)(nic_size + tail_size);
+	option[5] = (UINT8)((nic_size + tail_size) >> 8);
+	mem_copy(option + 6, desc, sizeof(desc));
+	mem_copy(option + 6 + sizeof(desc), nic, nic_size);
+	mem_copy(option + 6 + sizeof(desc) + nic_size, tail, tail_size);
+	status = app_rt->SetVariable(u"Boot0080", &global, attrs, size, option);
+	if (!EFI_ERROR(status))
+		status = app_rt->SetVariable(u"BootNext", &global, attrs, sizeof(next), &next);
+	app_print("net-load: Boot0080 for %s: %r\n", url, status);
+	if (EFI_ERROR(status))
+		return false;
+	app_rt->ResetSystem(EfiResetCold, EFI_SUCCESS, 0, NULL);
+	return false;
+}
+
 static void command_line(char *line, size_t size)
 {
 	EFI_GUID loaded_image_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
@@ -158,6 +232,32 @@ static void command_line(char *line, size_t size)
 	    image->LoadOptions)
 		ucs2_to_utf8(line, size, image->LoadOptions,
 			     image->LoadOptionsSize / sizeof(CHAR16));
+}
+
+/* The first line of \NETLOAD.TXT beside the program, as its command line. */
+static void command_file(char *line, size_t size)
+{
+	EFI_GUID li_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID,
+		 fs_guid = EFI_SIMPLE_FILE_SYSTEM_PROTOCOL_GUID;
+	EFI_LOADED_IMAGE_PROTOCOL *li;
+	EFI_SIMPLE_FILE_SYSTEM_PROTOCOL *fs;
+	EFI_FILE_PROTOCOL *root, *file;
+	UINTN n = size - 1;
+
+	if (EFI_ERROR(app_bs->HandleProtocol(app_image, &li_guid, (void **)&li)) ||
+	    EFI_ERROR(app_bs->HandleProtocol(li->DeviceHandle, &fs_guid, (void **)&fs)) ||
+	    EFI_ERROR(fs->OpenVolume(fs, &root)))
+		return;
+	if (!EFI_ERROR(root->Open(root, &file, u"\\NETLOAD.TXT", EFI_FILE_MODE_READ, 0))) {
+		if (!EFI_ERROR(file->Read(file, &n, line))) {
+			line[n] = 0;
+			for (UINTN i = 0; i < n; i++)
+				if (line[i] == '\r' || line[i] == '\n')
+					line[i] = 0;
+		}
+		file->Close(file);
+	}
+	root->Close(root);
 }
 
 /* The words of line after the program's name: the step and its URL. */
@@ -189,8 +289,14 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	calibrate();
 	command_line(line, sizeof(line));
 	n = split(line, words, 4);
+	if (n < 2) {
+		command_file(line, sizeof(line));
+		n = split(line, words + 1, 3) + 1;
+	}
 	if (n >= 3 && !str8_cmp(words[1], "get"))
 		ok = get(words[2]);
+	else if (n >= 3 && !str8_cmp(words[1], "uri-option"))
+		ok = uri_option(words[2]);
 	else if (n >= 2 && !str8_cmp(words[1], "boot"))
 		ok = boot(n >= 3 ? words[2] : NULL);
 	else

@@ -15,7 +15,7 @@
 #define HTTP_GROW_FIRST (1024 * 1024)
 #define HTTP_BODY_MAX (4ull << 30) /* a body of unknown length is refused past this */
 #define HTTP_PIECE 16384
-#define HTTP_PAUSE_MAX_US 1000
+#define HTTP_PAUSE_MAX_US 50
 #define NS_PER_S 1000000000ull
 
 struct http_get {
