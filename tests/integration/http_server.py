@@ -1,6 +1,6 @@
 """A small HTTP/1.1 server on 127.0.0.1 for the network boot tests (10.0.2.2 from a guest of
 QEMU's or ember-run's user network): serves files of a directory with Content-Length, or
-chunked under /chunked/, redirects /redirect/NAME to /NAME, and types .efi as
+chunked under /chunked/ (HEAD too, without the body), redirects /redirect/NAME to /NAME, and types .efi as
 application/efi and .iso as application/vnd.efi-iso, as UEFI HTTP boot servers do."""
 import http.server
 import os
@@ -16,7 +16,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def log_message(self, *args):
         pass
 
-    def do_GET(self):
+    def do_HEAD(self):  # OVMF's HTTP boot asks the size first
+        self.do_GET(head=True)
+
+    def do_GET(self, head=False):
         path = self.path
         if path.startswith("/redirect/"):
             self.send_response(302)
@@ -42,6 +45,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.send_header("Content-Length", str(len(data)))
         self.send_header("Connection", "close")
         self.end_headers()
+        if head:
+            return
         if not chunked:
             self.wfile.write(data)
             return

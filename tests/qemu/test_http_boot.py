@@ -1,6 +1,7 @@
 """HTTP boot under QEMU with Ember's own stack (virtio-net with romfile=, so Ember's driver
 and net/ are used) from an HTTP server of this test on 127.0.0.1 (10.0.2.2 from the guest):
-the DHCP boot file as a URL boots a gnu-efi program through the NIC's HTTPv4 option; an ISO
+the DHCP boot file as a URL boots a gnu-efi program through the NIC's HTTPv4 option, and the
+Linux tests' UKI; an ISO
 served over HTTP is booted through a RAM disk; and a user's URL boot option
 (NIC/IPv4()/Uri(URL), written by apps/net-load, then BootNext and a reset) boots the
 program on Ember and on OVMF. OVMF is not run on the DHCP boot file test: its HTTP boot
@@ -69,3 +70,19 @@ def test_http_boot_of_a_uri_boot_option(machine, served, tmp_path, firmware):
         "-device", "virtio-blk-pci,drive=d0,bootindex=0", *nic()])
     m.expect(r"net-load: Boot0080 for .*: EFI_SUCCESS")
     m.expect(r"Hello World!")
+
+
+def test_http_boot_of_the_linux_uki(machine, served):
+    """The Linux tests' UKI (systemd's stub, Debian's kernel, the test initramfs) from a URL
+    boot file: Linux runs the report stage and powers off. One Linux boot, Ember only."""
+    import linux_payloads as lp
+    server, root = served
+    try:
+        uki = lp.uki(f"{lp.CMDLINE} ember_stage=report")
+    except lp.PayloadError as e:
+        pytest.fail(f"cannot build the Linux payloads: {e}")
+    (root / "uki.efi").write_bytes(Path(uki).read_bytes())
+    m = machine(firmware="bios", memory=512, timeout=400, extra=nic(server.url("uki.efi")))
+    m.expect(r"Downloaded \d+ bytes in \d+ ms")
+    m.expect(r"^EMBER-DONE: report")
+    assert "EMBER-EFI: yes" in m.text
