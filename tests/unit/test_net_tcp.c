@@ -398,7 +398,8 @@ static const char *parse_raw(const uint8_t *opts, size_t opts_len, uint8_t offse
 	memset(pkt, 0, sizeof(pkt));
 	pkt[12] = (uint8_t)(offset_words << 4);
 	pkt[13] = TCP_ACK;
-	memcpy(pkt + 20, opts, opts_len);
+	if (opts_len)
+		memcpy(pkt + 20, opts, opts_len);
 	ip.payload_len = 20 + opts_len;
 	net_put32(pseudo, REMOTE);
 	net_put32(pseudo + 4, LOCAL);
