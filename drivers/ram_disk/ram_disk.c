@@ -124,8 +124,7 @@ static EFI_STATUS check_range(UINT64 base, UINT64 size, const EFI_GUID *type,
 {
 	UINT64 block = is_cd_type(type) ? CD_BLOCK : DISK_BLOCK;
 
-	if (base + size < base || base + size - 1 > (UINTN)-1 ||
-	    !mem_is_allocated((const void *)(uintptr_t)base, (UINTN)size)) {
+	if (base + size < base || !mem_is_allocated((const void *)(uintptr_t)base, (UINTN)size)) {
 		log_debug("0x%llx+0x%llx is not allocated memory\n", base, size);
 		return EFI_INVALID_PARAMETER;
 	}

@@ -47,6 +47,8 @@ def test_grubnetx64_boots_linux_over_pxe(machine, tmp_path, firmware):
         "-netdev", f"user,id=n0,tftp={root},bootfile=grubnetx64.efi",
         "-device", f"virtio-net-pci,netdev=n0,mac={MAC},romfile="])
     m.expect(r"GRUB-PXE server=10\.0\.2\.2")
+    if firmware == "bios":  # Ember's PXE option (romfile=: on Ember's virtio-net SNP)
+        m.expect_log(r"bds: starting UEFI PXEv4 \(MAC:525400123456\)")
     m.expect(r"^EMBER-STAGE: report")
     m.expect(r"^EMBER-EFI: yes")
     m.expect(r"^EMBER-DONE: report")

@@ -115,15 +115,22 @@ static void put_program(UINT8 *image, size_t size, const struct bds_file *file)
 	unlink(temp);
 }
 
+UINT8 *bds_fat_image(const struct bds_file *files, size_t count, size_t *size)
+{
+	UINT8 *image = fat_image_mkfs("-F 12", 1024, size);
+
+	for (size_t i = 0; i < count; i++)
+		put_program(image, *size, &files[i]);
+	return image;
+}
+
 EFI_HANDLE bds_disk_add(const struct bds_file *files, size_t count, EFI_DEVICE_PATH_PROTOCOL **path)
 {
 	static const EFI_GUID dp_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
 	size_t size;
-	UINT8 *image = keep(fat_image_mkfs("-F 12", 1024, &size)); /* the disk's medium */
+	UINT8 *image = keep(bds_fat_image(files, count, &size)); /* the disk's medium */
 	struct test_block_dev *disk;
 
-	for (size_t i = 0; i < count; i++)
-		put_program(image, size, &files[i]);
 	disk = keep(test_block_dev_create(image, size, 512, 0));
 	ASSERT(disk);
 	driver_connect(disk->handle, NULL, NULL, true);

@@ -45,6 +45,8 @@ struct bds_file {
 };
 EFI_HANDLE bds_disk_add(const struct bds_file *files, size_t count,
 			EFI_DEVICE_PATH_PROTOCOL **path);
+/* The FAT file system image (1 MiB, malloc'd) bds_disk_add puts on its disk. */
+UINT8 *bds_fat_image(const struct bds_file *files, size_t count, size_t *size);
 /* The same files on a FAT file system in the one partition of a GPT disk. *path gets the
  * partition's device path (ending in its HD() node). */
 EFI_HANDLE bds_gpt_disk_add(const struct bds_file *files, size_t count,
