@@ -36,6 +36,12 @@ extern const CHAR16 bds_removable_path[];
 /* The path is exactly that of a handle with EFI_LOAD_FILE_PROTOCOL (a network boot device,
  * e.g. an option ROM's SNP child): LoadImage boots it through LoadFile(BootPolicy=TRUE). */
 bool bds_is_load_file_device(const EFI_DEVICE_PATH_PROTOCOL *path);
+/* For a path to a LoadFile device (network boot): reads its boot file with
+ * BootPolicy=TRUE into *buffer (*size bytes, the caller frees it), or, when LoadFile
+ * answers EFI_WARN_FILE_SYSTEM, registers it as a RAM disk whose path goes to *disk (the
+ * caller frees the path). Returns false, touching nothing else, for other paths. */
+bool bds_load_file_read(EFI_DEVICE_PATH_PROTOCOL *path, void **buffer, UINTN *size,
+			EFI_DEVICE_PATH_PROTOCOL **disk, EFI_STATUS *status);
 
 /* boot.c */
 EFI_STATUS bds_load(const EFI_DEVICE_PATH_PROTOCOL *path, bool boot_policy, EFI_HANDLE *image);

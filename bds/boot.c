@@ -19,12 +19,35 @@ struct attempt {
 	bool denied; /* one was refused by the security policy (Secure Boot) */
 };
 
+static bool try_load(EFI_DEVICE_PATH_PROTOCOL *full_path, void *ctx);
+
+/* Network boot: the file LoadFile gives, or the boot file of the RAM disk it makes. */
+static bool try_load_file(EFI_DEVICE_PATH_PROTOCOL *full_path, struct attempt *a)
+{
+	EFI_DEVICE_PATH_PROTOCOL *disk;
+	void *buffer;
+	UINTN size;
+
+	if (!a->boot_policy || !bds_load_file_read(full_path, &buffer, &size, &disk, &a->status))
+		return false;
+	if (disk) {
+		bds_expand_path(disk, try_load, a);
+		pool_free(disk);
+	} else if (!EFI_ERROR(a->status)) {
+		a->status =
+		    image_load(true, core_image_handle, full_path, buffer, size, &a->image, NULL);
+		pool_free(buffer);
+	}
+	return true;
+}
+
 static bool try_load(EFI_DEVICE_PATH_PROTOCOL *full_path, void *ctx)
 {
 	struct attempt *a = ctx;
 
-	a->status =
-	    image_load(a->boot_policy, core_image_handle, full_path, NULL, 0, &a->image, NULL);
+	if (!try_load_file(full_path, a))
+		a->status = image_load(a->boot_policy, core_image_handle, full_path, NULL, 0,
+				       &a->image, NULL);
 	a->tried++;
 	if (a->status == EFI_ACCESS_DENIED || a->status == EFI_SECURITY_VIOLATION)
 		a->denied = true;

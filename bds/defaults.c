@@ -68,18 +68,28 @@ static const EFI_DEVICE_PATH_PROTOCOL *last_node(const EFI_DEVICE_PATH_PROTOCOL 
 	return last;
 }
 
-/* "UEFI PXEv4 (MAC:525400123456)" for a network device, as OVMF names it; otherwise
- * "UEFI " and the path's text. */
+/* The path's MAC() node, NULL when it has none. */
+static const MAC_ADDR_DEVICE_PATH *mac_node(const EFI_DEVICE_PATH_PROTOCOL *path)
+{
+	for (; !dp_is_end(path); path = dp_next(path))
+		if (path->Type == MESSAGING_DEVICE_PATH && path->SubType == MSG_MAC_ADDR_DP &&
+		    dp_node_length(path) >= sizeof(MAC_ADDR_DEVICE_PATH))
+			return (const MAC_ADDR_DEVICE_PATH *)path;
+	return NULL;
+}
+
+/* "UEFI PXEv4 (MAC:525400123456)" for a network device, "UEFI HTTPv4 (MAC:...)" for its
+ * HTTP boot child (.../Uri()), as OVMF names them; otherwise "UEFI " and the path's text. */
 static void describe(EFI_DEVICE_PATH_PROTOCOL *path, char *utf8, UINTN size)
 {
 	const EFI_DEVICE_PATH_PROTOCOL *last = last_node(path);
+	const MAC_ADDR_DEVICE_PATH *mac = mac_node(path);
+	bool uri = last && last->Type == MESSAGING_DEVICE_PATH && last->SubType == MSG_URI_DP;
 	CHAR16 *text;
 	UINTN n;
 
-	if (last && last->Type == MESSAGING_DEVICE_PATH && last->SubType == MSG_MAC_ADDR_DP &&
-	    dp_node_length(last) >= sizeof(MAC_ADDR_DEVICE_PATH)) {
-		const MAC_ADDR_DEVICE_PATH *mac = (const MAC_ADDR_DEVICE_PATH *)last;
-		n = format_sn(utf8, size, "UEFI PXEv4 (MAC:");
+	if (mac && (last == &mac->Header || uri)) {
+		n = format_sn(utf8, size, uri ? "UEFI HTTPv4 (MAC:" : "UEFI PXEv4 (MAC:");
 		for (int i = 0; i < 6 && n < size; i++)
 			n += format_sn(utf8 + n, size - n, "%02X", mac->MacAddress.Addr[i]);
 		if (n < size)

@@ -83,6 +83,16 @@ static bool ends_in_file(const EFI_DEVICE_PATH_PROTOCOL *path)
 			is_node(last, MEDIA_DEVICE_PATH, MEDIA_PIWG_FW_FILE_DP));
 }
 
+/* A URL boot option (UEFI 2.10, 3.1.2 and 24.7): .../Uri(url) after a network device. */
+static bool ends_in_uri(const EFI_DEVICE_PATH_PROTOCOL *path)
+{
+	const EFI_DEVICE_PATH_PROTOCOL *node, *last = NULL;
+
+	for (node = path; !dp_is_end(node); node = dp_next(node))
+		last = node;
+	return last && is_node(last, MESSAGING_DEVICE_PATH, MSG_URI_DP);
+}
+
 bool bds_is_load_file_device(const EFI_DEVICE_PATH_PROTOCOL *path)
 {
 	EFI_DEVICE_PATH_PROTOCOL *rest = (EFI_DEVICE_PATH_PROTOCOL *)path;
@@ -113,7 +123,7 @@ void bds_expand_path(const EFI_DEVICE_PATH_PROTOCOL *path, bds_path_visitor visi
 	} else if (is_node(path, MEDIA_DEVICE_PATH, MEDIA_FILEPATH_DP)) {
 		for_each_handle(&efi_simple_file_system_protocol_guid, match_any, NULL, path, visit,
 				ctx);
-	} else if (ends_in_file(path) || bds_is_load_file_device(path)) {
+	} else if (ends_in_file(path) || ends_in_uri(path) || bds_is_load_file_device(path)) {
 		EFI_DEVICE_PATH_PROTOCOL *copy = dp_dup(path);
 		if (copy)
 			visit(copy, ctx);

@@ -30,7 +30,7 @@ static size_t dhcp4_client_options(uint8_t *p, const struct dhcp4_request *r)
 {
 	static const uint8_t params[] = {1, 3, 6, 43, 51, 54, 60, 66, 67, 97};
 	const char *vendor =
-	    r->http ? "HTTPClient:Arch:00016:UNDI:003000" : "PXEClient:Arch:00007:UNDI:003000";
+	    r->http ? "HTTPClient:Arch:00016:UNDI:003001" : "PXEClient:Arch:00007:UNDI:003000";
 	uint8_t max_size[2], arch[2], undi[3] = {1, 3, 0}, guid[17] = {0};
 	size_t n = 0;
 

@@ -63,7 +63,7 @@ static EFI_STATUS EFIAPI pxe_bc_dhcp(EFI_PXE_BASE_CODE_PROTOCOL *this, BOOLEAN s
 	EFI_STATUS status;
 	struct pxe_dev *d = pxe_started(this, &status);
 
-	return d ? pxe_dhcp(d) : status;
+	return d ? pxe_dhcp(d, false) : status;
 }
 
 static EFI_STATUS EFIAPI pxe_bc_mtftp(EFI_PXE_BASE_CODE_PROTOCOL *this,

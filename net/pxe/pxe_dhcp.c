@@ -63,11 +63,13 @@ static void pxe_bind(struct pxe_dev *d)
 	d->ip = l->yiaddr;
 	d->subnet = l->subnet;
 	d->router = l->router;
+	d->dns = l->dns;
 	d->bound = true;
 	net_put32(d->mode.StationIp.v4.Addr, d->ip);
 	net_put32(d->mode.SubnetMask.v4.Addr, d->subnet);
-	/* The lease names no boot file: a proxyDHCP server may, a little later. */
-	if (!dhcp4_client_boot(&d->dhcp))
+	/* The lease names no boot file: a proxyDHCP server may, a little later (PXE only:
+	 * HTTP boot takes its URL from the lease or the boot option). */
+	if (!d->bound_http && !dhcp4_client_boot(&d->dhcp))
 		pxe_dhcp_wait(d, core_time_ns() + PROXY_WAIT_NS);
 	l = dhcp4_client_boot(&d->dhcp);
 	log_info("DHCP: address %u.%u.%u.%u, boot file \"%s\"%s\n", d->ip >> 24, d->ip >> 16 & 0xff,
@@ -75,7 +77,7 @@ static void pxe_bind(struct pxe_dev *d)
 		 l == &d->dhcp.proxy ? " (proxyDHCP)" : "");
 }
 
-EFI_STATUS pxe_dhcp(struct pxe_dev *d)
+EFI_STATUS pxe_dhcp(struct pxe_dev *d, bool http)
 {
 	UINT64 start = core_time_ns();
 	uint32_t xid = (uint32_t)(start ^ start >> 32) ^ net_get32(d->mac + 2);
@@ -87,7 +89,8 @@ EFI_STATUS pxe_dhcp(struct pxe_dev *d)
 	d->bound = false;
 	d->mode.DhcpAckReceived = false;
 	d->mode.ProxyOfferReceived = false;
-	dhcp4_client_init(&d->dhcp, d->mac, has_uuid ? uuid : NULL, xid, false);
+	dhcp4_client_init(&d->dhcp, d->mac, has_uuid ? uuid : NULL, xid, http);
+	d->bound_http = http;
 	while (round < DHCP_ROUNDS) {
 		UINT64 wait = (UINT64)(round < 2 ? 1 << round : 4) * NS_PER_S;
 		EFI_STATUS status = pxe_dhcp_send(d, start);

@@ -52,6 +52,8 @@ static EFI_STATUS EFIAPI pxe_start(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE
 		log_debug("installing LoadFile and PxeBaseCode: %r\n", status);
 		goto err_close;
 	}
+	/* Without a child there is still PXE: HTTP boot is the one lost. */
+	pxe_http_child_create(d, this->DriverBindingHandle);
 	return EFI_SUCCESS;
 
 err_close:
@@ -74,6 +76,9 @@ static EFI_STATUS EFIAPI pxe_stop(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE 
 	d = container_of(lf, struct pxe_dev, load_file);
 	if (lf->LoadFile != pxe_load_file || d->signature != PXE_SIGNATURE)
 		return EFI_UNSUPPORTED;
+	status = pxe_http_child_destroy(d, this->DriverBindingHandle);
+	if (EFI_ERROR(status) || child_count)
+		return status;
 	status =
 	    protocol_uninstall_multiple(controller, &efi_load_file_protocol_guid, &d->load_file,
 					&efi_pxe_base_code_protocol_guid, &d->pxe, NULL);

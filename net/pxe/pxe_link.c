@@ -34,7 +34,7 @@ EFI_STATUS pxe_link_up(struct pxe_dev *d)
 	return EFI_SUCCESS;
 }
 
-static EFI_STATUS pxe_transmit(struct pxe_dev *d, const void *frame, size_t len)
+EFI_STATUS pxe_transmit(struct pxe_dev *d, const void *frame, size_t len)
 {
 	EFI_STATUS status = d->snp->Transmit(d->snp, 0, len, (void *)frame, NULL, NULL, NULL);
 	void *done = NULL;
@@ -73,13 +73,10 @@ static void pxe_arp_in(struct pxe_dev *d, const struct eth_frame *f)
 		pxe_arp_send(d, &reply, in.sha);
 }
 
-/* Receives one frame; returns true when it is a UDP datagram to port for us. */
-static bool pxe_receive_one(struct pxe_dev *d, uint16_t port, struct udp_datagram *out,
-			    uint32_t *src_ip, bool *got_frame)
+bool pxe_receive_ip(struct pxe_dev *d, struct ipv4_packet *ip, bool *got_frame)
 {
 	UINTN size = sizeof(d->rx);
 	struct eth_frame f;
-	struct ipv4_packet ip;
 	const char *why;
 
 	*got_frame = !EFI_ERROR(d->snp->Receive(d->snp, NULL, &size, d->rx, NULL, NULL, NULL));
@@ -91,16 +88,29 @@ static bool pxe_receive_one(struct pxe_dev *d, uint16_t port, struct udp_datagra
 	}
 	if (f.type != ETH_TYPE_IPV4)
 		return false;
-	why = ipv4_parse(f.payload, f.payload_len, &ip);
-	if (!why)
-		why = udp_parse(&ip, out);
+	why = ipv4_parse(f.payload, f.payload_len, ip);
 	if (why) {
 		log_debug("dropped a packet: %s\n", why);
 		return false;
 	}
 	/* Before DHCP binds us, replies may be sent to the address offered. */
-	if (d->ip && ip.dst != d->ip && ip.dst != NET_IPV4_BROADCAST)
+	return !d->ip || ip->dst == d->ip || ip->dst == NET_IPV4_BROADCAST;
+}
+
+/* Receives one frame; returns true when it is a UDP datagram to port for us. */
+static bool pxe_receive_one(struct pxe_dev *d, uint16_t port, struct udp_datagram *out,
+			    uint32_t *src_ip, bool *got_frame)
+{
+	struct ipv4_packet ip;
+	const char *why;
+
+	if (!pxe_receive_ip(d, &ip, got_frame) || ip.protocol != IPV4_PROTO_UDP)
 		return false;
+	why = udp_parse(&ip, out);
+	if (why) {
+		log_debug("dropped a packet: %s\n", why);
+		return false;
+	}
 	*src_ip = ip.src;
 	return !port || out->dst_port == port;
 }
@@ -126,8 +136,7 @@ bool pxe_wait_udp(struct pxe_dev *d, uint16_t port, UINT64 deadline_ns, struct u
 	return false;
 }
 
-/* The MAC of ip on our link, asking with ARP when the cache does not know it. */
-static EFI_STATUS pxe_resolve(struct pxe_dev *d, uint32_t ip, uint8_t *mac)
+EFI_STATUS pxe_resolve(struct pxe_dev *d, uint32_t ip, uint8_t *mac)
 {
 	struct arp_packet req = {.op = ARP_REQUEST, .spa = d->ip, .tpa = ip};
 	struct udp_datagram ignored;
@@ -152,6 +161,16 @@ static EFI_STATUS pxe_resolve(struct pxe_dev *d, uint32_t ip, uint8_t *mac)
 	return EFI_NO_RESPONSE;
 }
 
+EFI_STATUS pxe_next_hop(struct pxe_dev *d, uint32_t dst_ip, uint8_t *mac)
+{
+	uint32_t hop = dst_ip;
+
+	/* Off our subnet, the router is the next hop. */
+	if (d->subnet && d->router && (dst_ip & d->subnet) != (d->ip & d->subnet))
+		hop = d->router;
+	return pxe_resolve(d, hop, mac);
+}
+
 uint16_t pxe_new_port(struct pxe_dev *d)
 {
 	return (uint16_t)(49152 + d->next_port++ % 16384);
@@ -161,17 +180,12 @@ EFI_STATUS pxe_send_udp(struct pxe_dev *d, uint32_t dst_ip, uint16_t src_port, u
 			size_t len)
 {
 	uint8_t mac[NET_MAC_LEN];
-	uint32_t hop = dst_ip;
 	size_t n;
 
 	if (dst_ip == NET_IPV4_BROADCAST || !d->ip) {
 		mem_copy(mac, broadcast_mac, NET_MAC_LEN);
 	} else {
-		EFI_STATUS status;
-		/* Off our subnet, the router is the next hop. */
-		if (d->subnet && d->router && (dst_ip & d->subnet) != (d->ip & d->subnet))
-			hop = d->router;
-		status = pxe_resolve(d, hop, mac);
+		EFI_STATUS status = pxe_next_hop(d, dst_ip, mac);
 		if (EFI_ERROR(status))
 			return status;
 	}

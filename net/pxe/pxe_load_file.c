@@ -56,7 +56,7 @@ static EFI_STATUS pxe_boot_dhcp(struct pxe_dev *d)
 
 	pxe_say(">>Start PXE over IPv4 (MAC %02x:%02x:%02x:%02x:%02x:%02x).\r\n", d->mac[0],
 		d->mac[1], d->mac[2], d->mac[3], d->mac[4], d->mac[5]);
-	status = pxe_dhcp(d);
+	status = pxe_dhcp(d, false);
 	if (EFI_ERROR(status)) {
 		pxe_say("  PXE-E51: no DHCP answer (%r)\r\n", status);
 		return status;
@@ -80,6 +80,12 @@ static EFI_STATUS pxe_boot(struct pxe_dev *d, UINTN *size, VOID *buffer)
 		return status;
 	l = dhcp4_client_boot(&d->dhcp);
 	server = l ? pxe_boot_server(l) : 0;
+	if (l && pxe_is_url(l->boot_file)) {
+		/* HTTP boot's option (the NIC's Uri() child) takes it; TFTP would only time out. */
+		log_info("the boot file is a URL: left to HTTP boot\n");
+		pxe_say("  PXE: the boot file is a URL, for HTTP boot\r\n");
+		return EFI_NOT_FOUND;
+	}
 	if (!l || !server) {
 		const char *missing = l ? "TFTP server" : "boot file";
 		log_warn("the DHCP server named no %s\n", missing);
@@ -116,9 +122,14 @@ EFI_STATUS EFIAPI pxe_load_file(EFI_LOAD_FILE_PROTOCOL *this, EFI_DEVICE_PATH_PR
 	d = container_of(this, struct pxe_dev, load_file);
 	if (d->signature != PXE_SIGNATURE)
 		return EFI_INVALID_PARAMETER;
-	/* The NIC names no files: only the boot file, with an empty remaining path. */
-	if (path && !dp_is_end(path))
-		return EFI_INVALID_PARAMETER;
+	/* The NIC names no files: only the boot file, with an empty remaining path, or a URL
+	 * (a boot option's [IPv4()]/Uri(url)) for HTTP boot. */
+	if (path && !dp_is_end(path)) {
+		char uri[HTTP_URL_MAX + 1];
+		if (EFI_ERROR(pxe_uri_of_path(path, uri, sizeof(uri))))
+			return EFI_INVALID_PARAMETER;
+		return boot_policy ? pxe_http_boot(d, uri, size, buffer) : EFI_UNSUPPORTED;
+	}
 	if (!boot_policy)
 		return EFI_UNSUPPORTED;
 	return pxe_boot(d, size, buffer);

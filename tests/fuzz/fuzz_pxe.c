@@ -161,7 +161,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	d->signature = PXE_SIGNATURE;
 	d->snp = &snp;
 	pxe_base_code_init(d);
-	if (!EFI_ERROR(pxe_link_up(d)) && !EFI_ERROR(pxe_dhcp(d))) {
+	if (!EFI_ERROR(pxe_link_up(d)) && !EFI_ERROR(pxe_dhcp(d, false))) {
 		const struct dhcp4_reply *l = dhcp4_client_boot(&d->dhcp);
 		EFI_STATUS s = pxe_tftp_read(d, 0x0a000202, l ? l->boot_file : "f", buffer, &n);
 		if ((s == EFI_SUCCESS && n > sizeof(buffer)) ||

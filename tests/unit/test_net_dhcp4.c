@@ -65,7 +65,7 @@ TEST(net_dhcp4_discover_carries_the_pxe_options)
 	r.uuid = NULL;
 	n = dhcp4_build(m, sizeof(m), &r);
 	v = find_option(m, n, 60, &len);
-	EXPECT(v && len == 33 && !memcmp(v, "HTTPClient:Arch:00016:UNDI:003000", 33));
+	EXPECT(v && len == 33 && !memcmp(v, "HTTPClient:Arch:00016:UNDI:003001", 33));
 	v = find_option(m, n, 93, &len);
 	EXPECT(v && len == 2 && net_get16(v) == 0x0010);
 	v = find_option(m, n, 97, &len);

@@ -10,6 +10,8 @@
 #include <ember/core/core.h>
 #include <efi/protocol/load_file.h>
 #include <efi/protocol/pxe_base_code.h>
+#include <ember/lib/devpath_node.h>
+#include <ember/lib/guids.h>
 
 static const EFI_GUID lf_guid = EFI_LOAD_FILE_PROTOCOL_GUID;
 
@@ -390,4 +392,63 @@ TEST(net_pxe_base_code_after_a_boot)
 		      EFI_NOT_STARTED);
 	fake_snp_destroy(f);
 	free(file);
+}
+
+/* HTTP boot's side of the driver: the child MAC()/IPv4()/Uri() with its own LoadFile, a
+ * DHCP boot file that is not a URL refused at once by it (and a URL refused by PXE's TFTP
+ * path), and remaining paths [IPv4()]/Uri(url) checked before anything is sent. */
+TEST(net_pxe_http_child_and_uri_paths)
+{
+	uint8_t file[10] = {0};
+	struct fake_snp_config cfg = {"http://10.0.2.2/boot.efi", file, 10};
+	struct fake_snp *f = fake_snp_create(&cfg);
+	EFI_HANDLE *handles = NULL, child = NULL;
+	EFI_LOAD_FILE_PROTOCOL *lf, *child_lf;
+	EFI_DEVICE_PATH_PROTOCOL *path;
+	UINTN n = 0, size = 0;
+	uint8_t bad[64];
+	const EFI_DEVICE_PATH_PROTOCOL *last = NULL;
+
+	ASSERT(f != NULL);
+	test_install_builtin_drivers();
+	driver_connect(fake_snp_handle(f), NULL, NULL, false);
+	ASSERT_STATUS(protocol_get(fake_snp_handle(f), &lf_guid, (void **)&lf), EFI_SUCCESS);
+	ASSERT_STATUS(handle_locate_buffer(ByProtocol, &lf_guid, NULL, &n, &handles), EFI_SUCCESS);
+	for (UINTN i = 0; i < n; i++)
+		if (handles[i] != fake_snp_handle(f))
+			child = handles[i];
+	pool_free(handles);
+	ASSERT(child != NULL);
+	ASSERT_STATUS(protocol_get(child, &efi_device_path_protocol_guid, (void **)&path),
+		      EFI_SUCCESS);
+	for (; !dp_is_end(path); path = dp_next(path))
+		last = path;
+	ASSERT(last && last->Type == MESSAGING_DEVICE_PATH && last->SubType == MSG_URI_DP);
+	ASSERT_STATUS(protocol_get(child, &lf_guid, (void **)&child_lf), EFI_SUCCESS);
+	/* PXE's option: the boot file is a URL, left to HTTP boot without a TFTP request. */
+	EXPECT_STATUS(lf->LoadFile(lf, NULL, true, &size, NULL), EFI_NOT_FOUND);
+	EXPECT_EQ(fake_snp_stats(f)->rrqs, 0);
+	/* Hostile remaining paths: a NUL or a control character in the URI, an IPv4() node of
+	 * a wrong length, a Uri() not last. */
+	memset(bad, 0, sizeof(bad));
+	dp_set_node((EFI_DEVICE_PATH_PROTOCOL *)bad, MESSAGING_DEVICE_PATH, MSG_URI_DP, 4 + 8);
+	memcpy(bad + 4, "http:/\0x", 8);
+	dp_set_end((EFI_DEVICE_PATH_PROTOCOL *)(bad + 12));
+	EXPECT_STATUS(lf->LoadFile(lf, (EFI_DEVICE_PATH_PROTOCOL *)bad, true, &size, NULL),
+		      EFI_INVALID_PARAMETER);
+	bad[10] = '\n';
+	EXPECT_STATUS(
+	    child_lf->LoadFile(child_lf, (EFI_DEVICE_PATH_PROTOCOL *)bad, true, &size, NULL),
+	    EFI_INVALID_PARAMETER);
+	dp_set_node((EFI_DEVICE_PATH_PROTOCOL *)bad, MESSAGING_DEVICE_PATH, MSG_IPv4_DP, 8);
+	EXPECT_STATUS(lf->LoadFile(lf, (EFI_DEVICE_PATH_PROTOCOL *)bad, true, &size, NULL),
+		      EFI_INVALID_PARAMETER);
+	dp_set_node((EFI_DEVICE_PATH_PROTOCOL *)bad, MESSAGING_DEVICE_PATH, MSG_URI_DP, 4);
+	dp_set_node((EFI_DEVICE_PATH_PROTOCOL *)(bad + 4), MESSAGING_DEVICE_PATH, MSG_URI_DP, 4);
+	dp_set_end((EFI_DEVICE_PATH_PROTOCOL *)(bad + 8));
+	EXPECT_STATUS(lf->LoadFile(lf, (EFI_DEVICE_PATH_PROTOCOL *)bad, true, &size, NULL),
+		      EFI_INVALID_PARAMETER);
+	EXPECT_STATUS(lf->LoadFile(lf, (EFI_DEVICE_PATH_PROTOCOL *)bad, false, &size, NULL),
+		      EFI_INVALID_PARAMETER);
+	fake_snp_destroy(f);
 }
