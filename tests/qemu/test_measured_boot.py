@@ -147,6 +147,30 @@ def expect_replayed(console):
     assert re.search(r"tcg2-test: replayed \d+ events", console), console[-3000:]
 
 
+def firmware_blobs():
+    """The two blobs Ember measures into PCR 0, as they are in its code flash: the reset
+    stage (the last 8 KiB) and the packed core, found through the reset stage's core
+    descriptor (platform/qemu-x86_64/reset/layout.h)."""
+    code = (FW / "ember-code.fd").read_bytes()
+    reset = code[-8192:]
+    at = reset.find(b"EMBERCOR")
+    assert at >= 0
+    core_flash = int.from_bytes(reset[at + 8:at + 16], "little")
+    packed_size = int.from_bytes(reset[at + 48:at + 56], "little")
+    offset = core_flash - ((1 << 32) - len(code))
+    return [reset, code[offset:offset + packed_size]]
+
+
+def expect_firmware_digests(extended):
+    """PCR 0's first two events are the digests of the flash's bytes in every bank (mkfd
+    stores them at build time; they must be what hashing the flash gives)."""
+    pcr0 = [d for p, d in extended if p == 0]
+    for blob, digests in zip(firmware_blobs(), pcr0[:2]):
+        assert set(digests) == set(HASHES)
+        for alg, digest in digests.items():
+            assert digest == HASHES[alg](blob).digest(), f"PCR 0: algorithm {alg:#x}"
+
+
 def replace_app(disk, app):
     """Puts app as \\EFI\\BOOT\\BOOTX64.EFI in the disk's ESP, leaving its GPT as it was."""
     subprocess.run(["mcopy", "-o", "-i", f"{disk}@@{ESP_START}", str(app),
@@ -173,6 +197,8 @@ def test_measured_boot(firmware, apps, tmp_path):
 
     first, console = measured_boot(firmware, disk, tmp_path)
     expect_replayed(console)
+    if firmware == "ember":
+        expect_firmware_digests(first)
     pcrs = replay(first)
     banks = {alg for alg, _ in pcrs}
     assert SHA256 in banks, banks
