@@ -8,8 +8,13 @@
  * With the argument "set-banks" it first asks SetActivePcrBanks for SHA-256 alone and resets;
  * once the firmware has reallocated the banks (through a reset of its own), it checks the
  * result and the banks, then runs the checks above on the new bank.
+ * With Secure Boot on, it first loads its own file again (verified by the same db entry,
+ * which PCR 7 must then hold once, not twice) and at the end prints the whole log as hex
+ * lines ("tcg2-log: ..."), for the host to read PCR 7's events
+ * (tests/qemu/test_measured_boot.py).
  * Ends with a summary line and powers the machine off, as scripts/run-ovmf expects. */
 #include <ember/lib/guids.h>
+#include "../lib/devpath.h"
 #include "tcg2_test.h"
 
 #define EV_IPL 0x0000000D
@@ -358,6 +363,57 @@ static void check_replay(const struct log_view *v)
 	}
 }
 
+static bool secure_boot_on(void)
+{
+	UINT8 value = 0;
+	UINTN size = sizeof(value);
+
+	return !EFI_ERROR(app_rt->GetVariable(u"SecureBoot", (EFI_GUID *)&efi_global_variable_guid,
+					      NULL, &size, &value)) &&
+	       size == 1 && value == 1;
+}
+
+/* Loads (verified by Secure Boot) and unloads this application's own file once more. */
+static void load_self_again(void)
+{
+	static EFI_GUID loaded_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
+	static EFI_GUID path_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
+	EFI_LOADED_IMAGE_PROTOCOL *image;
+	EFI_DEVICE_PATH_PROTOCOL *device, *path;
+	EFI_HANDLE handle;
+
+	if (!CHECK_STATUS(app_bs->HandleProtocol(app_image, &loaded_guid, (void **)&image),
+			  EFI_SUCCESS) ||
+	    !CHECK_STATUS(app_bs->HandleProtocol(image->DeviceHandle, &path_guid, (void **)&device),
+			  EFI_SUCCESS))
+		return;
+	path = dp_append(device, image->FilePath);
+	if (!CHECK(path != NULL))
+		return;
+	if (CHECK_STATUS(app_bs->LoadImage(FALSE, app_image, path, NULL, 0, &handle), EFI_SUCCESS))
+		CHECK_STATUS(app_bs->UnloadImage(handle), EFI_SUCCESS);
+	app_free(path);
+	app_print("tcg2-test: loaded itself again\n");
+}
+
+/* The log's bytes, 64 a line. */
+static void print_log(const struct log_view *v)
+{
+	static const char digits[] = "0123456789abcdef";
+	char line[2 * 64 + 1];
+
+	for (size_t at = 0; at < v->end; at += 64) {
+		size_t n = v->end - at < 64 ? v->end - at : 64;
+
+		for (size_t i = 0; i < n; i++) {
+			line[2 * i] = digits[v->base[at + i] >> 4];
+			line[2 * i + 1] = digits[v->base[at + i] & 15];
+		}
+		line[2 * n] = 0;
+		app_print("tcg2-log: %s\n", line);
+	}
+}
+
 static bool has_arg(const char *word)
 {
 	static EFI_GUID guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
@@ -414,6 +470,8 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	} else {
 		if (has_arg("set-banks"))
 			check_set_banks();
+		if (secure_boot_on())
+			load_self_again();
 		check_capability();
 		check_banks();
 		check_bad_arguments();
@@ -426,6 +484,8 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 				check_new_records(&first, &second);
 				check_final_events(&first, &second);
 				check_replay(&second);
+				if (secure_boot_on())
+					print_log(&second);
 			}
 		}
 	}
