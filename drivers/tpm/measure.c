@@ -27,6 +27,11 @@ static bool log_failed, final_started;
 
 static const enum hash_alg bank_hash[] = {HASH_SHA1, HASH_SHA256, HASH_SHA384, HASH_SHA512};
 
+/* The image Secure Boot allowed last and its Authenticode SHA-256 (measure_image_sha256). */
+static const void *known_image;
+static UINTN known_size;
+static UINT8 known_sha256[32];
+
 static void *nvs_pages(UINT32 size)
 {
 	EFI_PHYSICAL_ADDRESS address;
@@ -182,14 +187,29 @@ EFI_STATUS measure_pe_image(UINT32 pcr, UINT32 event_type, const void *image, UI
 	UINT8 digests[TPM_BANK_COUNT][TPM_DIGEST_MAX];
 	struct tcg_log *log = event_log_get();
 	EFI_STATUS status;
+	bool known;
 
 	if (!log)
 		return EFI_NOT_READY;
-	status = event_log_hash(log->banks, image, image_size, true, digests);
+	/* The SHA-256 bank from Secure Boot's check of this very buffer, when it made one. */
+	known = image == known_image && image_size == known_size;
+	measure_image_sha256(NULL, 0, NULL);
+	status = event_log_hash(known ? log->banks & ~TPM_BANK_SHA256 : log->banks, image,
+				image_size, true, digests);
 	if (EFI_ERROR(status))
 		return status;
+	if (known && (log->banks & TPM_BANK_SHA256))
+		mem_copy(digests[1], known_sha256, sizeof(known_sha256));
 	return event_log_record(pcr, event_type, (const UINT8(*)[TPM_DIGEST_MAX])digests, event,
 				event_size, true);
+}
+
+void measure_image_sha256(const void *file, UINTN size, const UINT8 *digest)
+{
+	known_image = file;
+	known_size = file ? size : 0;
+	if (file)
+		mem_copy(known_sha256, digest, sizeof(known_sha256));
 }
 
 EFI_STATUS measure_digests(UINT32 pcr, UINT32 event_type, const UINT8 digests[][TPM_DIGEST_MAX],

@@ -354,6 +354,8 @@ def test_secure_boot_policy_in_pcr7(firmware, tmp_path):
     extended, console = measured_boot(firmware, disk, tmp_path)
     expect_replayed(console)
     assert "tcg2-test: loaded itself again" in console
+    # The application's SHA-256 (on Ember the one Secure Boot computed) is its Authenticode's.
+    assert (4, authenticode_sha256(signed)) in [(p, d.get(SHA256)) for p, d in extended]
     pcr7 = [d[SHA256] for p, d in extended if p == 7]
     secure_boot = variable_data(guid_bytes(GLOBAL_VARIABLE), "SecureBoot", b"\x01")
     assert pcr7 and pcr7[0] == hashlib.sha256(secure_boot).digest()
