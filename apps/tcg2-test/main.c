@@ -8,6 +8,8 @@
  * With the argument "set-banks" it first asks SetActivePcrBanks for SHA-256 alone and resets;
  * once the firmware has reallocated the banks (through a reset of its own), it checks the
  * result and the banks, then runs the checks above on the new bank.
+ * It calls ExitBootServices once with a stale map key, refused (PCR 5 then holds "Exit Boot
+ * Services Invocation" and "... Returned with Failure", which the host test looks for).
  * With Secure Boot on, it first loads its own file again (verified by the same db entry,
  * which PCR 7 must then hold once, not twice) and at the end prints the whole log as hex
  * lines ("tcg2-log: ..."), for the host to read PCR 7's events
@@ -414,6 +416,12 @@ static void print_log(const struct log_view *v)
 	}
 }
 
+/* A map key no GetMemoryMap gave: refused, and the firmware goes on as before. */
+static void check_exit_boot_services_failure(void)
+{
+	CHECK_STATUS(app_bs->ExitBootServices(app_image, (UINTN)-2), EFI_INVALID_PARAMETER);
+}
+
 static bool has_arg(const char *word)
 {
 	static EFI_GUID guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
@@ -472,6 +480,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 			check_set_banks();
 		if (secure_boot_on())
 			load_self_again();
+		check_exit_boot_services_failure();
 		check_capability();
 		check_banks();
 		check_bad_arguments();
