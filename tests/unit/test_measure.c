@@ -161,6 +161,10 @@ static void check_full(struct tcg_log *log)
 		status = measure_data(8, EV_EFI_ACTION, "x", 1, big, sizeof(big));
 	EXPECT_STATUS(status, EFI_VOLUME_FULL);
 	EXPECT(log->truncated);
+	/* the SHA-1 log (64 KiB) was full before */
+	ASSERT(event_log_legacy() != NULL);
+	EXPECT(event_log_legacy()->truncated);
+	EXPECT(event_log_legacy()->used <= event_log_legacy()->size);
 	fake.cmd_size = 0;
 	EXPECT_STATUS(measure_data(8, EV_EFI_ACTION, "x", 1, "y", 1), EFI_VOLUME_FULL);
 	/* extended all the same */
