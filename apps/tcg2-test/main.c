@@ -20,6 +20,7 @@
 #include "tcg2_test.h"
 
 #define EV_IPL 0x0000000D
+#define EV_NO_ACTION_TYPE 0x00000003
 #define DATA_PCR 8
 #define IMAGE_PCR 9
 #define DEBUG_PCR 16 /* resettable from locality 0: the extend-only check leaves no trace */
@@ -365,6 +366,53 @@ static void check_replay(const struct log_view *v)
 	}
 }
 
+/* The SHA-1 log (TCG_PCClientPCREvent records), when the firmware offers it, replays to the
+ * SHA-1 PCRs as the crypto-agile log does. */
+static void check_legacy_replay(void)
+{
+	static UINT8 pcrs[TLOG_PCRS][TLOG_DIGEST_MAX], replay[TLOG_PCRS][20];
+	EFI_PHYSICAL_ADDRESS location = 0, last = 0, at;
+	BOOLEAN truncated = TRUE;
+	UINT32 records = 0;
+
+	if (!(cap.SupportedEventLogs & EFI_TCG2_EVENT_LOG_FORMAT_TCG_1_2) ||
+	    !(cap.ActivePcrBanks & EFI_TCG2_BOOT_HASH_ALG_SHA1))
+		return;
+	if (!CHECK_STATUS(tcg2->GetEventLog(tcg2, EFI_TCG2_EVENT_LOG_FORMAT_TCG_1_2, &location,
+					    &last, &truncated),
+			  EFI_SUCCESS) ||
+	    !CHECK(location != 0 && last >= location))
+		return;
+	CHECK(!truncated);
+	mem_set(replay, 0, sizeof(replay));
+	/* PCRs 17-22 (DRTM) start at all ones after TPM2_Startup, as tlog_replay has them */
+	mem_set(replay[17], 0xFF, 6 * sizeof(replay[0]));
+	for (at = location; at <= last; records++) {
+		const UINT8 *rec = (const UINT8 *)(UINTN)at;
+		UINT32 pcr, type, size;
+		UINT8 both[40];
+
+		mem_copy(&pcr, rec, 4);
+		mem_copy(&type, rec + 4, 4);
+		mem_copy(&size, rec + 28, 4);
+		if (!CHECK(pcr < TLOG_PCRS && size <= 0x100000))
+			return;
+		if (type != EV_NO_ACTION_TYPE) {
+			mem_copy(both, replay[pcr], 20);
+			mem_copy(both + 20, rec + 8, 20);
+			if (!CHECK(tpm_hash(NULL, 0x0004, both, sizeof(both), replay[pcr])))
+				return;
+		}
+		at += 32 + size;
+	}
+	if (!CHECK(tpm_read_pcrs(0x0004, pcrs)))
+		return;
+	for (int pcr = 0; pcr < TLOG_PCRS; pcr++)
+		if (mem_cmp(pcrs[pcr], replay[pcr], 20) != 0)
+			CHECK_FAIL("SHA-1 log: PCR %d differs from its replay", pcr);
+	app_print("tcg2-test: SHA-1 log replayed %u records\n", records);
+}
+
 static bool secure_boot_on(void)
 {
 	UINT8 value = 0;
@@ -493,6 +541,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 				check_new_records(&first, &second);
 				check_final_events(&first, &second);
 				check_replay(&second);
+				check_legacy_replay();
 				if (secure_boot_on())
 					print_log(&second);
 			}
