@@ -265,9 +265,11 @@ static enum image_verdict check_signatures(struct digests *d, const struct image
 	return allowed ? IMAGE_ALLOWED : verdict;
 }
 
+/* The verdict; *authority the db entry that allowed the image, and sha256 (when not NULL)
+ * the image's Authenticode SHA-256 once computed. */
 static enum image_verdict policy_check(const void *image, size_t size,
 				       const struct image_databases *dbs,
-				       struct image_authority *authority)
+				       struct image_authority *authority, uint8_t *sha256)
 {
 	struct digests d = {.image = image, .size = size};
 	enum image_verdict verdict;
@@ -284,6 +286,8 @@ static enum image_verdict policy_check(const void *image, size_t size,
 		log_debug("the image is no well-formed PE/COFF file\n");
 		return IMAGE_MALFORMED;
 	}
+	if (sha256)
+		mem_copy(sha256, d.value[HASH_SHA256], 32);
 	if (digest_listed(dbs->dbx, dbs->dbx_size, &d, NULL))
 		return IMAGE_HASH_IN_DBX;
 	verdict = check_signatures(&d, dbs, &signed_image, authority);
@@ -298,18 +302,21 @@ static enum image_verdict policy_check(const void *image, size_t size,
 enum image_verdict image_policy_check(const void *image, size_t size,
 				      const struct image_databases *dbs)
 {
-	return policy_check(image, size, dbs, NULL);
+	return policy_check(image, size, dbs, NULL, NULL);
 }
 
 enum image_verdict image_policy_check_authority(const void *image, size_t size,
 						const struct image_databases *dbs,
 						struct image_authority *authority)
 {
-	struct image_authority found = {NULL, 0};
-	enum image_verdict verdict = policy_check(image, size, dbs, &found);
+	struct image_authority found = {NULL, 0, {0}};
+	uint8_t sha256[32] = {0};
+	/* The entry found is overwritten whole on the way: the digest comes apart. */
+	enum image_verdict verdict = policy_check(image, size, dbs, &found, sha256);
 
 	/* A signature allowed before a later one was found revoked allowed nothing. */
-	*authority = verdict == IMAGE_ALLOWED ? found : (struct image_authority){NULL, 0};
+	*authority = verdict == IMAGE_ALLOWED ? found : (struct image_authority){NULL, 0, {0}};
+	mem_copy(authority->sha256, sha256, sizeof(sha256));
 	return verdict;
 }
 

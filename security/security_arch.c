@@ -9,6 +9,7 @@
 #include <ember/core/image_policy.h>
 #include <ember/core/init.h>
 #include <ember/core/log.h>
+#include <ember/drivers/measure.h>
 #include <ember/drivers/measure_boot.h>
 #include <ember/lib/guids.h>
 #include <efi/protocol/security.h>
@@ -51,9 +52,12 @@ static enum image_verdict check_against_databases(const void *file, UINTN size)
 		goto out;
 	dbs = (struct image_databases){db, db_size, dbx, dbx_size};
 	verdict = image_policy_check_authority(file, size, &dbs, &authority);
-	/* Measured boot logs the db entry that allowed the image, while db is at hand. */
+	/* Measured boot logs the db entry that allowed the image, while db is at hand, and
+	 * takes the image's SHA-256 from here rather than hash it again. */
 	if (verdict == IMAGE_ALLOWED && authority.entry)
 		measure_authority(authority.entry, authority.size);
+	if (verdict == IMAGE_ALLOWED)
+		measure_image_sha256(file, size, authority.sha256);
 out:
 	pool_free(db);
 	pool_free(dbx);
@@ -76,6 +80,7 @@ static EFI_STATUS EFIAPI file_authentication(const EFI_SECURITY2_ARCH_PROTOCOL *
 	enum image_verdict verdict;
 
 	(void)this, (void)boot_policy;
+	measure_image_sha256(NULL, 0, NULL); /* only what this check allows */
 	if (!secure_boot_enabled())
 		return EFI_SUCCESS;
 	/* Without the bytes nothing can be checked: refuse (the core always passes them). */

@@ -8,11 +8,19 @@
  * With the argument "set-banks" it first asks SetActivePcrBanks for SHA-256 alone and resets;
  * once the firmware has reallocated the banks (through a reset of its own), it checks the
  * result and the banks, then runs the checks above on the new bank.
+ * It calls ExitBootServices once with a stale map key, refused (PCR 5 then holds "Exit Boot
+ * Services Invocation" and "... Returned with Failure", which the host test looks for).
+ * With Secure Boot on, it first loads its own file again (verified by the same db entry,
+ * which PCR 7 must then hold once, not twice) and at the end prints the whole log as hex
+ * lines ("tcg2-log: ..."), for the host to read PCR 7's events
+ * (tests/qemu/test_measured_boot.py).
  * Ends with a summary line and powers the machine off, as scripts/run-ovmf expects. */
 #include <ember/lib/guids.h>
+#include "../lib/devpath.h"
 #include "tcg2_test.h"
 
 #define EV_IPL 0x0000000D
+#define EV_NO_ACTION_TYPE 0x00000003
 #define DATA_PCR 8
 #define IMAGE_PCR 9
 #define DEBUG_PCR 16 /* resettable from locality 0: the extend-only check leaves no trace */
@@ -358,6 +366,110 @@ static void check_replay(const struct log_view *v)
 	}
 }
 
+/* The SHA-1 log (TCG_PCClientPCREvent records), when the firmware offers it, replays to the
+ * SHA-1 PCRs as the crypto-agile log does. */
+static void check_legacy_replay(void)
+{
+	static UINT8 pcrs[TLOG_PCRS][TLOG_DIGEST_MAX], replay[TLOG_PCRS][20];
+	EFI_PHYSICAL_ADDRESS location = 0, last = 0, at;
+	BOOLEAN truncated = TRUE;
+	UINT32 records = 0;
+
+	if (!(cap.SupportedEventLogs & EFI_TCG2_EVENT_LOG_FORMAT_TCG_1_2) ||
+	    !(cap.ActivePcrBanks & EFI_TCG2_BOOT_HASH_ALG_SHA1))
+		return;
+	if (!CHECK_STATUS(tcg2->GetEventLog(tcg2, EFI_TCG2_EVENT_LOG_FORMAT_TCG_1_2, &location,
+					    &last, &truncated),
+			  EFI_SUCCESS) ||
+	    !CHECK(location != 0 && last >= location))
+		return;
+	CHECK(!truncated);
+	mem_set(replay, 0, sizeof(replay));
+	/* PCRs 17-22 (DRTM) start at all ones after TPM2_Startup, as tlog_replay has them */
+	mem_set(replay[17], 0xFF, 6 * sizeof(replay[0]));
+	for (at = location; at <= last; records++) {
+		const UINT8 *rec = (const UINT8 *)(UINTN)at;
+		UINT32 pcr, type, size;
+		UINT8 both[40];
+
+		mem_copy(&pcr, rec, 4);
+		mem_copy(&type, rec + 4, 4);
+		mem_copy(&size, rec + 28, 4);
+		if (!CHECK(pcr < TLOG_PCRS && size <= 0x100000))
+			return;
+		if (type != EV_NO_ACTION_TYPE) {
+			mem_copy(both, replay[pcr], 20);
+			mem_copy(both + 20, rec + 8, 20);
+			if (!CHECK(tpm_hash(NULL, 0x0004, both, sizeof(both), replay[pcr])))
+				return;
+		}
+		at += 32 + size;
+	}
+	if (!CHECK(tpm_read_pcrs(0x0004, pcrs)))
+		return;
+	for (int pcr = 0; pcr < TLOG_PCRS; pcr++)
+		if (mem_cmp(pcrs[pcr], replay[pcr], 20) != 0)
+			CHECK_FAIL("SHA-1 log: PCR %d differs from its replay", pcr);
+	app_print("tcg2-test: SHA-1 log replayed %u records\n", records);
+}
+
+static bool secure_boot_on(void)
+{
+	UINT8 value = 0;
+	UINTN size = sizeof(value);
+
+	return !EFI_ERROR(app_rt->GetVariable(u"SecureBoot", (EFI_GUID *)&efi_global_variable_guid,
+					      NULL, &size, &value)) &&
+	       size == 1 && value == 1;
+}
+
+/* Loads (verified by Secure Boot) and unloads this application's own file once more. */
+static void load_self_again(void)
+{
+	static EFI_GUID loaded_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
+	static EFI_GUID path_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
+	EFI_LOADED_IMAGE_PROTOCOL *image;
+	EFI_DEVICE_PATH_PROTOCOL *device, *path;
+	EFI_HANDLE handle;
+
+	if (!CHECK_STATUS(app_bs->HandleProtocol(app_image, &loaded_guid, (void **)&image),
+			  EFI_SUCCESS) ||
+	    !CHECK_STATUS(app_bs->HandleProtocol(image->DeviceHandle, &path_guid, (void **)&device),
+			  EFI_SUCCESS))
+		return;
+	path = dp_append(device, image->FilePath);
+	if (!CHECK(path != NULL))
+		return;
+	if (CHECK_STATUS(app_bs->LoadImage(FALSE, app_image, path, NULL, 0, &handle), EFI_SUCCESS))
+		CHECK_STATUS(app_bs->UnloadImage(handle), EFI_SUCCESS);
+	app_free(path);
+	app_print("tcg2-test: loaded itself again\n");
+}
+
+/* The log's bytes, 64 a line. */
+static void print_log(const struct log_view *v)
+{
+	static const char digits[] = "0123456789abcdef";
+	char line[2 * 64 + 1];
+
+	for (size_t at = 0; at < v->end; at += 64) {
+		size_t n = v->end - at < 64 ? v->end - at : 64;
+
+		for (size_t i = 0; i < n; i++) {
+			line[2 * i] = digits[v->base[at + i] >> 4];
+			line[2 * i + 1] = digits[v->base[at + i] & 15];
+		}
+		line[2 * n] = 0;
+		app_print("tcg2-log: %s\n", line);
+	}
+}
+
+/* A map key no GetMemoryMap gave: refused, and the firmware goes on as before. */
+static void check_exit_boot_services_failure(void)
+{
+	CHECK_STATUS(app_bs->ExitBootServices(app_image, (UINTN)-2), EFI_INVALID_PARAMETER);
+}
+
 static bool has_arg(const char *word)
 {
 	static EFI_GUID guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
@@ -414,6 +526,9 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	} else {
 		if (has_arg("set-banks"))
 			check_set_banks();
+		if (secure_boot_on())
+			load_self_again();
+		check_exit_boot_services_failure();
 		check_capability();
 		check_banks();
 		check_bad_arguments();
@@ -426,6 +541,9 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 				check_new_records(&first, &second);
 				check_final_events(&first, &second);
 				check_replay(&second);
+				check_legacy_replay();
+				if (secure_boot_on())
+					print_log(&second);
 			}
 		}
 	}

@@ -9,6 +9,8 @@
 #include <ember/lib/guids.h>
 
 bool core_boot_services_exited;
+const EFI_GUID core_event_group_exit_boot_services_failed_guid = {
+    0xe7559c33, 0xf9ab, 0x4294, {0x8a, 0x05, 0xdb, 0x72, 0x62, 0x02, 0x75, 0xef}};
 
 EFI_STATUS EFIAPI efi_exit_boot_services(EFI_HANDLE image, UINTN map_key)
 {
@@ -22,8 +24,10 @@ EFI_STATUS EFIAPI efi_exit_boot_services(EFI_HANDLE image, UINTN map_key)
 		before_signalled = true;
 		event_signal_group(&efi_event_group_before_exit_boot_services_guid);
 	}
-	if (map_key != memmap_key())
+	if (map_key != memmap_key()) {
+		event_signal_group(&core_event_group_exit_boot_services_failed_guid);
 		return EFI_INVALID_PARAMETER;
+	}
 	/* The map is final now: the memory attributes table describes it. */
 	runtime_memory_attributes_update();
 	old = tpl_raise(TPL_HIGH_LEVEL);

@@ -12,6 +12,18 @@ struct tcg_log *event_log_get(void);
  * the log and, once event_log_final_start was called, in the final events table. */
 EFI_STATUS event_log_record(UINT32 pcr, UINT32 type, const UINT8 digests[][TPM_DIGEST_MAX],
 			    const void *event, UINT32 event_size, bool log_it);
+/* The SHA-1 log (EFI_TCG2_EVENT_LOG_FORMAT_TCG_1_2): TCG_PCClientPCREvent records (PCR,
+ * type, SHA-1 digest, event size, event) of every event, kept beside the crypto-agile log
+ * when the SHA-1 bank is active. */
+struct tcg_legacy_log {
+	UINT8 *base;
+	UINT32 size, used;
+	UINT32 last_event; /* offset of the last record */
+	bool truncated;
+};
+
+/* The SHA-1 log, NULL without one (no TPM, no SHA-1 bank, no memory). */
+const struct tcg_legacy_log *event_log_legacy(void);
 /* Called by GetEventLog: every later event also goes into EFI_TCG2_FINAL_EVENTS_TABLE. */
 void event_log_final_start(void);
 /* Hashes data in every bank of banks into digests (digests[i] for bank 1 << i); with

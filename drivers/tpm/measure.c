@@ -18,14 +18,22 @@
  * every record larger, and PCR 7's variables carry certificates. */
 #define EVENT_LOG_SIZE (128u * 1024)
 #define FINAL_EVENTS_SIZE (64u * 1024)
+#define LEGACY_LOG_SIZE (64u * 1024)
+#define LEGACY_HEADER 32 /* TCG_PCClientPCREvent before its event bytes */
 
 static struct tcg_log machine_log;
 static struct tcg_log final_log; /* the records after the final events table's header */
+static struct tcg_legacy_log legacy_log;
 static EFI_TCG2_FINAL_EVENTS_TABLE *final_table;
 static struct tpm_device *log_tpm; /* the TPM the log was made for */
 static bool log_failed, final_started;
 
 static const enum hash_alg bank_hash[] = {HASH_SHA1, HASH_SHA256, HASH_SHA384, HASH_SHA512};
+
+/* The image Secure Boot allowed last and its Authenticode SHA-256 (measure_image_sha256). */
+static const void *known_image;
+static UINTN known_size;
+static UINT8 known_sha256[32];
 
 static void *nvs_pages(UINT32 size)
 {
@@ -75,6 +83,12 @@ static bool log_make(struct tpm_device *tpm)
 		log_failed = true;
 		return false;
 	}
+	/* Optional: without its memory, only the crypto-agile log is offered. */
+	mem_set(&legacy_log, 0, sizeof(legacy_log));
+	if (banks & TPM_BANK_SHA1) {
+		legacy_log.base = nvs_pages(LEGACY_LOG_SIZE);
+		legacy_log.size = legacy_log.base ? LEGACY_LOG_SIZE : 0;
+	}
 	return true;
 }
 
@@ -88,6 +102,32 @@ struct tcg_log *event_log_get(void)
 	if (!tpm || log_failed)
 		return NULL;
 	return &machine_log;
+}
+
+const struct tcg_legacy_log *event_log_legacy(void)
+{
+	return event_log_get() && legacy_log.base ? &legacy_log : NULL;
+}
+
+static void legacy_append(UINT32 pcr, UINT32 type, const UINT8 *sha1, const void *event,
+			  UINT32 event_size)
+{
+	UINT8 *p = legacy_log.base + legacy_log.used;
+
+	if (!legacy_log.base)
+		return;
+	if (legacy_log.truncated || event_size > legacy_log.size - LEGACY_HEADER ||
+	    LEGACY_HEADER + event_size > legacy_log.size - legacy_log.used) {
+		legacy_log.truncated = true;
+		return;
+	}
+	mem_copy(p, &pcr, 4);
+	mem_copy(p + 4, &type, 4);
+	mem_copy(p + 8, sha1, 20);
+	mem_copy(p + 28, &event_size, 4);
+	mem_copy(p + LEGACY_HEADER, event, event_size);
+	legacy_log.last_event = legacy_log.used;
+	legacy_log.used += LEGACY_HEADER + event_size;
 }
 
 void event_log_final_start(void)
@@ -123,6 +163,7 @@ static EFI_STATUS log_append(UINT32 pcr, UINT32 type, const UINT8 digests[][TPM_
 {
 	EFI_STATUS status = tcg_log_append(&machine_log, pcr, type, digests, event, event_size);
 
+	legacy_append(pcr, type, digests[0], event, event_size);
 	if (EFI_ERROR(status))
 		log_debug("log full: event 0x%x for PCR %u not logged\n", type, pcr);
 	if (!final_started)
@@ -182,14 +223,29 @@ EFI_STATUS measure_pe_image(UINT32 pcr, UINT32 event_type, const void *image, UI
 	UINT8 digests[TPM_BANK_COUNT][TPM_DIGEST_MAX];
 	struct tcg_log *log = event_log_get();
 	EFI_STATUS status;
+	bool known;
 
 	if (!log)
 		return EFI_NOT_READY;
-	status = event_log_hash(log->banks, image, image_size, true, digests);
+	/* The SHA-256 bank from Secure Boot's check of this very buffer, when it made one. */
+	known = image == known_image && image_size == known_size;
+	measure_image_sha256(NULL, 0, NULL);
+	status = event_log_hash(known ? log->banks & ~TPM_BANK_SHA256 : log->banks, image,
+				image_size, true, digests);
 	if (EFI_ERROR(status))
 		return status;
+	if (known && (log->banks & TPM_BANK_SHA256))
+		mem_copy(digests[1], known_sha256, sizeof(known_sha256));
 	return event_log_record(pcr, event_type, (const UINT8(*)[TPM_DIGEST_MAX])digests, event,
 				event_size, true);
+}
+
+void measure_image_sha256(const void *file, UINTN size, const UINT8 *digest)
+{
+	known_image = file;
+	known_size = file ? size : 0;
+	if (file)
+		mem_copy(known_sha256, digest, sizeof(known_sha256));
 }
 
 EFI_STATUS measure_digests(UINT32 pcr, UINT32 event_type, const UINT8 digests[][TPM_DIGEST_MAX],

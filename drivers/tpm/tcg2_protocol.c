@@ -41,7 +41,8 @@ static void capability_fill(EFI_TCG2_BOOT_SERVICE_CAPABILITY *cap)
 	cap->Size = sizeof(*cap);
 	cap->StructureVersion = (EFI_TCG2_VERSION){1, 1};
 	cap->ProtocolVersion = (EFI_TCG2_VERSION){1, 1};
-	cap->SupportedEventLogs = EFI_TCG2_EVENT_LOG_FORMAT_TCG_2;
+	cap->SupportedEventLogs = EFI_TCG2_EVENT_LOG_FORMAT_TCG_2 |
+				  (event_log_legacy() ? EFI_TCG2_EVENT_LOG_FORMAT_TCG_1_2 : 0);
 	cap->MaxCommandSize = TPM_BUFFER_MAX;
 	cap->MaxResponseSize = TPM_BUFFER_MAX;
 	if (!tpm)
@@ -78,8 +79,18 @@ static EFI_STATUS EFIAPI tcg2_get_capability(EFI_TCG2_PROTOCOL *This,
 	return EFI_SUCCESS;
 }
 
-/* Only the crypto-agile log exists: the SHA-1 format is an unsupported format (6.5). From
- * the first call on, events also go into the final events table. */
+/* The SHA-1 log: where it is, and its last record (0 when empty). */
+static void legacy_log_report(const struct tcg_legacy_log *legacy, EFI_PHYSICAL_ADDRESS *location,
+			      EFI_PHYSICAL_ADDRESS *last, BOOLEAN *truncated)
+{
+	*location = (EFI_PHYSICAL_ADDRESS)(uintptr_t)legacy->base;
+	*last = legacy->used ? *location + legacy->last_event : 0;
+	*truncated = legacy->truncated;
+}
+
+/* The crypto-agile log, or the SHA-1 one when the SHA-1 bank is active (else that format
+ * is unsupported, 6.5). From the first call for the crypto-agile log on, events also go
+ * into the final events table (which holds that format only). */
 static EFI_STATUS EFIAPI tcg2_get_event_log(EFI_TCG2_PROTOCOL *This,
 					    EFI_TCG2_EVENT_LOG_FORMAT EventLogFormat,
 					    EFI_PHYSICAL_ADDRESS *EventLogLocation,
@@ -88,8 +99,15 @@ static EFI_STATUS EFIAPI tcg2_get_event_log(EFI_TCG2_PROTOCOL *This,
 {
 	struct tcg_log *log;
 
-	if (!This || EventLogFormat != EFI_TCG2_EVENT_LOG_FORMAT_TCG_2 || !EventLogLocation ||
-	    !EventLogLastEntry || !EventLogTruncated)
+	const struct tcg_legacy_log *legacy = event_log_legacy();
+
+	if (!This || !EventLogLocation || !EventLogLastEntry || !EventLogTruncated)
+		return EFI_INVALID_PARAMETER;
+	if (EventLogFormat == EFI_TCG2_EVENT_LOG_FORMAT_TCG_1_2 && legacy) {
+		legacy_log_report(legacy, EventLogLocation, EventLogLastEntry, EventLogTruncated);
+		return EFI_SUCCESS;
+	}
+	if (EventLogFormat != EFI_TCG2_EVENT_LOG_FORMAT_TCG_2)
 		return EFI_INVALID_PARAMETER;
 	log = event_log_get();
 	if (!log) {

@@ -235,20 +235,21 @@ def uki(cmdline, name="uki.efi"):
     return _cached(name, key, make)
 
 
-def grub_standalone(cfg, name="grubx64.efi"):
-    """GRUB (grub-mkstandalone, x86_64-efi) with cfg as its embedded /boot/grub/grub.cfg."""
+def grub_standalone(cfg, name="grubx64.efi", extra_modules=""):
+    """GRUB (grub-mkstandalone, x86_64-efi) with cfg as its embedded /boot/grub/grub.cfg,
+    and extra_modules (names, space-separated) beside the usual ones."""
     if not shutil.which("grub-mkstandalone"):
         raise PayloadError("grub-mkstandalone is missing (scripts/deps: grub-efi-amd64-bin)")
 
     def make(path):
         (CACHE / "grub.cfg").write_text(cfg)
         modules = ("part_gpt part_msdos fat search search_fs_file linux normal echo test efi_gop "
-                   "efi_uga video video_fb")
+                   "efi_uga video video_fb " + extra_modules).strip()
         _run(["grub-mkstandalone", "-O", "x86_64-efi", "-o", str(path),
               "--install-modules", modules, "--modules", "part_gpt fat efi_gop",
               "--locales=", "--fonts=", "--themes=",
               f"boot/grub/grub.cfg={CACHE / 'grub.cfg'}"])
-    return _cached(name, cfg.encode(), make)
+    return _cached(name, (cfg + extra_modules).encode(), make)
 
 
 def systemd_boot():

@@ -147,6 +147,30 @@ def expect_replayed(console):
     assert re.search(r"tcg2-test: replayed \d+ events", console), console[-3000:]
 
 
+def firmware_blobs():
+    """The two blobs Ember measures into PCR 0, as they are in its code flash: the reset
+    stage (the last 8 KiB) and the packed core, found through the reset stage's core
+    descriptor (platform/qemu-x86_64/reset/layout.h)."""
+    code = (FW / "ember-code.fd").read_bytes()
+    reset = code[-8192:]
+    at = reset.find(b"EMBERCOR")
+    assert at >= 0
+    core_flash = int.from_bytes(reset[at + 8:at + 16], "little")
+    packed_size = int.from_bytes(reset[at + 48:at + 56], "little")
+    offset = core_flash - ((1 << 32) - len(code))
+    return [reset, code[offset:offset + packed_size]]
+
+
+def expect_firmware_digests(extended):
+    """PCR 0's first two events are the digests of the flash's bytes in every bank (mkfd
+    stores them at build time; they must be what hashing the flash gives)."""
+    pcr0 = [d for p, d in extended if p == 0]
+    for blob, digests in zip(firmware_blobs(), pcr0[:2]):
+        assert set(digests) == set(HASHES)
+        for alg, digest in digests.items():
+            assert digest == HASHES[alg](blob).digest(), f"PCR 0: algorithm {alg:#x}"
+
+
 def replace_app(disk, app):
     """Puts app as \\EFI\\BOOT\\BOOTX64.EFI in the disk's ESP, leaving its GPT as it was."""
     subprocess.run(["mcopy", "-o", "-i", f"{disk}@@{ESP_START}", str(app),
@@ -173,6 +197,8 @@ def test_measured_boot(firmware, apps, tmp_path):
 
     first, console = measured_boot(firmware, disk, tmp_path)
     expect_replayed(console)
+    if firmware == "ember":
+        expect_firmware_digests(first)
     pcrs = replay(first)
     banks = {alg for alg, _ in pcrs}
     assert SHA256 in banks, banks
@@ -181,6 +207,13 @@ def test_measured_boot(firmware, apps, tmp_path):
             f"no separator in PCR {pcr}"
     assert (4, authenticode_sha256(app)) in [(p, d.get(SHA256)) for p, d in first], \
         "the boot application's Authenticode digest is not in PCR 4"
+    if firmware == "ember":
+        # tcg2-test's ExitBootServices with a stale key: both actions in PCR 5 (PFP 10.4.4).
+        # Debian's OVMF measures nothing for a refused ExitBootServices.
+        pcr5 = [d[SHA256] for p, d in first if p == 5]
+        invocation = hashlib.sha256(b"Exit Boot Services Invocation").digest()
+        failure = hashlib.sha256(b"Exit Boot Services Returned with Failure").digest()
+        assert invocation in pcr5 and pcr5[pcr5.index(invocation) + 1] == failure
     # Every event went into every bank the firmware uses.
     assert all(set(d) == banks for _, d in first)
     # No driver from outside the firmware: PCR 2 holds its separator alone.
@@ -259,15 +292,62 @@ def secure_boot_vars(firmware, work):
     return der, owners
 
 
+EV_SEPARATOR = 0x4
+EV_EFI_VARIABLE_DRIVER_CONFIG = 0x80000001
+EV_EFI_VARIABLE_AUTHORITY = 0x800000E0
+
+
+def log_events(log):
+    """[(pcr, type, {alg: digest}, event bytes)] of a crypto-agile log (TCG PC Client PFP
+    10.2): the Spec ID event in the SHA-1 format first, then TCG_PCR_EVENT2 records."""
+    size = int.from_bytes(log[28:32], "little")
+    at, events = 32 + size, []
+    while at < len(log):
+        pcr, kind, count = (int.from_bytes(log[at + i:at + i + 4], "little") for i in (0, 4, 8))
+        at += 12
+        digests = {}
+        for _ in range(count):
+            alg = int.from_bytes(log[at:at + 2], "little")
+            digests[alg] = log[at + 2:at + 2 + DIGEST_SIZES[alg]]
+            at += 2 + DIGEST_SIZES[alg]
+        size = int.from_bytes(log[at:at + 4], "little")
+        events.append((pcr, kind, digests, log[at + 4:at + 4 + size]))
+        at += 4 + size
+    return events
+
+
+def variable_event(data):
+    """(GUID bytes, name, variable data) of a UEFI_VARIABLE_DATA."""
+    name_units = int.from_bytes(data[16:24], "little")
+    data_size = int.from_bytes(data[24:32], "little")
+    name = data[32:32 + 2 * name_units].decode("utf-16-le")
+    return data[:16], name, data[32 + 2 * name_units:32 + 2 * name_units + data_size]
+
+
+def eventlog_replay(log_file):
+    """tpm2_eventlog's replayed SHA-256 PCRs 0-7 of the log file."""
+    out = subprocess.run(["tpm2_eventlog", str(log_file)], check=True, capture_output=True,
+                         text=True).stdout
+    bank = re.search(r"^  sha256:\n((?:    \d+ *: 0x[0-9A-Fa-f]+\n)+)", out, re.M)
+    assert bank, out[-3000:]
+    return {int(p): bytes.fromhex(v) for p, v in re.findall(r"(\d+) *: 0x([0-9A-Fa-f]+)",
+                                                             bank.group(1)) if int(p) < 8}
+
+
 @pytest.mark.parametrize("firmware", ["ember-sb", "ovmf-sb"])
 def test_secure_boot_policy_in_pcr7(firmware, tmp_path):
-    """With Secure Boot on: PCR 7 starts with SecureBoot = 1, has its separator, and after it
-    exactly one EV_EFI_VARIABLE_AUTHORITY: the db entry (owner and certificate) that
-    verified the boot application."""
+    """With Secure Boot on: PCR 7 holds the policy (SecureBoot = 1, then PK, KEK, db and dbx as
+    EV_EFI_VARIABLE_DRIVER_CONFIG, each the digest of its UEFI_VARIABLE_DATA, db holding the
+    certificate), its separator, and after it exactly one EV_EFI_VARIABLE_AUTHORITY: the db
+    entry (owner and certificate) that verified the boot application, logged once though the
+    application is verified twice (tcg2-test loads itself again). The log tcg2-test prints
+    replays (tpm2_eventlog) to the PCRs the TPM's own extends give."""
     if firmware == "ovmf-sb" and not (OVMF_SECBOOT.exists() and OVMF_SNAKEOIL_VARS.exists()):
         pytest.skip("OVMF's Secure Boot build with test keys (Debian package ovmf) missing")
     if not SNAKEOIL_KEY.exists():
         pytest.skip("the snakeoil key of Debian's ovmf package is missing")
+    if not shutil.which("tpm2_eventlog"):
+        pytest.skip("tpm2_eventlog not installed (scripts/deps: tpm2-tools)")
     signed, key = tmp_path / "signed.efi", tmp_path / "snakeoil.key"
     # The key is stored encrypted; its passphrase is "snakeoil".
     subprocess.run(["openssl", "pkey", "-in", str(SNAKEOIL_KEY), "-passin", "pass:snakeoil",
@@ -280,6 +360,9 @@ def test_secure_boot_policy_in_pcr7(firmware, tmp_path):
 
     extended, console = measured_boot(firmware, disk, tmp_path)
     expect_replayed(console)
+    assert "tcg2-test: loaded itself again" in console
+    # The application's SHA-256 (on Ember the one Secure Boot computed) is its Authenticode's.
+    assert (4, authenticode_sha256(signed)) in [(p, d.get(SHA256)) for p, d in extended]
     pcr7 = [d[SHA256] for p, d in extended if p == 7]
     secure_boot = variable_data(guid_bytes(GLOBAL_VARIABLE), "SecureBoot", b"\x01")
     assert pcr7 and pcr7[0] == hashlib.sha256(secure_boot).digest()
@@ -288,3 +371,30 @@ def test_secure_boot_policy_in_pcr7(firmware, tmp_path):
                                                 owner + der)).digest() for owner in owners}
     after = pcr7[pcr7.index(SEPARATOR_SHA256) + 1:]
     assert len([d for d in after if d in authorities]) == 1, [d.hex() for d in pcr7]
+
+    log = bytes.fromhex("".join(re.findall(r"^tcg2-log: ([0-9a-f]+)\r?$", console, re.M)))
+    assert log, "tcg2-test printed no log"
+    (tmp_path / "log.bin").write_bytes(log)
+    tpm_pcrs = {pcr: value for (alg, pcr), value in replay(extended).items() if alg == SHA256}
+    assert eventlog_replay(tmp_path / "log.bin") == tpm_pcrs
+    events = [e for e in log_events(log) if e[0] == 7]
+    policy = [e for e in events if e[1] == EV_EFI_VARIABLE_DRIVER_CONFIG]
+    names = [variable_event(data)[1] for _, _, _, data in policy]
+    assert names[:5] == ["SecureBoot", "PK", "KEK", "db", "dbx"], names
+    for _, _, digests, data in policy:
+        assert digests[SHA256] == hashlib.sha256(data).digest()
+        guid, name, value = variable_event(data)
+        assert guid == guid_bytes(IMAGE_SECURITY_DATABASE if name in ("db", "dbx")
+                                  else GLOBAL_VARIABLE), name
+        if name in ("PK", "KEK", "db"):
+            assert der in value, f"{name} does not hold the certificate"
+    kinds = [kind for _, kind, _, _ in events]
+    assert kinds.index(EV_SEPARATOR) > kinds.index(EV_EFI_VARIABLE_DRIVER_CONFIG)
+    authority = [e for e in events if e[1] == EV_EFI_VARIABLE_AUTHORITY]
+    assert len(authority) == 1, f"{len(authority)} authority events"
+    _, _, digests, data = authority[0]
+    assert digests[SHA256] == hashlib.sha256(data).digest()
+    guid, name, value = variable_event(data)
+    assert (guid, name) == (guid_bytes(IMAGE_SECURITY_DATABASE), "db")
+    assert value[16:] == der and value[:16] in owners
+    assert kinds.index(EV_SEPARATOR) < kinds.index(EV_EFI_VARIABLE_AUTHORITY)

@@ -7,8 +7,10 @@ the console, is replayed on the host by tpm2_eventlog (Debian's tpm2-tools) and 
 replayed SHA-256 PCR 0-7 must equal what Linux read from the TPM. The log has the Spec ID
 event, a separator in each PCR 0-7, the UKI's Authenticode SHA-256 (pesign -h) as the boot
 application in PCR 4, and systemd-stub's own measurements (PCR 11) made through
-HashLogExtendEvent. The Linux payloads come from tests/qemu/linux_payloads.py (Debian's
-packages, cached); this test's initramfs and UKI are made in its own directory."""
+HashLogExtendEvent. The same through Debian's GRUB (grub-mkstandalone) loading the kernel
+and the initramfs from the ESP, once per interface: GRUB is then the boot application in
+PCR 4. The Linux payloads come from tests/qemu/linux_payloads.py (Debian's packages,
+cached); this test's initramfs, UKI and disks are made in its own directory."""
 import gzip
 import re
 import shutil
@@ -33,13 +35,17 @@ pytestmark = [
 ]
 
 
-def tpm_uki(work):
-    """The UKI: linux_payloads' initramfs with tpm_init.sh as /init, and the stub's sections
-    placed as linux_payloads.uki places them."""
+def tpm_initrd(work):
+    """linux_payloads' initramfs with tpm_init.sh as /init."""
     entries = [e for e in lp._initramfs_entries() if e[0] != "init"]
     entries.append(("init", 0o100755, TPM_INIT.read_bytes()))
     initrd = work / "initrd.gz"
     initrd.write_bytes(gzip.compress(lp.cpio_newc(entries), 6, mtime=0))
+    return initrd
+
+
+def tpm_uki(work, initrd):
+    """The UKI: the stub's sections placed as linux_payloads.uki places them."""
     (work / "cmdline").write_bytes(lp.CMDLINE.encode() + b"\0")
     (work / "osrel").write_bytes(b'NAME="Ember test"\nID=ember-test\n')
     sections = [(".osrel", work / "osrel"), (".cmdline", work / "cmdline"),
@@ -55,14 +61,40 @@ def tpm_uki(work):
     return uki
 
 
+# Debian's GRUB (grub-mkstandalone, as tests/qemu/test_linux.py makes it) loading the
+# kernel and the initramfs from the ESP. Debian 12's GRUB (2.06) boots `linux` through its
+# own x86 loader when Secure Boot is off: Linux's EFI stub then never runs, and Linux gets
+# no event log from the firmware (on OVMF as on Ember). `linuxefi` (what it uses with
+# Secure Boot on) enters the stub through the EFI handover protocol. GRUB's tpm module
+# measures what it loads into PCRs 8 and 9 through HashLogExtendEvent.
+GRUB_CFG = ("set timeout=0\n"
+            "insmod tpm\n"
+            "search --no-floppy --set=root --file /ember/vmlinuz\n"
+            f"linuxefi /ember/vmlinuz {lp.CMDLINE}\n"
+            "initrdefi /ember/initrd-tpm.gz\n"
+            "boot\n")
+
+
 @pytest.fixture(scope="module")
-def uki_disk(tmp_path_factory):
+def disks(tmp_path_factory):
+    """{"uki": (boot application, disk), "grub": (boot application, disk)}."""
     work = tmp_path_factory.mktemp("tpm-linux")
     try:
-        uki = tpm_uki(work)
+        initrd = tpm_initrd(work)
+        uki = tpm_uki(work, initrd)
+        grub = lp.grub_standalone(GRUB_CFG, name="grubx64-tpm.efi", extra_modules="linuxefi tpm")
+        kernel = lp.kernel()
     except lp.PayloadError as e:
         pytest.fail(f"cannot build the Linux payloads: {e}")
-    return uki, lp.esp_disk(work / "disk.img", work, {"EFI/BOOT/BOOTX64.EFI": uki})
+    (work / "uki").mkdir()
+    (work / "grub").mkdir()
+    return {
+        "uki": (uki, lp.esp_disk(work / "uki.img", work / "uki",
+                                 {"EFI/BOOT/BOOTX64.EFI": uki})),
+        "grub": (grub, lp.esp_disk(work / "grub.img", work / "grub",
+                                   {"EFI/BOOT/BOOTX64.EFI": grub, "ember/vmlinuz": kernel,
+                                    "ember/initrd-tpm.gz": initrd})),
+    }
 
 
 def boot_linux(firmware, disk, device, work):
@@ -115,30 +147,51 @@ def eventlog(log_file):
     return out, events, pcrs
 
 
+def expect_log_replays(firmware, disk, app_digest, device, work):
+    """Boots Linux on device; its log replays to the PCRs 0-7 it read. The events."""
+    console = boot_linux(firmware, disk, device, work)
+    assert "EMBER-DONE: tpm" in console, console[-4000:]
+    assert "EMBER-TPM: tpm0" in console, console[-4000:]
+    linux_pcrs = {int(p): v.lower() for p, v in
+                  re.findall(r"^EMBER-PCR: (\d) ([0-9A-Fa-f]{64})$", console, re.M)}
+    assert sorted(linux_pcrs) == list(range(8)), console[-4000:]
+    hex_log = "".join(re.findall(r"^EMBER-TPMLOG: ([0-9a-f]+)$", console, re.M))
+    assert hex_log, f"{device}: no binary_bios_measurements"
+    log_file = work / f"{device}.log"
+    log_file.write_bytes(bytes.fromhex(hex_log))
+
+    out, events, replayed = eventlog(log_file)
+    for pcr in range(8):
+        assert replayed.get(pcr) == linux_pcrs[pcr], \
+            f"{device}: PCR {pcr} replayed {replayed.get(pcr)}, Linux read {linux_pcrs[pcr]}"
+    assert "Spec ID Event03" in out
+    assert {p for p, kind, _ in events if kind == "EV_SEPARATOR"} >= set(range(8))
+    assert (4, "EV_EFI_BOOT_SERVICES_APPLICATION", app_digest) in events, \
+        f"{device}: the boot application's Authenticode digest {app_digest} is not in PCR 4"
+    return events
+
+
 @pytest.mark.parametrize("firmware", ["ember", "ovmf"])
-def test_linux_replays_the_firmware_log(firmware, uki_disk, tmp_path):
+def test_linux_replays_the_firmware_log(firmware, disks, tmp_path):
+    """The UKI, on tpm-crb and on tpm-tis."""
     if firmware == "ovmf" and not OVMF_CODE.exists():
         pytest.skip("OVMF (Debian package ovmf) not installed")
-    uki, disk = uki_disk
-    uki_digest = authenticode_sha256(uki).hex()
+    uki, disk = disks["uki"]
     for device in ("tpm-crb", "tpm-tis"):
-        console = boot_linux(firmware, disk, device, tmp_path)
-        assert "EMBER-DONE: tpm" in console, console[-4000:]
-        assert "EMBER-TPM: tpm0" in console, console[-4000:]
-        linux_pcrs = {int(p): v.lower() for p, v in
-                      re.findall(r"^EMBER-PCR: (\d) ([0-9A-Fa-f]{64})$", console, re.M)}
-        assert sorted(linux_pcrs) == list(range(8)), console[-4000:]
-        hex_log = "".join(re.findall(r"^EMBER-TPMLOG: ([0-9a-f]+)$", console, re.M))
-        assert hex_log, f"{device}: no binary_bios_measurements"
-        log_file = tmp_path / f"{device}.log"
-        log_file.write_bytes(bytes.fromhex(hex_log))
-
-        out, events, replayed = eventlog(log_file)
-        for pcr in range(8):
-            assert replayed.get(pcr) == linux_pcrs[pcr], \
-                f"{device}: PCR {pcr} replayed {replayed.get(pcr)}, Linux read {linux_pcrs[pcr]}"
-        assert "Spec ID Event03" in out
-        assert {p for p, kind, _ in events if kind == "EV_SEPARATOR"} >= set(range(8))
-        assert (4, "EV_EFI_BOOT_SERVICES_APPLICATION", uki_digest) in events, \
-            f"{device}: the UKI's Authenticode digest {uki_digest} is not in PCR 4"
+        events = expect_log_replays(firmware, disk, authenticode_sha256(uki).hex(), device,
+                                    tmp_path)
         assert any(p == 11 for p, _, _ in events), f"{device}: no systemd-stub event in PCR 11"
+
+
+@pytest.mark.parametrize("firmware", ["ember", "ovmf"])
+def test_linux_through_grub_replays_the_firmware_log(firmware, disks, tmp_path):
+    """Debian's GRUB loading the kernel and the initramfs from the ESP, on tpm-crb and on
+    tpm-tis: GRUB is the boot application in PCR 4, and the log Linux's EFI stub took
+    replays."""
+    if firmware == "ovmf" and not OVMF_CODE.exists():
+        pytest.skip("OVMF (Debian package ovmf) not installed")
+    grub, disk = disks["grub"]
+    for device in ("tpm-crb", "tpm-tis"):
+        events = expect_log_replays(firmware, disk, authenticode_sha256(grub).hex(), device,
+                                    tmp_path)
+        assert any(p == 9 for p, _, _ in events), f"{device}: no GRUB event in PCR 9"

@@ -32,6 +32,8 @@ def run_app(machine, firmware, device):
 def test_tcg2_on_ember(machine, device):
     text = run_app(machine, "bios", device)
     assert re.search(r"tcg2-test: banks 0xf active of 0xf", text), text[-3000:]
+    # The SHA-1 bank is active: the SHA-1 log is offered, and replays to the SHA-1 PCRs.
+    assert "tcg2-test: SHA-1 log replayed" in text, text[-3000:]
 
 
 @pytest.mark.skipif(not OVMF_CODE.exists(), reason="OVMF (Debian package ovmf) not installed")
@@ -41,6 +43,7 @@ def test_tcg2_on_ovmf(machine, device):
     # OVMF measures its firmware, variables and boot attempts: a long log, all replayed.
     events = int(re.search(r"tcg2-test: replayed (\d+) events", text).group(1))
     assert events > 10, text[-3000:]
+    assert "tcg2-test: SHA-1 log replayed" in text, text[-3000:]
 
 
 def test_set_active_pcr_banks_on_ember(machine):

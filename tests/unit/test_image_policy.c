@@ -8,6 +8,7 @@
 #include "crypto_artefacts.h"
 #include "support/test.h"
 #include <ember/core/image_policy.h>
+#include <ember/crypto/authenticode.h>
 
 /* The signature lists named (blank-separated) one after the other, as db or dbx hold
  * them; *size 0 and NULL for none. */
@@ -165,6 +166,7 @@ static void expect_authority(const char *image_name, const char *db, size_t offs
 	struct image_databases dbs = {0};
 	struct image_authority authority;
 	size_t size, cert_size = 0;
+	uint8_t sha256[32];
 	uint8_t *image = artefact_read(image_name, &size);
 	uint8_t *db_data = lists(db, &dbs.db_size);
 	uint8_t *expected = cert ? artefact_read(cert, &cert_size) : NULL;
@@ -178,6 +180,9 @@ static void expect_authority(const char *image_name, const char *db, size_t offs
 	EXPECT_EQ(authority.size, 16 + cert_size);
 	if (expected)
 		EXPECT(memcmp(authority.entry + 16, expected, cert_size) == 0);
+	/* The image's Authenticode SHA-256 comes along, for measured boot. */
+	EXPECT_STATUS(authenticode_digest(image, size, HASH_SHA256, sha256), EFI_SUCCESS);
+	EXPECT(memcmp(authority.sha256, sha256, sizeof(sha256)) == 0);
 	free(expected);
 	free(db_data);
 	free(image);

@@ -92,6 +92,27 @@ static void check_pe_image(struct tcg_log *log)
 	EXPECT_STATUS(measure_pe_image(2, 0x80000004, "MZ", 2, "bad", 3), EFI_UNSUPPORTED);
 }
 
+/* The SHA-256 Secure Boot computed for the buffer it allowed is taken as it is, once, for
+ * that buffer only; the other banks are hashed. */
+static void check_known_sha256(struct tcg_log *log)
+{
+	static UINT8 pe[PEB_FILE_SIZE];
+	UINT8 sha1[20], sha256[32], known[32];
+
+	peb_build(pe);
+	ASSERT_STATUS(authenticode_digest(pe, sizeof(pe), HASH_SHA1, sha1), EFI_SUCCESS);
+	ASSERT_STATUS(authenticode_digest(pe, sizeof(pe), HASH_SHA256, sha256), EFI_SUCCESS);
+	memset(known, 0x3c, sizeof(known)); /* not the real digest: shows it was not hashed */
+	measure_image_sha256(pe, sizeof(pe), known);
+	ASSERT_STATUS(measure_pe_image(4, 0x80000003, pe, sizeof(pe), "app", 3), EFI_SUCCESS);
+	check_record(log->base + log->last_event, 4, 0x80000003, sha1, known);
+	ASSERT_STATUS(measure_pe_image(4, 0x80000003, pe, sizeof(pe), "app", 3), EFI_SUCCESS);
+	check_record(log->base + log->last_event, 4, 0x80000003, sha1, sha256);
+	measure_image_sha256(pe, sizeof(pe) - 1, known);
+	ASSERT_STATUS(measure_pe_image(4, 0x80000003, pe, sizeof(pe), "app", 3), EFI_SUCCESS);
+	check_record(log->base + log->last_event, 4, 0x80000003, sha1, sha256);
+}
+
 static void check_digests_and_no_action(struct tcg_log *log)
 {
 	UINT8 digests[TPM_BANK_COUNT][TPM_DIGEST_MAX];
@@ -140,6 +161,10 @@ static void check_full(struct tcg_log *log)
 		status = measure_data(8, EV_EFI_ACTION, "x", 1, big, sizeof(big));
 	EXPECT_STATUS(status, EFI_VOLUME_FULL);
 	EXPECT(log->truncated);
+	/* the SHA-1 log (64 KiB) was full before */
+	ASSERT(event_log_legacy() != NULL);
+	EXPECT(event_log_legacy()->truncated);
+	EXPECT(event_log_legacy()->used <= event_log_legacy()->size);
 	fake.cmd_size = 0;
 	EXPECT_STATUS(measure_data(8, EV_EFI_ACTION, "x", 1, "y", 1), EFI_VOLUME_FULL);
 	/* extended all the same */
@@ -161,6 +186,7 @@ TEST(measure_extends_and_logs_into_the_machine_log)
 	EXPECT_EQ(log->banks, TPM_BANK_SHA1 | TPM_BANK_SHA256 | TPM_BANK_SHA512);
 	check_data(log);
 	check_pe_image(log);
+	check_known_sha256(log);
 	check_digests_and_no_action(log);
 	check_final_table(log);
 	check_full(log);

@@ -9,6 +9,7 @@
 #include "support/test.h"
 #include "test_varstore.h"
 #include <ember/core/core.h>
+#include <ember/crypto/hash.h>
 #include <ember/lib/guids.h>
 #include <ember/lib/str.h>
 #include <efi/protocol/tcg2.h>
@@ -56,7 +57,9 @@ static void check_capability(void)
 	EXPECT_EQ(cap.HashAlgorithmBitmap, 0xF);
 	EXPECT_EQ(cap.ActivePcrBanks, TPM_BANK_SHA1 | TPM_BANK_SHA256 | TPM_BANK_SHA512);
 	EXPECT_EQ(cap.NumberOfPCRBanks, 4);
-	EXPECT_EQ(cap.SupportedEventLogs, EFI_TCG2_EVENT_LOG_FORMAT_TCG_2);
+	/* SHA-1 is active: the SHA-1 log is offered too */
+	EXPECT_EQ(cap.SupportedEventLogs,
+		  EFI_TCG2_EVENT_LOG_FORMAT_TCG_2 | EFI_TCG2_EVENT_LOG_FORMAT_TCG_1_2);
 	EXPECT_EQ(cap.TPMPresentFlag, 1);
 	EXPECT_EQ(cap.ManufacturerID, 0x004d4249); /* "IBM\0" in memory */
 	memset(&cap, 0xAA, sizeof(cap));
@@ -112,6 +115,33 @@ static void check_event_header(void)
 	EXPECT_STATUS(extend(PE_COFF_IMAGE, "MZ not a PE", 11, &ev), EFI_UNSUPPORTED);
 }
 
+/* The SHA-1 log's last record is the event just measured (data of size bytes). */
+static void check_legacy_log(const char *data, UINT32 size)
+{
+	EFI_PHYSICAL_ADDRESS location = 0, last = 0;
+	BOOLEAN truncated = TRUE;
+	UINT8 sha1[20];
+	const UINT8 *rec;
+	UINT32 value;
+
+	ASSERT_STATUS(tcg2->GetEventLog(tcg2, EFI_TCG2_EVENT_LOG_FORMAT_TCG_1_2, &location, &last,
+					&truncated),
+		      EFI_SUCCESS);
+	ASSERT(location != 0 && last >= location);
+	EXPECT(!truncated);
+	EXPECT(location != (uintptr_t)event_log_get()->base);
+	rec = (const UINT8 *)(uintptr_t)last;
+	hash_buffer(HASH_SHA1, data, size, sha1);
+	memcpy(&value, rec, 4);
+	EXPECT_EQ(value, 8);
+	memcpy(&value, rec + 4, 4);
+	EXPECT_EQ(value, 0xD);
+	EXPECT(memcmp(rec + 8, sha1, 20) == 0);
+	memcpy(&value, rec + 28, 4);
+	EXPECT_EQ(value, 8); /* the event's text[8] */
+	EXPECT(memcmp(rec + 32, "event", 6) == 0);
+}
+
 static void check_log_and_final_table(void)
 {
 	struct test_event ev = {sizeof(ev), {14, 1, 8, 0xD}, "event"};
@@ -119,8 +149,7 @@ static void check_log_and_final_table(void)
 	BOOLEAN truncated = TRUE;
 	const EFI_TCG2_FINAL_EVENTS_TABLE *table = final_table();
 
-	EXPECT_STATUS(tcg2->GetEventLog(tcg2, EFI_TCG2_EVENT_LOG_FORMAT_TCG_1_2, &location, &last,
-					&truncated),
+	EXPECT_STATUS(tcg2->GetEventLog(tcg2, 4, &location, &last, &truncated),
 		      EFI_INVALID_PARAMETER);
 	EXPECT_STATUS(
 	    tcg2->GetEventLog(tcg2, EFI_TCG2_EVENT_LOG_FORMAT_TCG_2, NULL, &last, &truncated),
@@ -128,6 +157,7 @@ static void check_log_and_final_table(void)
 	ASSERT(table != NULL);
 	/* logged before GetEventLog: not in the final events table */
 	ASSERT_STATUS(extend(0, "early", 5, &ev), EFI_SUCCESS);
+	check_legacy_log("early", 5);
 	ASSERT_STATUS(
 	    tcg2->GetEventLog(tcg2, EFI_TCG2_EVENT_LOG_FORMAT_TCG_2, &location, &last, &truncated),
 	    EFI_SUCCESS);

@@ -95,6 +95,9 @@ EFI_STATUS event_set_timer(EFI_EVENT event, EFI_TIMER_DELAY type, UINT64 trigger
 bool event_is_valid(EFI_EVENT event);
 /* Signals every event in a group (used for EXIT_BOOT_SERVICES, READY_TO_BOOT ...). */
 void event_signal_group(const EFI_GUID *group);
+/* Ember's own event group, signaled when ExitBootServices refuses a stale map key (measured
+ * boot logs "Exit Boot Services Returned with Failure"). */
+extern const EFI_GUID core_event_group_exit_boot_services_failed_guid;
 
 /* Arms the watchdog for a number of seconds (0 disarms it), as SetWatchdogTimer does. */
 EFI_STATUS core_watchdog_set(UINT64 seconds);

@@ -39,10 +39,12 @@ enum image_verdict image_policy_check(const void *image, size_t size,
 struct image_authority {
 	const uint8_t *entry;
 	size_t size;
+	uint8_t sha256[32]; /* the image's Authenticode SHA-256, computed on the way */
 };
 
 /* image_policy_check, also saying in *authority which db entry allowed the
- * image: the certificate the first allowed signature verified to, else the digest entry. */
+ * image: the certificate the first allowed signature verified to, else the digest entry;
+ * and the image's Authenticode SHA-256 (measured boot takes it rather than hash again). */
 enum image_verdict image_policy_check_authority(const void *image, size_t size,
 						const struct image_databases *dbs,
 						struct image_authority *authority);

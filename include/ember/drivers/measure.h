@@ -27,6 +27,11 @@ EFI_STATUS measure_data(UINT32 pcr, UINT32 event_type, const void *data, UINTN d
 EFI_STATUS measure_pe_image(UINT32 pcr, UINT32 event_type, const void *image, UINTN image_size,
 			    const void *event, UINT32 event_size);
 
+/* Secure Boot has just allowed the image at file (size bytes) and computed its
+ * Authenticode SHA-256: the next measure_pe_image of that same buffer takes the digest
+ * instead of hashing the image again. file NULL forgets it. */
+void measure_image_sha256(const void *file, UINTN size, const UINT8 *digest);
+
 /* As measure_data with digests already computed: digests[i] for TPM bank (1 << i)
  * (TPM_BANK_SHA1, TPM_BANK_SHA256, ...); banks not active are ignored. */
 EFI_STATUS measure_digests(UINT32 pcr, UINT32 event_type, const UINT8 digests[][TPM_DIGEST_MAX],

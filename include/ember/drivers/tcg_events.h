@@ -37,6 +37,7 @@
 #define TCG_ACTION_RETURNING_BOOT_OPTION "Returning from EFI Application from Boot Option"
 #define TCG_ACTION_EBS_INVOCATION "Exit Boot Services Invocation"
 #define TCG_ACTION_EBS_SUCCESS "Exit Boot Services Returned with Success"
+#define TCG_ACTION_EBS_FAILURE "Exit Boot Services Returned with Failure"
 
 #pragma pack(1)
 

@@ -4,7 +4,14 @@
  * EV_EFI_PLATFORM_FIRMWARE_BLOB2, then the version (EV_S_CRTM_VERSION: "Ember MAJOR.MINOR"
  * in UCS-2 with its NUL). Where the packed core lies comes from the reset blob's core
  * descriptor, checked to lie inside the code flash. PCR 1: the SMBIOS structures handed to
- * the OS (EV_EFI_HANDOFF_TABLES2). */
+ * the OS (EV_EFI_HANDOFF_TABLES2).
+ *
+ * The blobs' digests are not computed here: scripts/mkfd stored them at build time in a
+ * digest record (magic "EMBERDIG") that ends where the packed core starts, and those are
+ * extended. Hashing the flash at reset would be done by code in that same flash, so it
+ * would add no trust over digests the build stored next to it (a changed flash can change
+ * either), while costing ~60 ms of four-bank hashing. A blob the record does not describe
+ * (an image made otherwise) is hashed. */
 #define LOG_PREFIX "tpm: "
 #include <ember/core/core.h>
 #include <ember/core/log.h>
@@ -21,8 +28,61 @@
 #define RESET_BLOB_SIZE (FOUR_GIB - RESET_BLOB_BASE)
 #define CODE_FLASH_BASE (FOUR_GIB - FW_CODE_SIZE)
 
+#define DIGEST_RECORD_HEADER 16
+#define DIGEST_ENTRY_SIZE (16 + 20 + 32 + 48 + 64)
+#define DIGEST_RECORD_MAX 4
+
+static UINT64 record_base; /* the digest record's flash address, 0 when there is none */
+
+/* Finds the digest record that ends at the packed core's start, core_base: it is
+ * 16 + count * DIGEST_ENTRY_SIZE bytes long, with count in its header. */
+static void digest_record_find(UINT64 core_base)
+{
+	for (UINT32 count = 1; count <= DIGEST_RECORD_MAX; count++) {
+		UINT64 at = core_base - DIGEST_RECORD_HEADER - count * DIGEST_ENTRY_SIZE;
+		const UINT8 *p = (const UINT8 *)(uintptr_t)at;
+		UINT32 stored;
+
+		if (at < CODE_FLASH_BASE)
+			return;
+		mem_copy(&stored, p + 8, sizeof(stored));
+		if (mem_cmp(p, "EMBERDIG", 8) == 0 && stored == count) {
+			record_base = at;
+			return;
+		}
+	}
+}
+
+/* The stored digests of the blob at base (length bytes), per bank bit; false when the
+ * record has none. */
+static bool stored_digests(UINT64 base, UINT64 length, UINT8 digests[][TPM_DIGEST_MAX])
+{
+	static const UINT8 sizes[] = {20, 32, 48, 64};
+	const UINT8 *p = (const UINT8 *)(uintptr_t)record_base;
+	UINT32 count;
+
+	if (!record_base)
+		return false;
+	mem_copy(&count, p + 8, sizeof(count));
+	for (p += DIGEST_RECORD_HEADER; count--; p += DIGEST_ENTRY_SIZE) {
+		UINT64 entry_base, entry_length;
+		const UINT8 *digest = p + 16;
+
+		mem_copy(&entry_base, p, sizeof(entry_base));
+		mem_copy(&entry_length, p + 8, sizeof(entry_length));
+		if (entry_base != base || entry_length != length)
+			continue;
+		mem_set(digests, 0, TPM_BANK_COUNT * TPM_DIGEST_MAX);
+		for (UINT32 i = 0; i < ARRAY_SIZE(sizes); digest += sizes[i++])
+			mem_copy(digests[i], digest, sizes[i]);
+		return true;
+	}
+	return false;
+}
+
 static void measure_blob(const char *description, UINT64 base, UINT64 length)
 {
+	UINT8 digests[TPM_BANK_COUNT][TPM_DIGEST_MAX];
 	UINT8 event[64];
 	/* The description's NUL is part of it, as firmware and log readers (tpm2_eventlog)
 	 * have it. */
@@ -32,6 +92,13 @@ static void measure_blob(const char *description, UINT64 base, UINT64 length)
 	event[0] = size;
 	mem_copy(event + 1, description, size);
 	mem_copy(event + 1 + size, &tail, sizeof(tail));
+	if (stored_digests(base, length, digests)) {
+		measure_digests(PCR_PLATFORM_CODE, EV_EFI_PLATFORM_FIRMWARE_BLOB2,
+				(const UINT8(*)[TPM_DIGEST_MAX])digests, event,
+				1 + size + sizeof(tail));
+		return;
+	}
+	log_debug("%s: no stored digest, hashing it\n", description);
 	measure_event(PCR_PLATFORM_CODE, EV_EFI_PLATFORM_FIRMWARE_BLOB2,
 		      (const void *)(uintptr_t)base, length, event, 1 + size + sizeof(tail));
 }
@@ -63,11 +130,15 @@ void qemu_measure_firmware(void)
 
 	if (!measure_enabled())
 		return;
-	measure_blob("Ember reset", RESET_BLOB_BASE, RESET_BLOB_SIZE);
-	if (packed_core(&core_base, &core_length))
-		measure_blob("Ember core", core_base, core_length);
-	else
+	if (!packed_core(&core_base, &core_length)) {
 		log_warn("no core descriptor in flash: the core is not measured\n");
+		core_base = core_length = 0;
+	} else {
+		digest_record_find(core_base);
+	}
+	measure_blob("Ember reset", RESET_BLOB_BASE, RESET_BLOB_SIZE);
+	if (core_length)
+		measure_blob("Ember core", core_base, core_length);
 	format_sn(text, sizeof(text), "Ember %u.%u", revision >> 16, revision & 0xFFFF);
 	units = utf8_to_ucs2(version, ARRAY_SIZE(version), text, str8_len(text));
 	measure_event(PCR_PLATFORM_CODE, EV_S_CRTM_VERSION, version, (units + 1) * sizeof(CHAR16),
