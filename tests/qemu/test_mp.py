@@ -1,0 +1,37 @@
+"""EFI_MP_SERVICES_PROTOCOL with -smp 4 (apps/mp-test): every service, a procedure run on
+every AP in each mode, and each status the spec names for a bad call, on q35 and pc, on
+Ember and on OVMF, which proves the app right. OVMF's one divergence is named: its
+GetNumberOfProcessors takes one NULL count. Linux seeing the 4 CPUs after Ember's
+ExitBootServices is checked by tests/qemu/test_linux.py."""
+import pytest
+
+from conftest import BUILD, OVMF_CODE
+
+APP = BUILD / "apps" / "mp-test.efi"
+SUMMARY = r"mp-test: (\d+) passed, (\d+) failed"
+
+
+def run(machine, firmware, machine_type):
+    m = machine(machine=machine_type, firmware=firmware, app=APP, extra=["-smp", "4"],
+                timeout=300)
+    found = m.expect(SUMMARY)
+    assert found.group(2) == "0", m.text[-4000:]
+    assert int(found.group(1)) >= 100, m.text[-4000:]
+    assert "mp-test: 4 processors" in m.text
+    return m
+
+
+@pytest.mark.parametrize("machine_type", ["q35", "pc"])
+def test_mp_services_on_ember(machine, machine_type):
+    m = run(machine, "pflash", machine_type)
+    assert "KNOWN" not in m.text
+    assert "SwitchBSP is not supported" in m.text
+    assert m.wait_exit() == 0
+
+
+@pytest.mark.skipif(not OVMF_CODE.exists(), reason="OVMF (Debian package ovmf) not installed")
+@pytest.mark.parametrize("machine_type", ["q35", "pc"])
+def test_mp_services_on_ovmf(machine, machine_type):
+    m = run(machine, "ovmf", machine_type)
+    assert "1 known divergence" in m.text or "2 known divergence" in m.text, m.text[-3000:]
+    assert "takes one NULL count" in m.text
