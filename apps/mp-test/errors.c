@@ -44,7 +44,11 @@ APP_TEST(busy_ap)
 	for (int i = 0; i < 5000 && !records[1].runs; i++)
 		app_bs->Stall(1000); /* until it runs: EDK II calls it idle until then */
 	CHECK_EQ(records[1].runs, 1);
-	CHECK_STATUS(mp->StartupThisAP(mp, proc_record, 1, NULL, 0, NULL, NULL), EFI_NOT_READY);
+	/* EDK II's StartupThisAP does not look at the AP's state: it would start the new
+	 * procedure over the running one. */
+	if (!KNOWN_CRASH("StartupThisAP on a busy AP", FW_EDK2, "StartupThisAP ignores a busy AP"))
+		CHECK_STATUS(mp->StartupThisAP(mp, proc_record, 1, NULL, 0, NULL, NULL),
+			     EFI_NOT_READY);
 	CHECK_STATUS(mp->StartupAllAPs(mp, proc_record, FALSE, NULL, 0, NULL, NULL), EFI_NOT_READY);
 	CHECK_STATUS(mp->SwitchBSP(mp, 1, TRUE), EFI_NOT_READY);
 	app_bs->Stall(2000);

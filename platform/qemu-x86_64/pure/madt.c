@@ -1,5 +1,5 @@
 /* The MADT's processor entries, and the topology of an APIC ID (pure/madt.h). */
-#include "pure/madt.h"
+#include "madt.h"
 
 #define MADT_HEADER_SIZE 44 /* the SDT header, Local Interrupt Controller Address, Flags */
 #define MADT_LOCAL_APIC 0
@@ -53,8 +53,10 @@ bool madt_cpus(const void *table, size_t length, struct madt_cpu *cpus, size_t m
 	for (off = MADT_HEADER_SIZE; off < end; off += t[off + 1]) {
 		uint32_t apic_id;
 
-		if (end - off < 2 || t[off + 1] < 2 || t[off + 1] > end - off)
+		if (end - off < 2 || t[off + 1] < 2 || t[off + 1] > end - off) {
+			result->count = 0; /* a table cut short lists nothing */
 			return false;
+		}
 		if (!entry_cpu(t + off, t[off + 1], &apic_id) || seen(cpus, stored, apic_id))
 			continue;
 		if (stored < max)
