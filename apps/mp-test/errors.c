@@ -141,7 +141,7 @@ APP_TEST(enable_disable)
 }
 
 /* SwitchBSP's argument checks; a switch there and back where the firmware supports it
- * (the spec lets it answer EFI_UNSUPPORTED: Ember does). */
+ * (the spec lets it answer EFI_UNSUPPORTED, "not supported": Ember does). */
 APP_TEST(switch_bsp)
 {
 	UINTN who = 99;
@@ -149,6 +149,9 @@ APP_TEST(switch_bsp)
 
 	CHECK_STATUS(mp->SwitchBSP(mp, 0, TRUE), EFI_INVALID_PARAMETER);
 	CHECK_STATUS(mp->SwitchBSP(mp, cpu_count, TRUE), EFI_NOT_FOUND);
+	/* OVMF (QEMU 7.2, TCG) starts over from its reset vector when its BSP moves. */
+	if (KNOWN_CRASH("SwitchBSP to AP 1", FW_EDK2, "SwitchBSP resets the machine"))
+		return;
 	status = mp->SwitchBSP(mp, 1, TRUE);
 	CHECK_STATUS2(status, EFI_SUCCESS, EFI_UNSUPPORTED);
 	if (status != EFI_SUCCESS) {

@@ -1,6 +1,8 @@
 /* mp-test's entry point (mp_test.h): finds the protocol and the processors, runs the
  * tests, prints the summary and powers the machine off, as scripts/run-ovmf expects. A
- * firmware without the protocol (ember-run) is reported as such, not failed. */
+ * firmware without the protocol (ember-run) is reported as such, not failed. With the
+ * word "boot" on its command line it starts the disk's boot program instead of the
+ * power-off (boot_next.c). */
 #include "mp_test.h"
 #include <ember/lib/guids.h>
 
@@ -25,6 +27,8 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 			check_run_suites(NULL, NULL);
 	}
 	check_print_summary("mp-test");
+	if (mp_test_boot_mode())
+		mp_test_boot_next();
 	app_rt->ResetSystem(EfiResetShutdown, EFI_SUCCESS, 0, NULL);
 	return EFI_SUCCESS;
 }

@@ -37,4 +37,8 @@ extern volatile UINT32 hold;
 /* The most procedures seen running at once. */
 extern volatile UINT32 max_running;
 
+/* boot_next.c */
+bool mp_test_boot_mode(void);
+void mp_test_boot_next(void);
+
 #endif

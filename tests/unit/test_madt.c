@@ -123,7 +123,7 @@ TEST(madt_refuses_tables_that_are_not_or_lie)
 	struct madt_result r;
 
 	qemu_like(&b);
-	EXPECT(!madt_cpus(b.t, 43, cpus, 8, &r));	  /* shorter than the header */
+	EXPECT(!madt_cpus(b.t, 43, cpus, 8, &r));	 /* shorter than the header */
 	EXPECT(!madt_cpus(b.t, b.len - 1, cpus, 8, &r)); /* its length says more */
 	b.t[0] = 'X';
 	EXPECT(!madt_cpus(b.t, b.len, cpus, 8, &r));
