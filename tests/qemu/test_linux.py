@@ -94,12 +94,13 @@ def boot_to_report(machine, disk, **kwargs):
 
 def check_linux_sees_ember(r, tables=("RTPROP=", "MEMATTR=", "RNG="), boot_manager=True):
     """boot_manager=False: a program from fw_cfg started the loader, so the boot manager
-    made no boot options."""
+    made no boot options and no console variables."""
     assert r["STAGE"] == ["report"], "the loader did not pass the command line"
     assert r["EFI"] == ["yes"], "Linux did not find EFI (/sys/firmware/efi)"
     assert r["EFIVARFS"] == ["mounted"]
-    names = ["PlatformLangCodes", "PlatformLang", "OsIndicationsSupported", "ConOut",
-             "ConOutDev"] + (["BootOrder", "Boot0000", "BootCurrent"] if boot_manager else [])
+    names = ["PlatformLangCodes", "PlatformLang", "OsIndicationsSupported"]
+    if boot_manager:
+        names += ["BootOrder", "Boot0000", "ConOut", "ConOutDev", "BootCurrent"]
     for name in names:
         assert f"{name}-{GLOBAL}" in r["VAR"], f"efivarfs does not list {name}"
     dmesg = efi_dmesg(r)

@@ -38,3 +38,11 @@ def test_mp_services_on_ovmf(machine, machine_type):
     assert "mp-test: 2 known divergence(s)" in m.text, m.text[-3000:]
     for why in ("StartupThisAP ignores a busy AP", "SwitchBSP resets the machine"):
         assert why in m.text, m.text[-3000:]
+
+
+def test_mp_services_with_one_processor(machine):
+    """-smp 1: the protocol is there, the BSP is processor 0 and no AP can be started."""
+    m = machine(firmware="pflash", app=APP, timeout=120)
+    found = m.expect(SUMMARY)
+    assert found.groups() == ("8", "0"), m.text[-3000:]
+    assert "mp-test: 1 processors" in m.text
