@@ -1,4 +1,5 @@
-/* mp-test's "boot" mode: after the tests, the firmware's removable-media program
+/* mp-test's "exit" mode: after the tests, ExitBootServices, then the BSP halts. Its "boot"
+ * mode: after the tests, the firmware's removable-media program
  * (\EFI\BOOT\BOOTX64.EFI) of the first file system that has one is started, so an OS
  * boots on processors the firmware used (tests/qemu/test_linux.py: Linux brings up the
  * APs mp-test ran procedures on, after the firmware's ExitBootServices parked them). */
@@ -7,8 +8,8 @@
 #include <efi/protocol/loaded_image.h>
 #include <ember/lib/guids.h>
 
-/* Whether the command line (LoadOptions) holds the word "boot" after the program's name. */
-bool mp_test_boot_mode(void)
+/* Whether the command line (LoadOptions) holds `word` (4 letters) after the program's name. */
+static bool has_word(const char *word)
 {
 	EFI_LOADED_IMAGE_PROTOCOL *li = NULL;
 	const CHAR16 *p, *end;
@@ -20,10 +21,42 @@ bool mp_test_boot_mode(void)
 	p = li->LoadOptions;
 	end = p + li->LoadOptionsSize / sizeof(CHAR16);
 	for (; p + 4 <= end; p++)
-		if (p[0] == u'b' && p[1] == u'o' && p[2] == u'o' && p[3] == u't' &&
-		    (p + 4 == end || p[4] == u' ' || p[4] == 0))
+		if (p[0] == (CHAR16)word[0] && p[1] == (CHAR16)word[1] && p[2] == (CHAR16)word[2] &&
+		    p[3] == (CHAR16)word[3] && (p + 4 == end || p[4] == u' ' || p[4] == 0))
 			return true;
 	return false;
+}
+
+bool mp_test_boot_mode(void)
+{
+	return has_word("boot");
+}
+
+bool mp_test_exit_mode(void)
+{
+	return has_word("exit");
+}
+
+/* Leaves boot services and stops (tests/qemu/test_mp.py then looks at the APs). */
+void mp_test_exit_and_stop(void)
+{
+	UINTN size = 0, key = 0, desc_size = 0;
+	UINT32 version;
+	void *map = NULL;
+
+	app_print("mp-test: ExitBootServices next\n");
+	for (int tries = 0; tries < 4; tries++) {
+		app_bs->GetMemoryMap(&size, NULL, &key, &desc_size, &version);
+		size += 4096;
+		map = app_alloc(size);
+		if (map &&
+		    app_bs->GetMemoryMap(&size, map, &key, &desc_size, &version) == EFI_SUCCESS &&
+		    app_bs->ExitBootServices(app_image, key) == EFI_SUCCESS)
+			for (;;)
+				__asm__ __volatile__("cli; hlt");
+		app_free(map);
+	}
+	app_print("mp-test: ExitBootServices failed\n");
 }
 
 static EFI_STATUS start_from(EFI_HANDLE fs)

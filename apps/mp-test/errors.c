@@ -61,40 +61,6 @@ APP_TEST(busy_ap)
 	app_bs->CloseEvent(event);
 }
 
-/* Timeouts: the AP that does not return is stopped and can run the next procedure. */
-APP_TEST(timeouts)
-{
-	EFI_EVENT event;
-	BOOLEAN finished = TRUE;
-	UINTN *failed = NULL, index, last = cpu_count - 1;
-
-	records_clear();
-	hold = 1;
-	CHECK_STATUS(mp->StartupThisAP(mp, proc_hold, 1, NULL, SHORT_TIMEOUT_US, NULL, NULL),
-		     EFI_TIMEOUT);
-	CHECK_STATUS(mp->StartupAllAPs(mp, proc_hold, FALSE, NULL, SHORT_TIMEOUT_US, NULL, &failed),
-		     EFI_TIMEOUT);
-	if (CHECK(failed != NULL)) {
-		for (UINTN i = 1; i < cpu_count; i++)
-			CHECK_EQ(failed[i - 1], i);
-		CHECK_EQ(failed[cpu_count - 1], END_OF_CPU_LIST);
-		app_bs->FreePool(failed);
-	}
-	if (CHECK_STATUS(app_bs->CreateEvent(0, 0, NULL, NULL, &event), EFI_SUCCESS)) {
-		CHECK_STATUS(mp->StartupThisAP(mp, proc_hold, last, event, SHORT_TIMEOUT_US, NULL,
-					       &finished),
-			     EFI_SUCCESS);
-		CHECK_STATUS(app_bs->WaitForEvent(1, &event, &index), EFI_SUCCESS);
-		CHECK(!finished);
-		app_bs->CloseEvent(event);
-	}
-	hold = 0;
-	records_clear();
-	CHECK_STATUS(mp->StartupAllAPs(mp, proc_record, FALSE, NULL, 0, NULL, NULL), EFI_SUCCESS);
-	for (UINTN i = 1; i < cpu_count; i++)
-		CHECK_EQ(records[i].runs, 1);
-}
-
 static void set_enabled(UINTN n, BOOLEAN on)
 {
 	CHECK_STATUS(mp->EnableDisableAP(mp, n, on, NULL), EFI_SUCCESS);
@@ -163,4 +129,39 @@ APP_TEST(switch_bsp)
 	CHECK_STATUS(mp->SwitchBSP(mp, 0, TRUE), EFI_SUCCESS);
 	CHECK_STATUS(mp->WhoAmI(mp, &who), EFI_SUCCESS);
 	CHECK_EQ(who, 0);
+}
+
+/* Timeouts: the AP that does not return is stopped and can run the next procedure. Last:
+ * OVMF once hung in EnableDisableAP run after it. */
+APP_TEST(timeouts)
+{
+	EFI_EVENT event;
+	BOOLEAN finished = TRUE;
+	UINTN *failed = NULL, index, last = cpu_count - 1;
+
+	records_clear();
+	hold = 1;
+	CHECK_STATUS(mp->StartupThisAP(mp, proc_hold, 1, NULL, SHORT_TIMEOUT_US, NULL, NULL),
+		     EFI_TIMEOUT);
+	CHECK_STATUS(mp->StartupAllAPs(mp, proc_hold, FALSE, NULL, SHORT_TIMEOUT_US, NULL, &failed),
+		     EFI_TIMEOUT);
+	if (CHECK(failed != NULL)) {
+		for (UINTN i = 1; i < cpu_count; i++)
+			CHECK_EQ(failed[i - 1], i);
+		CHECK_EQ(failed[cpu_count - 1], END_OF_CPU_LIST);
+		app_bs->FreePool(failed);
+	}
+	if (CHECK_STATUS(app_bs->CreateEvent(0, 0, NULL, NULL, &event), EFI_SUCCESS)) {
+		CHECK_STATUS(mp->StartupThisAP(mp, proc_hold, last, event, SHORT_TIMEOUT_US, NULL,
+					       &finished),
+			     EFI_SUCCESS);
+		CHECK_STATUS(app_bs->WaitForEvent(1, &event, &index), EFI_SUCCESS);
+		CHECK(!finished);
+		app_bs->CloseEvent(event);
+	}
+	hold = 0;
+	records_clear();
+	CHECK_STATUS(mp->StartupAllAPs(mp, proc_record, FALSE, NULL, 0, NULL, NULL), EFI_SUCCESS);
+	for (UINTN i = 1; i < cpu_count; i++)
+		CHECK_EQ(records[i].runs, 1);
 }

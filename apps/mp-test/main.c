@@ -60,6 +60,8 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	check_print_summary("mp-test");
 	if (mp_test_boot_mode())
 		mp_test_boot_next();
+	if (mp_test_exit_mode())
+		mp_test_exit_and_stop();
 	app_rt->ResetSystem(EfiResetShutdown, EFI_SUCCESS, 0, NULL);
 	return EFI_SUCCESS;
 }

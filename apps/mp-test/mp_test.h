@@ -40,5 +40,7 @@ extern volatile UINT32 max_running;
 /* boot_next.c */
 bool mp_test_boot_mode(void);
 void mp_test_boot_next(void);
+bool mp_test_exit_mode(void);
+void mp_test_exit_and_stop(void);
 
 #endif

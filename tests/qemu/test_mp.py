@@ -3,6 +3,9 @@ every AP in each mode, and each status the spec names for a bad call, on q35 and
 Ember and on OVMF, which proves the app right. OVMF's divergences are named (see
 test_mp_services_on_ovmf). Linux seeing the 4 CPUs after Ember's
 ExitBootServices is checked by tests/qemu/test_linux.py."""
+import re
+import time
+
 import pytest
 
 from conftest import BUILD, OVMF_CODE
@@ -46,3 +49,22 @@ def test_mp_services_with_one_processor(machine):
     found = m.expect(SUMMARY)
     assert found.groups() == ("8", "0"), m.text[-3000:]
     assert "mp-test: 1 processors" in m.text
+
+
+def test_aps_wait_for_sipi_after_exit_boot_services(machine):
+    """At ExitBootServices Ember puts every AP it started back to wait-for-SIPI with INIT,
+    as at power-on (docs/design.md, "Multiprocessor"): mp-test ran procedures on all of
+    them, then left boot services. QEMU shows such an AP at the reset vector in real mode
+    (EIP=0000fff0); an AP left halted after its procedure would be in long mode (RIP=)."""
+    m = machine(firmware="pflash", app=APP, args="mp-test exit", extra=["-smp", "4"],
+                timeout=300)
+    assert m.expect(SUMMARY).group(2) == "0", m.text[-3000:]
+    m.expect(r"^mp-test: ExitBootServices next")
+    time.sleep(1)
+    regs = m.qmp("human-monitor-command", **{"command-line": "info registers -a"})
+    cpus = re.split(r"^CPU#(\d+)", regs, flags=re.M)[1:]
+    state = {int(n): text for n, text in zip(cpus[::2], cpus[1::2])}
+    assert sorted(state) == [0, 1, 2, 3], regs[:2000]
+    for n in (1, 2, 3):
+        assert re.search(r"EIP=0000fff0 ", state[n]), f"CPU {n}:\n{state[n][:400]}"
+        assert "HLT=1" in state[n]

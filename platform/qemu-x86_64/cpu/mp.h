@@ -10,9 +10,9 @@
 
 #define MP_MAX_CPUS 64
 
-/* Where an AP is. IDLE: never started, waiting for SIPI after INIT, or halted after its
- * procedure; STARTED: INIT-SIPI sent; RUNNING: in its procedure; FINISHED: returned,
- * not yet collected by the BSP (then IDLE). */
+/* Where an AP is. IDLE: waiting for a SIPI (since power-on or the BSP's INIT); STARTED:
+ * INIT-SIPI sent; RUNNING: in its procedure; FINISHED: returned, waiting for the BSP's
+ * INIT (then IDLE). */
 enum mp_state { MP_IDLE, MP_STARTED, MP_RUNNING, MP_FINISHED };
 
 /* The 64-bit task-state segment (Intel SDM vol. 3, 8.7): each AP its own, for the fault

@@ -53,7 +53,7 @@ static bool job_step(struct mp_job *job, uint64_t now)
 		if (!(job->started & bit) || (job->done & bit))
 			continue;
 		if (__atomic_load_n(&mp_cpus[n]->state, __ATOMIC_ACQUIRE) == MP_FINISHED) {
-			__atomic_store_n(&mp_cpus[n]->state, MP_IDLE, __ATOMIC_RELEASE);
+			mp_stop_ap(n); /* back to wait-for-SIPI: it runs nothing while idle */
 			job->done |= bit;
 		} else {
 			mp_nudge_ap(n, now);

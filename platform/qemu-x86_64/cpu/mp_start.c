@@ -1,11 +1,12 @@
 /* The processors and how an AP is started (docs/design.md, "Multiprocessor"): the list
  * comes from the MADT QEMU provides, the BSP first; an AP is started with INIT then SIPI
- * to a page below 1 MiB (cpu/mp_trampoline.S) each time it runs a procedure, and halts
- * after it. INIT needs no wait before the SIPI on QEMU, whose local APIC takes both at
- * once: the BSP waits for the AP's arrival instead and sends the second SIPI only when it
- * is late (the 10 ms and 200 us waits of Intel's sequence are for hardware, and would be
- * virtual time under -icount). At ExitBootServices every AP started gets INIT again, so
- * each waits for the OS's SIPI without running in memory the OS may reuse. */
+ * to a page below 1 MiB (cpu/mp_trampoline.S) each time it runs a procedure, and gets
+ * INIT again when it is done, so an idle AP waits for a SIPI as at power-on. INIT needs no wait
+ * before the SIPI on QEMU, whose local APIC takes both at once: the BSP waits for the AP's arrival
+ * instead and sends the second SIPI only when it is late (the 10 ms and 200 us waits of Intel's
+ * sequence are for hardware, and would be virtual time under -icount). At ExitBootServices every AP
+ * started gets INIT again, so each waits for the OS's SIPI without running in memory the OS may
+ * reuse. */
 #define LOG_PREFIX "mp: "
 #include <ember/core/core.h>
 #include <ember/core/log.h>
@@ -192,7 +193,8 @@ bool mp_discover(void)
 }
 
 /* The OS gets the machine: every AP waits for its SIPI, none runs in boot-services
- * memory (its stack, the trampoline) that the OS reuses. */
+ * memory (its stack, the trampoline) that the OS reuses. Idle APs already do (each gets
+ * INIT when its procedure ends); this stops those still in a non-blocking procedure. */
 static void EFIAPI park_aps(EFI_EVENT event, void *context)
 {
 	for (uint32_t i = 1; i < mp_cpu_count; i++)
@@ -316,7 +318,7 @@ void mp_stop_ap(uint32_t n)
 }
 
 /* The AP in long mode on its own stack (from the trampoline): its GDT with its TSS, the
- * BSP's IDT, then the procedure; it halts after it until the next INIT. */
+ * BSP's IDT, then the procedure; it waits after it for the BSP's INIT. */
 _Noreturn void mp_ap_main(struct mp_cpu *cpu)
 {
 	struct {
@@ -330,6 +332,9 @@ _Noreturn void mp_ap_main(struct mp_cpu *cpu)
 	__atomic_store_n(&cpu->state, MP_RUNNING, __ATOMIC_RELEASE);
 	cpu->procedure(cpu->argument);
 	__atomic_store_n(&cpu->state, MP_FINISHED, __ATOMIC_RELEASE);
+	/* Running until the BSP's INIT, not halted: QEMU leaves an INIT pending on a halted
+	 * CPU (only a SIPI or an interrupt wakes it), so the AP would not be back in
+	 * wait-for-SIPI. The BSP sends it as soon as it sees the procedure finished. */
 	for (;;)
-		__asm__ __volatile__("cli; hlt");
+		__asm__ __volatile__("cli; pause");
 }
