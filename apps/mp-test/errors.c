@@ -5,62 +5,6 @@
 
 #define SHORT_TIMEOUT_US 20000
 
-APP_TEST(calls_from_an_ap)
-{
-	struct ap_record *r = &records[1];
-	UINTN who = 99;
-
-	records_clear();
-	if (!CHECK_STATUS(mp->StartupThisAP(mp, proc_ap_calls, 1, NULL, 0, NULL, NULL),
-			  EFI_SUCCESS))
-		return;
-	for (int i = 0; i < 6; i++)
-		if (!CHECK_STATUS(r->calls[i], EFI_DEVICE_ERROR))
-			app_print("  service %d from an AP\n", i);
-	CHECK_STATUS(r->calls[6], EFI_INVALID_PARAMETER); /* WhoAmI(NULL) */
-	CHECK_EQ(r->who, 1);
-	CHECK_STATUS(mp->WhoAmI(mp, &who), EFI_SUCCESS);
-	CHECK_EQ(who, 0);
-}
-
-/* An AP held busy by a non-blocking StartupThisAP: others are refused with NOT_READY,
- * its event stays unsignalled until it is released, then Finished is TRUE. */
-APP_TEST(busy_ap)
-{
-	EFI_EVENT event;
-	BOOLEAN finished = TRUE;
-	UINTN index;
-
-	records_clear();
-	if (!CHECK_STATUS(app_bs->CreateEvent(0, 0, NULL, NULL, &event), EFI_SUCCESS))
-		return;
-	hold = 1;
-	if (!CHECK_STATUS(mp->StartupThisAP(mp, proc_hold, 1, event, 0, NULL, &finished),
-			  EFI_SUCCESS)) {
-		hold = 0;
-		return;
-	}
-	CHECK(!finished);
-	for (int i = 0; i < 5000 && !records[1].runs; i++)
-		app_bs->Stall(1000); /* until it runs: EDK II calls it idle until then */
-	CHECK_EQ(records[1].runs, 1);
-	/* EDK II's StartupThisAP does not look at the AP's state: it would start the new
-	 * procedure over the running one. */
-	if (!KNOWN_CRASH("StartupThisAP on a busy AP", FW_EDK2, "StartupThisAP ignores a busy AP"))
-		CHECK_STATUS(mp->StartupThisAP(mp, proc_record, 1, NULL, 0, NULL, NULL),
-			     EFI_NOT_READY);
-	CHECK_STATUS(mp->StartupAllAPs(mp, proc_record, FALSE, NULL, 0, NULL, NULL), EFI_NOT_READY);
-	CHECK_STATUS(mp->SwitchBSP(mp, 1, TRUE), EFI_NOT_READY);
-	app_bs->Stall(2000);
-	CHECK_STATUS(app_bs->CheckEvent(event), EFI_NOT_READY);
-	CHECK(!finished);
-	hold = 0;
-	CHECK_STATUS(app_bs->WaitForEvent(1, &event, &index), EFI_SUCCESS);
-	CHECK(finished);
-	CHECK_EQ(records[1].runs, 1);
-	app_bs->CloseEvent(event);
-}
-
 static void set_enabled(UINTN n, BOOLEAN on)
 {
 	CHECK_STATUS(mp->EnableDisableAP(mp, n, on, NULL), EFI_SUCCESS);
@@ -131,8 +75,63 @@ APP_TEST(switch_bsp)
 	CHECK_EQ(who, 0);
 }
 
-/* Timeouts: the AP that does not return is stopped and can run the next procedure. Last:
- * OVMF once hung in EnableDisableAP run after it. */
+APP_TEST(calls_from_an_ap)
+{
+	struct ap_record *r = &records[1];
+	UINTN who = 99;
+
+	records_clear();
+	if (!CHECK_STATUS(mp->StartupThisAP(mp, proc_ap_calls, 1, NULL, 0, NULL, NULL),
+			  EFI_SUCCESS))
+		return;
+	for (int i = 0; i < 6; i++)
+		if (!CHECK_STATUS(r->calls[i], EFI_DEVICE_ERROR))
+			app_print("  service %d from an AP\n", i);
+	CHECK_STATUS(r->calls[6], EFI_INVALID_PARAMETER); /* WhoAmI(NULL) */
+	CHECK_EQ(r->who, 1);
+	CHECK_STATUS(mp->WhoAmI(mp, &who), EFI_SUCCESS);
+	CHECK_EQ(who, 0);
+}
+
+/* An AP held busy by a non-blocking StartupThisAP: others are refused with NOT_READY,
+ * its event stays unsignalled until it is released, then Finished is TRUE. */
+APP_TEST(busy_ap)
+{
+	EFI_EVENT event;
+	BOOLEAN finished = TRUE;
+	UINTN index;
+
+	records_clear();
+	if (!CHECK_STATUS(app_bs->CreateEvent(0, 0, NULL, NULL, &event), EFI_SUCCESS))
+		return;
+	hold = 1;
+	if (!CHECK_STATUS(mp->StartupThisAP(mp, proc_hold, 1, event, 0, NULL, &finished),
+			  EFI_SUCCESS)) {
+		hold = 0;
+		return;
+	}
+	CHECK(!finished);
+	for (int i = 0; i < 5000 && !records[1].runs; i++)
+		app_bs->Stall(1000); /* until it runs: EDK II calls it idle until then */
+	CHECK_EQ(records[1].runs, 1);
+	/* EDK II's StartupThisAP does not look at the AP's state: it would start the new
+	 * procedure over the running one. */
+	if (!KNOWN_CRASH("StartupThisAP on a busy AP", FW_EDK2, "StartupThisAP ignores a busy AP"))
+		CHECK_STATUS(mp->StartupThisAP(mp, proc_record, 1, NULL, 0, NULL, NULL),
+			     EFI_NOT_READY);
+	CHECK_STATUS(mp->StartupAllAPs(mp, proc_record, FALSE, NULL, 0, NULL, NULL), EFI_NOT_READY);
+	CHECK_STATUS(mp->SwitchBSP(mp, 1, TRUE), EFI_NOT_READY);
+	app_bs->Stall(2000);
+	CHECK_STATUS(app_bs->CheckEvent(event), EFI_NOT_READY);
+	CHECK(!finished);
+	hold = 0;
+	CHECK_STATUS(app_bs->WaitForEvent(1, &event, &index), EFI_SUCCESS);
+	CHECK(finished);
+	CHECK_EQ(records[1].runs, 1);
+	app_bs->CloseEvent(event);
+}
+
+/* Timeouts: the AP that does not return is stopped and can run the next procedure. */
 APP_TEST(timeouts)
 {
 	EFI_EVENT event;

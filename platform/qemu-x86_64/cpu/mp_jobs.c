@@ -82,11 +82,14 @@ static UINTN *failed_list(uint64_t failed)
 static bool job_end(struct mp_job *job)
 {
 	uint64_t failed = job->cpus & ~job->done;
+	EFI_TPL old;
 
 	for (uint32_t n = 1; n < mp_cpu_count; n++)
 		if (failed & job->started & (1ULL << n))
 			mp_stop_ap(n);
+	old = tpl_raise(TPL_NOTIFY); /* the poll event ends other jobs */
 	busy &= ~job->cpus;
+	tpl_restore(old);
 	if (job->failed_cpu_list)
 		*job->failed_cpu_list = failed ? failed_list(failed) : NULL;
 	if (job->finished)
@@ -179,6 +182,7 @@ EFI_STATUS mp_job_run(uint64_t cpus, EFI_AP_PROCEDURE procedure, void *argument,
 	    .failed_cpu_list = failed_cpu_list,
 	    .finished = finished,
 	};
+	EFI_TPL old;
 
 	if (failed_cpu_list)
 		*failed_cpu_list = NULL;
@@ -186,7 +190,9 @@ EFI_STATUS mp_job_run(uint64_t cpus, EFI_AP_PROCEDURE procedure, void *argument,
 		*finished = FALSE;
 	if (timeout_us)
 		job.deadline_ns = core_time_ns() + (uint64_t)timeout_us * 1000;
+	old = tpl_raise(TPL_NOTIFY);
 	busy |= cpus;
+	tpl_restore(old);
 	if (single_thread)
 		start(&job, (uint32_t)__builtin_ctzll(cpus));
 	else
