@@ -12,6 +12,7 @@
 #include <efi/debug_image_info.h>
 #include <efi/memory_attributes_table.h>
 #include <efi/protocol/memory_attribute.h>
+#include <efi/protocol/mp_services.h>
 #include <efi/protocol/block_io.h>
 #include <efi/protocol/block_io2.h>
 #include <efi/protocol/component_name2.h>
@@ -113,6 +114,7 @@ const EFI_GUID efi_part_type_legacy_mbr_guid = EFI_PART_TYPE_LEGACY_MBR_GUID;
 const EFI_GUID efi_part_type_unused_guid = EFI_PART_TYPE_UNUSED_GUID;
 const EFI_GUID efi_partition_info_protocol_guid = EFI_PARTITION_INFO_PROTOCOL_GUID;
 const EFI_GUID efi_pc_ansi_guid = EFI_PC_ANSI_GUID;
+const EFI_GUID efi_mp_services_protocol_guid = EFI_MP_SERVICES_PROTOCOL_GUID;
 const EFI_GUID efi_pci_io_protocol_guid = EFI_PCI_IO_PROTOCOL_GUID;
 const EFI_GUID efi_pci_root_bridge_io_protocol_guid = EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_GUID;
 const EFI_GUID efi_persistent_virtual_cd_guid = EFI_PERSISTENT_VIRTUAL_CD_GUID;
@@ -281,6 +283,7 @@ static const struct guid_name table[] = {
     {&efi_pc_ansi_guid, "PcAnsi"},
     {&efi_pci_io_protocol_guid, "PciIo"},
     {&efi_pci_root_bridge_io_protocol_guid, "PciRootBridgeIo"},
+    {&efi_mp_services_protocol_guid, "MpServices"},
     {&efi_persistent_virtual_cd_guid, "PersistentVirtualCd"},
     {&efi_persistent_virtual_disk_guid, "PersistentVirtualDisk"},
     {&efi_platform_driver_override_protocol_guid, "PlatformDriverOverride"},

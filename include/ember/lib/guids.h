@@ -74,6 +74,7 @@ extern const EFI_GUID efi_part_type_unused_guid;
 extern const EFI_GUID efi_partition_info_protocol_guid;
 extern const EFI_GUID efi_pc_ansi_guid;
 extern const EFI_GUID efi_pci_io_protocol_guid;
+extern const EFI_GUID efi_mp_services_protocol_guid;
 extern const EFI_GUID efi_pci_root_bridge_io_protocol_guid;
 extern const EFI_GUID efi_persistent_virtual_cd_guid;
 extern const EFI_GUID efi_persistent_virtual_disk_guid;

@@ -4,6 +4,7 @@
  * Exit(EFI_ABORTED) and the boot goes on; otherwise the machine halts. */
 #include <ember/core/core.h>
 #include "cpu/interrupts.h"
+#include "cpu/mp.h"
 #include "qemu.h"
 
 #define MAX_FRAMES 16
@@ -183,6 +184,14 @@ void exception_handle(struct interrupt_frame *f)
 	EFI_TPL tpl;
 
 	__asm__ __volatile__("mov %%cr2, %0" : "=r"(cr2));
+	if (!mp_on_bsp()) {
+		/* An AP's procedure: the TPL, the report's lookups and ending the program belong
+		 * to the BSP's thread. The AP stops; its job sees it never finish. */
+		panic_printf("\n!!! Ember: CPU exception %llu on an AP at 0x%llx (cr2 0x%llx); "
+			     "the AP halted.\n",
+			     f->vector, f->rip, cr2);
+		qemu_halt();
+	}
 	if (handling) {
 		panic_printf("\n!!! Ember: CPU exception %llu while reporting one; halted.\n",
 			     f->vector);

@@ -43,6 +43,7 @@ report() {
 	else
 		echo "EMBER-TESTVAR: none"
 	fi
+	echo "EMBER-CPUS: $(cat /sys/devices/system/cpu/online)"
 	echo "EMBER-RTC: $(cat /sys/class/rtc/rtc0/date) $(cat /sys/class/rtc/rtc0/time)"
 	echo "EMBER-HWCLOCK: $(hwclock -r -u 2>&1)"
 	dmesg | grep -E 'efi: |EFI stub|random: |Memory attributes|secureboot: |locked down' | sed 's/^/EMBER-DMESG: /'
