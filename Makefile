@@ -180,7 +180,7 @@ $(EMBER_VARSTORE): $(call obj,host,$(FIRMWARE_SRC) $(call find_c,tools/ember-var
 	$(Q)$(CC) -o $@ $^ -lm
 
 # UEFI compression of a file (tools/ember-compress): the encoder and the firmware's decoder.
-$(EMBER_COMPRESS): $(call obj,host,lib/uefi_decompress.c tools/lib/uefi_compress.c $(call find_c,tools/ember-compress))
+$(EMBER_COMPRESS): $(call obj,host,lib/uefi_decompress.c tools/lib/uefi_compress.c tools/lib/host_file.c $(call find_c,tools/ember-compress))
 	@echo "  LD      $@"
 	$(Q)$(CC) -o $@ $^
 

@@ -38,19 +38,6 @@ void *blk_alloc_aligned(UINTN size, UINT32 io_align, void **to_free)
 	return p ? (void *)ALIGN_UP((uintptr_t)p, (uintptr_t)align) : NULL;
 }
 
-/* The command line (LoadOptions) as UTF-8. */
-static void command_line(char *line, size_t size)
-{
-	EFI_GUID loaded_image_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
-	EFI_LOADED_IMAGE_PROTOCOL *image;
-
-	line[0] = 0;
-	if (!EFI_ERROR(app_bs->HandleProtocol(app_image, &loaded_image_guid, (void **)&image)) &&
-	    image->LoadOptions)
-		ucs2_to_utf8(line, size, image->LoadOptions,
-			     image->LoadOptionsSize / sizeof(CHAR16));
-}
-
 static bool word_is(const char *word, size_t len, const char *name)
 {
 	return len == str8_len(name) && !str8_ncmp(word, name, len);
@@ -89,7 +76,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	app_bs->SetWatchdogTimer(0, 0, 0, NULL);
 	count = blk_disks(disks, BLK_TEST_MAX_DISKS);
 	app_print("blk-test: %u disks\n", (UINT32)count);
-	command_line(line, sizeof(line));
+	app_command_line(line, sizeof(line));
 	for (char *word = line; *word;) {
 		char *end = word;
 

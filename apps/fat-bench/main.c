@@ -6,6 +6,7 @@
  *                               mean Open() of every file in DIR (warm)
  * Times come from the TSC, calibrated against Stall(). */
 #include "../lib/app.h"
+#include "../lib/tsc.h"
 #include <efi/protocol/simple_file_system.h>
 
 #define MAX_WORDS 8
@@ -15,24 +16,9 @@
 
 static EFI_GUID loaded_image_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
 static EFI_GUID sfs_guid = EFI_SIMPLE_FILE_SYSTEM_PROTOCOL_GUID;
-static UINT64 tsc_hz;
-
-static UINT64 rdtsc(void)
-{
-	return __builtin_ia32_rdtsc();
-}
-
-static void calibrate(void)
-{
-	UINT64 start = rdtsc();
-
-	app_bs->Stall(100000);
-	tsc_hz = (rdtsc() - start) * 10;
-}
-
 static UINT64 micros(UINT64 ticks)
 {
-	return tsc_hz ? ticks * 1000000 / tsc_hz : 0;
+	return app_tsc_hz() ? ticks * 1000000 / app_tsc_hz() : 0;
 }
 
 static EFI_FILE_PROTOCOL *own_volume(void)
@@ -67,7 +53,7 @@ static UINT64 read_once(EFI_FILE_PROTOCOL *root, CHAR16 *path, void *buf, UINT64
 
 	if (EFI_ERROR(root->Open(root, &f, path, EFI_FILE_MODE_READ, 0)))
 		return 0;
-	start = rdtsc();
+	start = app_tsc();
 	for (;;) {
 		UINTN n = CHUNK;
 
@@ -76,7 +62,7 @@ static UINT64 read_once(EFI_FILE_PROTOCOL *root, CHAR16 *path, void *buf, UINT64
 			break;
 		total += n;
 	}
-	start = rdtsc() - start;
+	start = app_tsc() - start;
 	f->Close(f);
 	*bytes = total;
 	return EFI_ERROR(status) ? 0 : start;
@@ -148,18 +134,18 @@ static EFI_STATUS bench_open(EFI_FILE_PROTOCOL *root, const char *dir_name, cons
 	to_ucs2(dir_name, path, 256);
 	str16_copy(path + str16_len(path), u"\\");
 	to_ucs2(name, path + str16_len(path), 256);
-	cold = rdtsc();
+	cold = app_tsc();
 	if (!names || EFI_ERROR(root->Open(root, &f, path, EFI_FILE_MODE_READ, 0))) {
 		app_print("fat-bench: cannot open %ls\n", path);
 		return EFI_NOT_FOUND;
 	}
-	cold = rdtsc() - cold;
+	cold = app_tsc() - cold;
 	f->Close(f);
 	to_ucs2(dir_name, path, 256);
 	if (EFI_ERROR(root->Open(root, &dir, path, EFI_FILE_MODE_READ, 0)))
 		return EFI_NOT_FOUND;
 	count = list_names(dir, names);
-	warm = rdtsc();
+	warm = app_tsc();
 	for (UINTN i = 0; i < count; i++) {
 		if (EFI_ERROR(dir->Open(dir, &f, names + 16 * i, EFI_FILE_MODE_READ, 0))) {
 			app_print("fat-bench: cannot open %ls\n", names + 16 * i);
@@ -167,7 +153,7 @@ static EFI_STATUS bench_open(EFI_FILE_PROTOCOL *root, const char *dir_name, cons
 		}
 		f->Close(f);
 	}
-	warm = rdtsc() - warm;
+	warm = app_tsc() - warm;
 	dir->Close(dir);
 	app_free(names);
 	app_print("open %s\\%s, directory not open before: %llu us\n", dir_name, name,
@@ -209,7 +195,6 @@ EFI_STATUS EFIAPI efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	root = own_volume();
 	if (!root)
 		return EFI_NOT_FOUND;
-	calibrate();
 	if (n == 3 && !str8_cmp(w[1], "read"))
 		status = bench_read(root, w[2], false);
 	else if (n == 3 && !str8_cmp(w[1], "read-pool"))

@@ -60,3 +60,15 @@ bool app_firmware_is(const char *name)
 	}
 	return false;
 }
+
+void app_command_line(char *line, size_t size)
+{
+	EFI_GUID loaded_image_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
+	EFI_LOADED_IMAGE_PROTOCOL *image;
+
+	line[0] = 0;
+	if (!EFI_ERROR(app_bs->HandleProtocol(app_image, &loaded_image_guid, (void **)&image)) &&
+	    image->LoadOptions)
+		ucs2_to_utf8(line, size, image->LoadOptions,
+			     image->LoadOptionsSize / sizeof(CHAR16));
+}

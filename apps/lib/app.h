@@ -39,6 +39,10 @@ void *app_alloc(size_t size);
 void *app_zalloc(size_t size);
 void app_free(void *p);
 
+/* The application's command line (its LoadOptions, UCS-2) as UTF-8 in line[0..size);
+ * empty when there is none. */
+void app_command_line(char *line, size_t size);
+
 /* Whether the firmware vendor string contains the ASCII text `name`. */
 bool app_firmware_is(const char *name);
 

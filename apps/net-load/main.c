@@ -12,6 +12,7 @@
  * on the program's own volume.
  * Prints "net-load: ok" at the end of a step that worked, "net-load: failed" otherwise. */
 #include "../lib/app.h"
+#include "../lib/tsc.h"
 #include <efi/protocol/load_file.h>
 #include <efi/protocol/simple_file_system.h>
 #include <efi/protocol/simple_network.h>
@@ -19,21 +20,6 @@
 
 static EFI_GUID lf_guid = EFI_LOAD_FILE_PROTOCOL_GUID;
 static EFI_GUID dp_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
-
-static UINT64 tsc_hz;
-
-static UINT64 rdtsc(void)
-{
-	return __builtin_ia32_rdtsc();
-}
-
-static void calibrate(void)
-{
-	UINT64 start = rdtsc();
-
-	app_bs->Stall(100000);
-	tsc_hz = (rdtsc() - start) * 10;
-}
 
 /* The last node before the end, NULL for an empty path. */
 static EFI_DEVICE_PATH_PROTOCOL *last_node(EFI_DEVICE_PATH_PROTOCOL *p)
@@ -100,7 +86,7 @@ static bool get(const char *url)
 		app_print("net-load: no NIC with LoadFile\n");
 		return false;
 	}
-	start = rdtsc();
+	start = app_tsc();
 	status = lf->LoadFile(lf, tail, true, &size, NULL);
 	if (status != EFI_BUFFER_TOO_SMALL) {
 		app_print("net-load: asking the size: %r\n", status);
@@ -110,7 +96,7 @@ static bool get(const char *url)
 	if (!buf)
 		return false;
 	status = lf->LoadFile(lf, tail, true, &size, buf);
-	ticks = rdtsc() - start;
+	ticks = app_tsc() - start;
 	if (EFI_ERROR(status)) {
 		app_print("net-load: loading: %r\n", status);
 		return false;
@@ -118,8 +104,8 @@ static bool get(const char *url)
 	app_bs->CalculateCrc32(buf, size, &crc);
 	app_print("net-load: %llu bytes, crc32 %08x, %r, %llu ms, %llu MB/s\n",
 		  (unsigned long long)size, crc, status,
-		  (unsigned long long)(ticks * 1000 / tsc_hz),
-		  (unsigned long long)(ticks ? (UINT64)size * tsc_hz / ticks / 1000000 : 0));
+		  (unsigned long long)(ticks * 1000 / app_tsc_hz()),
+		  (unsigned long long)(ticks ? (UINT64)size * app_tsc_hz() / ticks / 1000000 : 0));
 	app_free(buf);
 	app_free(tail);
 	return true;
@@ -222,18 +208,6 @@ static bool uri_option(const char *url)
 	return false;
 }
 
-static void command_line(char *line, size_t size)
-{
-	EFI_GUID loaded_image_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
-	EFI_LOADED_IMAGE_PROTOCOL *image;
-
-	line[0] = 0;
-	if (!EFI_ERROR(app_bs->HandleProtocol(app_image, &loaded_image_guid, (void **)&image)) &&
-	    image->LoadOptions)
-		ucs2_to_utf8(line, size, image->LoadOptions,
-			     image->LoadOptionsSize / sizeof(CHAR16));
-}
-
 /* The first line of \NETLOAD.TXT beside the program, as its command line. */
 static void command_file(char *line, size_t size)
 {
@@ -286,8 +260,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	bool ok = false;
 
 	app_init(image, st);
-	calibrate();
-	command_line(line, sizeof(line));
+	app_command_line(line, sizeof(line));
 	n = split(line, words, 4);
 	if (n < 2) {
 		command_file(line, sizeof(line));

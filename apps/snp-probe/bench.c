@@ -7,6 +7,7 @@
  *                   received: frames through slirp and the host's sockets both ways
  * Each prints "frames/s" lines that scripts/bench-net reads. */
 #include "probe.h"
+#include "../lib/tsc.h"
 
 #define SNP probe_snp
 #define ARP_ROUNDS 20000
@@ -16,25 +17,10 @@
 #define PROBE_PORT 40001
 #define SILENCE_MS 200 /* no echo for this long: the ones in flight are lost */
 
-static UINT64 tsc_hz;
-
-static UINT64 rdtsc(void)
-{
-	return __builtin_ia32_rdtsc();
-}
-
-static void calibrate(void)
-{
-	UINT64 start = rdtsc();
-
-	app_bs->Stall(100000);
-	tsc_hz = (rdtsc() - start) * 10;
-}
-
 /* Frames per second for count frames in ticks. */
 static UINT64 per_second(UINT64 count, UINT64 ticks)
 {
-	return ticks ? count * tsc_hz / ticks : 0;
+	return ticks ? count * app_tsc_hz() / ticks : 0;
 }
 
 /* Takes every transmitted buffer back (they are static: nothing else to do with them). */
@@ -58,9 +44,8 @@ void probe_bench_arp(void)
 
 	if (!probe_bring_up())
 		return;
-	calibrate();
 	frame_arp_request(request, SNP->Mode->CurrentAddress.Addr, probe_guest_ip, probe_host_ip);
-	start = rdtsc();
+	start = app_tsc();
 	for (int i = 0; i < ARP_ROUNDS; i++) {
 		UINTN size = sizeof(reply);
 		if (EFI_ERROR(SNP->Transmit(SNP, 0, sizeof(request), request, NULL, NULL, NULL)))
@@ -71,7 +56,7 @@ void probe_bench_arp(void)
 			size = sizeof(reply);
 		}
 	}
-	start = rdtsc() - start;
+	start = app_tsc() - start;
 	CHECK_EQ(answered, ARP_ROUNDS);
 	app_print("bench-arp: %u exchanges, %llu frames/s\n", answered,
 		  (unsigned long long)per_second(2ULL * answered, start));
@@ -105,12 +90,12 @@ static bool take_echoes(struct udp_run *r)
  * nothing, writes those in flight off as lost. */
 static void wait_in_flight_below(struct udp_run *r, UINT32 limit)
 {
-	UINT64 quiet_since = rdtsc();
+	UINT64 quiet_since = app_tsc();
 
 	while (r->sent - r->echoed - r->lost >= limit) {
 		if (take_echoes(r))
-			quiet_since = rdtsc();
-		else if ((rdtsc() - quiet_since) * 1000 > tsc_hz * SILENCE_MS)
+			quiet_since = app_tsc();
+		else if ((app_tsc() - quiet_since) * 1000 > app_tsc_hz() * SILENCE_MS)
 			r->lost = r->sent - r->echoed;
 	}
 }
@@ -140,15 +125,14 @@ void probe_bench_udp(UINT16 port)
 
 	if (!probe_bring_up())
 		return;
-	calibrate();
 	frame_arp_request(request, SNP->Mode->CurrentAddress.Addr, probe_guest_ip, probe_host_ip);
 	if (!probe_send(request, sizeof(request), 0, 0) ||
 	    !probe_receive(reply, &length, 1000, NULL, NULL) ||
 	    !CHECK(frame_arp_reply(reply, length, probe_host_ip, r.host_mac)))
 		return;
-	ticks = rdtsc();
+	ticks = app_tsc();
 	udp_blast(&r);
-	ticks = rdtsc() - ticks;
+	ticks = app_tsc() - ticks;
 	CHECK(r.echoed > r.sent / 2);
 	app_print(
 	    "bench-udp: %u sent, %u echoed, %llu frames/s, %llu MB/s of payload\n", r.sent,

@@ -42,18 +42,6 @@ static void check_device_path(void)
 	CHECK_EQ(mac->IfType, IF_TYPE_ETHERNET);
 }
 
-static void command_line(char *line, size_t size)
-{
-	EFI_GUID loaded_image_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
-	EFI_LOADED_IMAGE_PROTOCOL *image;
-
-	line[0] = 0;
-	if (!EFI_ERROR(app_bs->HandleProtocol(app_image, &loaded_image_guid, (void **)&image)) &&
-	    image->LoadOptions)
-		ucs2_to_utf8(line, size, image->LoadOptions,
-			     image->LoadOptionsSize / sizeof(CHAR16));
-}
-
 static bool word_is(const char *word, size_t len, const char *name)
 {
 	return len == str8_len(name) && !str8_ncmp(word, name, len);
@@ -122,7 +110,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	app_bs->SetWatchdogTimer(0, 0, 0, NULL);
 	if (find_snp()) {
 		check_device_path();
-		command_line(line, sizeof(line));
+		app_command_line(line, sizeof(line));
 		for (char *word = line; *word;) {
 			char *end = word;
 			while (*end && *end != ' ')

@@ -14,14 +14,21 @@ APP = BUILD / "apps" / "mp-test.efi"
 SUMMARY = r"mp-test: (\d+) passed, (\d+) failed"
 
 
-def run(machine, firmware, machine_type):
-    m = machine(machine=machine_type, firmware=firmware, app=APP, extra=["-smp", "4"],
-                timeout=300)
+def start(machine, firmware, machine_type, timeout=300):
+    return machine(machine=machine_type, firmware=firmware, app=APP, extra=["-smp", "4"],
+                   timeout=timeout)
+
+
+def check(m):
     found = m.expect(SUMMARY)
     assert found.group(2) == "0", m.text[-4000:]
     assert int(found.group(1)) >= 100, m.text[-4000:]
     assert "mp-test: 4 processors" in m.text
     return m
+
+
+def run(machine, firmware, machine_type):
+    return check(start(machine, firmware, machine_type))
 
 
 @pytest.mark.parametrize("machine_type", ["q35", "pc"])
@@ -35,7 +42,18 @@ def test_mp_services_on_ember(machine, machine_type):
 @pytest.mark.skipif(not OVMF_CODE.exists(), reason="OVMF (Debian package ovmf) not installed")
 @pytest.mark.parametrize("machine_type", ["q35", "pc"])
 def test_mp_services_on_ovmf(machine, machine_type):
-    m = run(machine, "ovmf", machine_type)
+    # Debian's OVMF now and then never returns from its enable/disable section when the
+    # host is busy (its APs spin while TCG runs the four CPUs in turn): one more try, then
+    # the test fails as it would on any other hang.
+    m = start(machine, "ovmf", machine_type, timeout=150)
+    try:
+        m.expect(SUMMARY)
+    except AssertionError:
+        if not re.search(r"-- enable_disable\s*$", m.text):
+            raise
+        m.close()
+        m = start(machine, "ovmf", machine_type)
+    check(m)
     # OVMF's divergences, and only these, both calls not made there: a busy AP not
     # refused by StartupThisAP, and a machine reset by SwitchBSP under TCG.
     assert "mp-test: 2 known divergence(s)" in m.text, m.text[-3000:]

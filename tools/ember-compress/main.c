@@ -9,37 +9,8 @@
 #include <string.h>
 
 #include <ember/lib/uefi_decompress.h>
+#include <ember/tools/host_file.h>
 #include <ember/tools/uefi_compress.h>
-
-static uint8_t *read_file(const char *path, size_t *size)
-{
-	FILE *f = fopen(path, "rb");
-	uint8_t *buf = NULL;
-	long len;
-
-	if (!f)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
-		buf = malloc(len ? (size_t)len : 1);
-		if (buf && fread(buf, 1, (size_t)len, f) != (size_t)len) {
-			free(buf);
-			buf = NULL;
-		}
-		*size = (size_t)len;
-	}
-	fclose(f);
-	return buf;
-}
-
-static int write_file(const char *path, const uint8_t *data, size_t size)
-{
-	FILE *f = fopen(path, "wb");
-	int ok = f && fwrite(data, 1, size, f) == size;
-
-	if (f && fclose(f) != 0)
-		ok = 0;
-	return ok ? 0 : -1;
-}
 
 static uint8_t *decompress(const uint8_t *in, size_t size, size_t *out_size)
 {
@@ -82,7 +53,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: ember-compress [-d] IN OUT\n");
 		return 2;
 	}
-	in = read_file(argv[argc - 2], &size);
+	in = host_file_read(argv[argc - 2], &size);
 	if (!in) {
 		perror(argv[argc - 2]);
 		return 1;
@@ -94,7 +65,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "ember-compress: out of memory\n");
 		return 1;
 	}
-	if (write_file(argv[argc - 1], out, out_size) != 0) {
+	if (host_file_write(argv[argc - 1], out, out_size) != 0) {
 		perror(argv[argc - 1]);
 		free(out);
 		return 1;

@@ -16,6 +16,7 @@
 #include <ember/lib/fv.h>
 #include <ember/lib/str.h>
 #include <ember/tools/fv_image.h>
+#include <ember/tools/host_file.h>
 #include "../../platform/qemu-x86_64/reset/layout.h"
 
 #define PE_SUBSYSTEM_APPLICATION 10
@@ -28,36 +29,12 @@ struct image {
 	size_t vol_size;
 };
 
-static uint8_t *read_file(const char *path, size_t *size)
-{
-	FILE *f = fopen(path, "rb");
-	uint8_t *buf = NULL;
-	long len;
-
-	if (!f)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
-		buf = malloc(len ? (size_t)len : 1);
-		if (buf && fread(buf, 1, (size_t)len, f) != (size_t)len) {
-			free(buf);
-			buf = NULL;
-		}
-		*size = (size_t)len;
-	}
-	fclose(f);
-	return buf;
-}
-
 static int write_file(const char *path, const uint8_t *data, size_t size)
 {
-	FILE *f = fopen(path, "wb");
-	int ok = f && fwrite(data, 1, size, f) == size;
-
-	if (f && fclose(f) != 0)
-		ok = 0;
-	if (!ok)
-		fprintf(stderr, "ember-fw: cannot write %s\n", path);
-	return ok ? 0 : 1;
+	if (host_file_write(path, data, size) == 0)
+		return 0;
+	fprintf(stderr, "ember-fw: cannot write %s\n", path);
+	return 1;
 }
 
 /* A bare volume fills its file; in a firmware image the volume has its fixed place. */
@@ -66,7 +43,7 @@ static int open_image(struct image *img, const char *path)
 	uint64_t length = 0;
 
 	img->path = path;
-	img->data = read_file(path, &img->size);
+	img->data = host_file_read(path, &img->size);
 	if (!img->data) {
 		fprintf(stderr, "ember-fw: cannot read %s\n", path);
 		return 1;
@@ -201,7 +178,7 @@ static int add(struct image *img, int argc, char **argv)
 			return 2;
 		}
 	}
-	pe = read_file(argv[0], &pe_size);
+	pe = host_file_read(argv[0], &pe_size);
 	if (!pe) {
 		fprintf(stderr, "ember-fw: cannot read %s\n", argv[0]);
 		return 1;

@@ -4,25 +4,14 @@
  * the exception's frame, and would fault again until it resets (a triple fault). */
 #include <ember/core/core.h>
 #include "cpu/interrupts.h"
+#include "cpu/tss.h"
 #include "reset/layout.h"
 
 #define FAULT_STACK_SIZE (16 * 1024)
 #define TSS_SELECTOR 0x20
 #define TSS_AVAILABLE_64 0x89ULL /* present, ring 0, available 64-bit TSS */
 
-/* The 64-bit task-state segment (Intel SDM vol. 3, 8.7): only its IST is used. */
-struct tss {
-	uint32_t reserved0;
-	uint64_t rsp[3];
-	uint64_t reserved1;
-	uint64_t ist[7];
-	uint64_t reserved2;
-	uint16_t reserved3;
-	uint16_t io_map_base;
-} __attribute__((packed));
-_Static_assert(sizeof(struct tss) == 104, "TSS layout");
-
-static struct tss tss;
+static struct x86_tss tss;
 
 /* The reset code's descriptors at the same selectors (reset/layout.h), so no segment
  * register needs loading again; then the TSS's 16-byte descriptor. */

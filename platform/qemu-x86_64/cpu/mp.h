@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <efi/protocol/mp_services.h>
+#include "cpu/tss.h"
 
 #define MP_MAX_CPUS 64
 
@@ -14,18 +15,6 @@
  * INIT-SIPI sent; RUNNING: in its procedure; FINISHED: returned, waiting for the BSP's
  * INIT (then IDLE). */
 enum mp_state { MP_IDLE, MP_STARTED, MP_RUNNING, MP_FINISHED };
-
-/* The 64-bit task-state segment (Intel SDM vol. 3, 8.7): each AP its own, for the fault
- * handlers' stacks (cpu/gdt.c). */
-struct mp_tss {
-	uint32_t reserved0;
-	uint64_t rsp[3];
-	uint64_t reserved1;
-	uint64_t ist[7];
-	uint64_t reserved2;
-	uint16_t reserved3;
-	uint16_t io_map_base;
-} __attribute__((packed));
 
 /* One processor. The trampoline reads stack_top, so it comes first. */
 struct mp_cpu {
@@ -38,7 +27,7 @@ struct mp_cpu {
 	bool sipi_again;      /* the second SIPI was sent */
 	uint64_t started_ns;  /* when the SIPI was sent */
 	uint64_t gdt[6] __attribute__((aligned(16)));
-	struct mp_tss tss;
+	struct x86_tss tss; /* its own, for the fault handlers' stacks */
 };
 
 /* The processors: [0] is the BSP. */
