@@ -434,17 +434,19 @@ $(A64_DIR)/ember-code.fd: $(A64_DIR)/ember.elf
 $(A64_DIR)/ember-vars.fd:
 	@mkdir -p $(dir $@)
 	$(Q)truncate -s $(A64_FLASH_SIZE) $@.tmp && mv $@.tmp $@
-# The article's first program, for AArch64: a PE32+ of machine type 0xAA64, built like the
-# apps (clang's Windows target and lld-link) with the UEFI headers of include/efi.
+# The test programs for AArch64 (tests/aarch64: the article's first program, ...): PE32+ of
+# machine type 0xAA64, built like the apps (clang's Windows target and lld-link) with the
+# UEFI headers of include/efi.
 A64_PE_CFLAGS := $(COMMON) -Oz --target=aarch64-unknown-windows -ffreestanding -fno-builtin \
 	-fshort-wchar -fno-stack-protector -mno-stack-arg-probe
-$(A64_DIR)/hello.efi: tests/aarch64/hello.c | $(DEPS_STAMP)
+A64_PROGRAMS := $(patsubst tests/aarch64/%.c,$(A64_DIR)/%.efi,$(wildcard tests/aarch64/*.c))
+$(A64_DIR)/%.efi: tests/aarch64/%.c | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  PE      $@"
 	$(Q)$(CC) $(A64_PE_CFLAGS) -c $< -o $(@:.efi=.o)
 	$(Q)$(CC) --target=aarch64-unknown-windows -nostdlib -fuse-ld=lld -Wl,-entry:efi_main \
 		-Wl,-subsystem:efi_application -o $@ $(@:.efi=.o)
-aarch64: $(A64_DIR)/ember-code.fd $(A64_DIR)/ember-vars.fd $(A64_DIR)/hello.efi
+aarch64: $(A64_DIR)/ember-code.fd $(A64_DIR)/ember-vars.fd $(A64_PROGRAMS)
 .PHONY: aarch64
 
 # Line coverage of the firmware code (core, drivers, varstore, bds, lib, net) over the unit and

@@ -4,7 +4,10 @@
 #include <ember/core/init.h>
 #include <ember/core/log.h>
 #include <ember/core/platform.h>
+#include <ember/lib/util.h>
 #include "aarch64.h"
+
+#define FIRMWARE_STACK_SIZE (1024 * 1024)
 
 _Noreturn void aarch64_halt(void)
 {
@@ -25,6 +28,30 @@ static void start_core(void)
 	}
 }
 
+static void boot(void *unused)
+{
+	timer_init();
+	plat_interrupts_enable();
+	init_run_all();
+	driver_install_builtin();
+	driver_connect_all();
+	boot_something();
+}
+
+/* The firmware's own stack, on which boot programs run too: from boot-services memory,
+ * bigger than the early one in the image (core.ld). */
+static void switch_stack(void)
+{
+	EFI_PHYSICAL_ADDRESS stack;
+
+	if (EFI_ERROR(mem_allocate_pages(AllocateAnyPages, EfiBootServicesData,
+					 FIRMWARE_STACK_SIZE / 4096, &stack))) {
+		boot(NULL);
+		return;
+	}
+	call_on_stack(boot, NULL, (void *)(uintptr_t)(stack + FIRMWARE_STACK_SIZE));
+}
+
 void aarch64_main(void)
 {
 	/* First the MMU: without it all data accesses are to device memory, where unaligned
@@ -38,12 +65,7 @@ void aarch64_main(void)
 	/* The log shares the UART with the console: warnings and errors only. */
 	log_threshold = LOG_LEVEL_WARN;
 	start_core();
-	timer_init();
-	plat_interrupts_enable();
-	init_run_all();
-	driver_install_builtin();
-	driver_connect_all();
-	boot_something();
+	switch_stack();
 	panic_printf("Ember: halting\n");
 	aarch64_halt();
 }
