@@ -404,7 +404,7 @@ check-aarch64: | $(MBEDTLS_STAMP)
 	echo "aarch64 compile: $$passed passed, $$failed failed"; [ $$failed = 0 ]
 
 # ---- QEMU AArch64 firmware (build/qemu-aarch64/ember-code.fd, ember-vars.fd; issue 17) ----
-# Not part of `make all` yet (docs/aarch64.md). The same core, drivers and library as the
+# What works and what does not: docs/aarch64.md. The same core, drivers and library as the
 # x86-64 image, for AArch64, with platform/qemu-aarch64; stored unpacked at the start of
 # the code flash, which QEMU's pflash wants 64 MiB long. No FP/SIMD registers in the
 # firmware: the interrupt vector saves only the general ones.
@@ -448,6 +448,8 @@ $(A64_DIR)/%.efi: tests/aarch64/%.c | $(DEPS_STAMP)
 		-Wl,-subsystem:efi_application -o $@ $(@:.efi=.o)
 aarch64: $(A64_DIR)/ember-code.fd $(A64_DIR)/ember-vars.fd $(A64_PROGRAMS)
 .PHONY: aarch64
+# Built by make (tests/qemu/test_aarch64.py runs it in make check).
+all: aarch64
 
 # Line coverage of the firmware code (core, drivers, varstore, bds, lib, net) over the unit and
 # integration tests; fails below COVERAGE_MIN percent.
