@@ -1,5 +1,6 @@
 """Ember on QEMU's AArch64 virt machine (platform/qemu-aarch64, issue 17): the article's
-first program built for AArch64 prints through ConOut on the PL011; a timer event fires
+first program built for AArch64 prints through ConOut on the PL011, and a key typed on it
+reaches ConIn; a timer event fires
 (the generic timer's tick through the GIC), GetTime reads the PL031 and ResetSystem powers
 off through PSCI; an exception is reported on the serial port. Each program is handed in
 through fw_cfg as opt/ember/app, as on x86-64. AAVMF (Debian's qemu-efi-aarch64) runs the
@@ -102,6 +103,13 @@ def test_timer_time_and_shutdown(gic):
         m.expect(r"reset: shutdown")
         assert m.wait_exit() == 0  # PSCI SYSTEM_OFF ended QEMU
         assert m.text.count("timer: fired") == 1 and "reset: returned" not in m.text
+
+
+def test_key_from_the_serial_line():
+    with Arm64Machine(program("read_key"), timeout=60) as m:
+        m.expect(r"press a key")
+        m.send("q")
+        m.expect(r"key: q\n")
 
 
 def test_exception_report():
