@@ -64,4 +64,11 @@ vector_common:
 	add	sp, sp, #FRAME_SIZE
 	eret
 
+/* Where a faulting program's exception returns to (exceptions.c): onto the stack x0 gives,
+ * then image_abort_running, which ends the program as Exit(EFI_ABORTED) would. */
+	.globl	aarch64_abort_trampoline
+aarch64_abort_trampoline:
+	mov	sp, x0
+	b	image_abort_running
+
 	.section .note.GNU-stack,"",%progbits

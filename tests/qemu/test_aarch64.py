@@ -2,7 +2,7 @@
 first program built for AArch64 prints through ConOut on the PL011, and a key typed on it
 reaches ConIn; a timer event fires
 (the generic timer's tick through the GIC), GetTime reads the PL031 and ResetSystem powers
-off through PSCI; an exception is reported on the serial port. Each program is handed in
+off through PSCI; an exception is reported on the serial port and ends the program only. Each program is handed in
 through fw_cfg as opt/ember/app, as on x86-64. AAVMF (Debian's qemu-efi-aarch64) runs the
 article's program too, from a FAT disk, when it is installed."""
 import shutil
@@ -116,9 +116,13 @@ def test_exception_report():
     with Arm64Machine(program("bad_instruction")) as m:
         m.expect(r"about to fault")
         m.expect(r"synchronous exception from EL1: unknown reason")
+        m.expect(r"in app\.efi\+0x[0-9a-f]+\n")
         pc = int(m.expect(r"PC  ([0-9a-f]{16})").group(1), 16)
         m.expect(r"X30 [0-9a-f]{16}")
         assert pc >= 0x40000000  # in RAM, where the program was loaded
+        # The program is ended, the firmware goes on.
+        m.expect(r"app\.efi ends as if it had called Exit\(EFI_ABORTED\); the boot goes on")
+        m.expect(r"opt/ember/app returned EFI_ABORTED")
 
 
 @pytest.mark.skipif(not AAVMF_CODE.exists(), reason="AAVMF (qemu-efi-aarch64) is not installed")
