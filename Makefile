@@ -403,6 +403,54 @@ check-aarch64: | $(MBEDTLS_STAMP)
 	if [ $$failed != 0 ]; then grep -E 'error' $(BUILD)/aarch64-check/log | head -40; fi; \
 	echo "aarch64 compile: $$passed passed, $$failed failed"; [ $$failed = 0 ]
 
+# ---- QEMU AArch64 firmware (build/qemu-aarch64/ember-code.fd, ember-vars.fd; issue 17) ----
+# What works and what does not: docs/aarch64.md. The same core, drivers and library as the
+# x86-64 image, for AArch64, with platform/qemu-aarch64; stored unpacked at the start of
+# the code flash, which QEMU's pflash wants 64 MiB long. No FP/SIMD registers in the
+# firmware: the interrupt vector saves only the general ones.
+A64_DIR := $(BUILD)/qemu-aarch64
+A64_FLASH_SIZE := 67108864
+A64_CFLAGS := $(AARCH64_CFLAGS) -mgeneral-regs-only -Iplatform/qemu-aarch64 \
+	-ffunction-sections -fdata-sections
+A64_SRC := $(filter-out core/trace/%,$(AARCH64_SRC)) $(FONT_SRC) \
+	$(call find_c,platform/qemu-aarch64) $(wildcard platform/qemu-aarch64/*.S)
+$(call obj,fw-aarch64,$(CRYPTO_SRC) $(CRYPTO_LIBC_SRC)): A64_CFLAGS += $(MBEDTLS_INC)
+$(call obj,fw-aarch64,$(CRYPTO_SRC)): | $(MBEDTLS_STAMP)
+$(BUILD)/fw-aarch64/mbedtls/%.o: $(MBEDTLS_DIR)/library/%.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(call lib_flags,$(A64_CFLAGS)) -MMD -MP -c $< -o $@
+$(BUILD)/fw-aarch64/%.o: %.c | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(A64_CFLAGS) -MMD -MP -c $< -o $@
+$(BUILD)/fw-aarch64/%.o: %.S | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(A64_CFLAGS) -MMD -MP -c $< -o $@
+$(A64_DIR)/ember.elf: $(call obj,fw-aarch64,$(A64_SRC)) $(call mbedtls_obj,fw-aarch64) platform/qemu-aarch64/core.ld
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	$(Q)ld.lld -static -nostdlib --gc-sections -T platform/qemu-aarch64/core.ld -o $@ $(filter %.o,$^)
+$(A64_DIR)/ember-code.fd: $(A64_DIR)/ember.elf
+	$(Q)llvm-objcopy -O binary $< $@.tmp && truncate -s $(A64_FLASH_SIZE) $@.tmp && mv $@.tmp $@
+$(A64_DIR)/ember-vars.fd:
+	@mkdir -p $(dir $@)
+	$(Q)truncate -s $(A64_FLASH_SIZE) $@.tmp && mv $@.tmp $@
+# The test programs for AArch64 (tests/aarch64: the article's first program, ...): PE32+ of
+# machine type 0xAA64, built like the apps (clang's Windows target and lld-link) with the
+# UEFI headers of include/efi.
+A64_PE_CFLAGS := $(COMMON) -Oz --target=aarch64-unknown-windows -ffreestanding -fno-builtin \
+	-fshort-wchar -fno-stack-protector -mno-stack-arg-probe
+A64_PROGRAMS := $(patsubst tests/aarch64/%.c,$(A64_DIR)/%.efi,$(wildcard tests/aarch64/*.c))
+$(A64_DIR)/%.efi: tests/aarch64/%.c | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  PE      $@"
+	$(Q)$(CC) $(A64_PE_CFLAGS) -c $< -o $(@:.efi=.o)
+	$(Q)$(CC) --target=aarch64-unknown-windows -nostdlib -fuse-ld=lld -Wl,-entry:efi_main \
+		-Wl,-subsystem:efi_application -o $@ $(@:.efi=.o)
+aarch64: $(A64_DIR)/ember-code.fd $(A64_DIR)/ember-vars.fd $(A64_PROGRAMS)
+.PHONY: aarch64
+# Built by make (tests/qemu/test_aarch64.py runs it in make check).
+all: aarch64
+
 # Line coverage of the firmware code (core, drivers, varstore, bds, lib, net) over the unit and
 # integration tests; fails below COVERAGE_MIN percent.
 coverage: all $(COV_DIR)/unit-tests $(COV_DIR)/ember-run

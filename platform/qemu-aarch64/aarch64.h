@@ -1,0 +1,100 @@
+/* The QEMU AArch64 (`virt`) platform's internal interfaces. */
+#ifndef QEMU_AARCH64_H
+#define QEMU_AARCH64_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <efi/types.h>
+
+#define READ_SYSREG(name)                                                                          \
+	({                                                                                         \
+		uint64_t value_;                                                                   \
+		__asm__ __volatile__("mrs %0, " #name : "=r"(value_));                             \
+		value_;                                                                            \
+	})
+#define WRITE_SYSREG(name, value)                                                                  \
+	__asm__ __volatile__("msr " #name ", %0" : : "r"((uint64_t)(value)) : "memory")
+#define ISB() __asm__ __volatile__("isb" : : : "memory")
+
+static inline uint32_t mmio_read32(uint64_t address)
+{
+	return *(volatile uint32_t *)(uintptr_t)address;
+}
+
+static inline void mmio_write32(uint64_t address, uint32_t value)
+{
+	*(volatile uint32_t *)(uintptr_t)address = value;
+}
+
+static inline uint8_t mmio_read8(uint64_t address)
+{
+	return *(volatile uint8_t *)(uintptr_t)address;
+}
+
+static inline void mmio_write8(uint64_t address, uint8_t value)
+{
+	*(volatile uint8_t *)(uintptr_t)address = value;
+}
+
+/* What the device tree (dt.c) says about the machine; the virt machine's addresses until
+ * it has been read. */
+struct machine {
+	uint64_t ram_base, ram_size;
+	uint64_t uart_base;
+	uint64_t rtc_base;    /* PL031; 0 when absent */
+	uint64_t fw_cfg_base; /* 0 when absent */
+	uint64_t gicd_base, gicc_base;
+	bool gic_v2;	     /* a GICv2 the timer's interrupt can go through */
+	bool psci_hvc;	     /* PSCI's conduit: hvc, else smc */
+	bool psci;	     /* a PSCI node was found */
+	uint32_t timer_virq; /* the virtual timer's PPI (INTID) */
+};
+extern struct machine machine;
+
+/* entry.S, main.c */
+void aarch64_main(void);
+_Noreturn void aarch64_halt(void);
+
+/* dt.c: reads the tree QEMU put at the start of RAM; false when there is none. */
+bool dt_read(void);
+/* The tree's location and size (reserved in the memory map). */
+void dt_location(uint64_t *base, uint64_t *size);
+
+/* mmu.c: the 1:1 map (RAM write-back, everything else device memory). */
+void mmu_enable(void);
+void mmu_map_ram(uint64_t start, uint64_t end);
+
+/* exceptions.c */
+void exceptions_init(void);
+
+/* pl011.c: polled output for early messages and fatal reports. */
+void pl011_raw_write(const char *s, size_t n);
+void panic_printf(const char *fmt, ...);
+
+/* timer.c: the generic timer and the GIC. */
+void timer_init(void);
+void timer_stop(void);
+void timer_irq(void);
+/* Calls the core's tick when one is due and the interrupt did not (polled mode). */
+void timer_poll(void);
+
+/* psci.c */
+void psci_system_off(void);
+void psci_system_reset(void);
+
+/* memory.c */
+struct core_memory_range;
+const struct core_memory_range *memory_ranges(size_t *count);
+
+/* fw_cfg.c: QEMU's fw_cfg device on MMIO. */
+bool fw_cfg_find(const char *name, uint16_t *select, uint32_t *size);
+void fw_cfg_read(uint16_t select, void *buffer, uint32_t size);
+
+/* boot.c */
+void boot_something(void);
+
+/* Linker symbols (core.ld). */
+extern char __image_start[], __image_data_start[], __image_end[];
+
+#endif

@@ -1,0 +1,126 @@
+/* The device tree QEMU's virt machine writes at the start of RAM for a firmware boot: the
+ * memory, the UART, the RTC, fw_cfg, the GIC, the timer's interrupt and PSCI's conduit.
+ * The machine's fixed addresses stand where the tree says nothing. All of virt's devices
+ * sit at the root, whose #address-cells and #size-cells their reg properties use. */
+#include <ember/lib/fdt.h>
+#include <ember/lib/str.h>
+#include "aarch64.h"
+
+#define DT_MAX_SIZE (2u << 20) /* the room below the image (core.ld) */
+#define PPI_BASE 16
+#define TIMER_VIRT_INDEX 2 /* secure, non-secure physical, virtual, hypervisor */
+
+struct machine machine = {
+    .ram_base = 0x40000000,
+    .ram_size = 128 << 20,
+    .uart_base = 0x09000000,
+    .rtc_base = 0x09010000,
+    .fw_cfg_base = 0x09020000,
+    .gicd_base = 0x08000000,
+    .gicc_base = 0x08010000,
+    .gic_v2 = true,
+    .psci_hvc = true,
+    .timer_virq = 27,
+};
+
+static struct fdt tree;
+static bool tree_valid;
+
+static UINT32 cells(long root, const char *name, UINT32 otherwise)
+{
+	const void *value;
+	UINT32 len;
+	const UINT8 *p;
+
+	if (!fdt_get_prop(&tree, root, name, &value, &len) || len != 4)
+		return otherwise;
+	p = value;
+	return (UINT32)p[0] << 24 | (UINT32)p[1] << 16 | (UINT32)p[2] << 8 | p[3];
+}
+
+/* The base of the first node compatible with compatible, through *base; false when none. */
+static bool device_base(const char *compatible, UINT32 ac, UINT32 sc, uint64_t *base)
+{
+	long node = fdt_find_node(&tree, -1, NULL, compatible);
+	UINT64 address, size;
+
+	if (node < 0 || !fdt_get_reg(&tree, node, ac, sc, 0, &address, &size))
+		return false;
+	*base = address;
+	return true;
+}
+
+static void read_gic(UINT32 ac, UINT32 sc)
+{
+	long node = fdt_find_node(&tree, -1, NULL, "arm,cortex-a15-gic");
+	UINT64 dist, cpu, size;
+
+	if (node < 0 || !fdt_get_reg(&tree, node, ac, sc, 0, &dist, &size) ||
+	    !fdt_get_reg(&tree, node, ac, sc, 1, &cpu, &size)) {
+		machine.gic_v2 = false; /* GICv3 (or none): the timer is polled (timer.c) */
+		return;
+	}
+	machine.gicd_base = dist;
+	machine.gicc_base = cpu;
+}
+
+static void read_timer(void)
+{
+	long node = fdt_find_node(&tree, -1, NULL, "arm,armv8-timer");
+	const void *value;
+	UINT32 len;
+	const UINT8 *p;
+
+	/* interrupts: (type, number, flags) for each of the four timers. */
+	if (node < 0 || !fdt_get_prop(&tree, node, "interrupts", &value, &len) ||
+	    len < (TIMER_VIRT_INDEX + 1) * 12)
+		return;
+	p = (const UINT8 *)value + TIMER_VIRT_INDEX * 12 + 4;
+	machine.timer_virq = PPI_BASE + ((UINT32)p[2] << 8 | p[3]);
+}
+
+static void read_psci(void)
+{
+	long node = fdt_find_node(&tree, -1, "psci", NULL);
+	const void *value;
+	UINT32 len;
+
+	if (node < 0 || !fdt_get_prop(&tree, node, "method", &value, &len))
+		return;
+	machine.psci = true;
+	machine.psci_hvc = len >= 3 && mem_cmp(value, "hvc", 3) == 0;
+}
+
+bool dt_read(void)
+{
+	const void *blob = (const void *)(uintptr_t)machine.ram_base;
+	long root, memory;
+	UINT32 ac, sc;
+	UINT64 base, size;
+
+	if (!fdt_open(&tree, blob, DT_MAX_SIZE))
+		return false;
+	tree_valid = true;
+	root = fdt_find_node(&tree, -1, "", NULL);
+	ac = cells(root, "#address-cells", 2);
+	sc = cells(root, "#size-cells", 1);
+	memory = fdt_find_node(&tree, -1, "memory", NULL);
+	if (memory >= 0 && fdt_get_reg(&tree, memory, ac, sc, 0, &base, &size) &&
+	    base == machine.ram_base && size > DT_MAX_SIZE)
+		machine.ram_size = size;
+	if (!device_base("arm,pl031", ac, sc, &machine.rtc_base))
+		machine.rtc_base = 0;
+	if (!device_base("qemu,fw-cfg-mmio", ac, sc, &machine.fw_cfg_base))
+		machine.fw_cfg_base = 0;
+	device_base("arm,pl011", ac, sc, &machine.uart_base);
+	read_gic(ac, sc);
+	read_timer();
+	read_psci();
+	return true;
+}
+
+void dt_location(uint64_t *base, uint64_t *size)
+{
+	*base = machine.ram_base;
+	*size = tree_valid ? tree.size : 0;
+}

@@ -1,0 +1,71 @@
+/* The AArch64 platform's start-up, step by step, from entry.S. */
+#include <ember/core/core.h>
+#include <ember/core/driver.h>
+#include <ember/core/init.h>
+#include <ember/core/log.h>
+#include <ember/core/platform.h>
+#include <ember/lib/util.h>
+#include "aarch64.h"
+
+#define FIRMWARE_STACK_SIZE (1024 * 1024)
+
+_Noreturn void aarch64_halt(void)
+{
+	for (;;)
+		__asm__ __volatile__("msr daifset, #15\n\twfi");
+}
+
+static void start_core(void)
+{
+	size_t count;
+	const struct core_memory_range *ranges = memory_ranges(&count);
+	struct core_config config = {ranges, count, u"Ember", 0x00010000};
+	EFI_STATUS status = core_init(&config);
+
+	if (EFI_ERROR(status)) {
+		panic_printf("Ember: the core failed to start: %r\n", status);
+		aarch64_halt();
+	}
+}
+
+static void boot(void *unused)
+{
+	timer_init();
+	plat_interrupts_enable();
+	init_run_all();
+	driver_install_builtin();
+	driver_connect_all();
+	boot_something();
+}
+
+/* The firmware's own stack, on which boot programs run too: from boot-services memory,
+ * bigger than the early one in the image (core.ld). */
+static void switch_stack(void)
+{
+	EFI_PHYSICAL_ADDRESS stack;
+
+	if (EFI_ERROR(mem_allocate_pages(AllocateAnyPages, EfiBootServicesData,
+					 FIRMWARE_STACK_SIZE / 4096, &stack))) {
+		boot(NULL);
+		return;
+	}
+	call_on_stack(boot, NULL, (void *)(uintptr_t)(stack + FIRMWARE_STACK_SIZE));
+}
+
+void aarch64_main(void)
+{
+	/* First the MMU: without it all data accesses are to device memory, where unaligned
+	 * ones fault. */
+	mmu_enable();
+	exceptions_init();
+	if (!dt_read())
+		panic_printf("Ember: no device tree at 0x%llx: assuming 128 MiB\n",
+			     machine.ram_base);
+	mmu_map_ram(machine.ram_base, machine.ram_base + machine.ram_size);
+	/* The log shares the UART with the console: warnings and errors only. */
+	log_threshold = LOG_LEVEL_WARN;
+	start_core();
+	switch_stack();
+	panic_printf("Ember: halting\n");
+	aarch64_halt();
+}

@@ -1,0 +1,99 @@
+/* The platform API on QEMU's AArch64 virt machine: interrupts are PSTATE.I, idling is wfi
+ * (or polling the tick without a GICv2), the clock is the PL031, ResetSystem is PSCI.
+ * (Monotonic clock and tick in timer.c, log in pl011.c.) */
+#include <ember/core/platform.h>
+#include <ember/lib/time.h>
+#include "aarch64.h"
+
+#define DAIF_I (1u << 7)
+#define RTC_DR 0x00 /* seconds since 1970, read */
+#define RTC_LR 0x08 /* seconds since 1970, written */
+#define UNIX_2106 0xffffffffLL
+
+bool plat_interrupts_disable(void)
+{
+	uint64_t daif = READ_SYSREG(daif);
+
+	__asm__ __volatile__("msr daifset, #2" : : : "memory");
+	return !(daif & DAIF_I);
+}
+
+void plat_interrupts_enable(void)
+{
+	__asm__ __volatile__("msr daifclr, #2" : : : "memory");
+}
+
+void plat_idle(void)
+{
+	if (machine.gic_v2)
+		__asm__ __volatile__("wfi" : : : "memory");
+	else
+		timer_poll();
+}
+
+EFI_STATUS plat_get_time(EFI_TIME *time, EFI_TIME_CAPABILITIES *capabilities)
+{
+	if (!machine.rtc_base)
+		return EFI_DEVICE_ERROR;
+	efi_time_from_unix(mmio_read32(machine.rtc_base + RTC_DR), time);
+	time->TimeZone = EFI_UNSPECIFIED_TIMEZONE;
+	if (capabilities) {
+		capabilities->Resolution = 1;
+		capabilities->Accuracy = 50000000; /* 50 ppm, in parts per 10^12 */
+		capabilities->SetsToZero = FALSE;
+	}
+	return EFI_SUCCESS;
+}
+
+EFI_STATUS plat_set_time(const EFI_TIME *time)
+{
+	INT64 seconds = efi_time_to_unix(time);
+
+	if (!machine.rtc_base)
+		return EFI_DEVICE_ERROR;
+	/* The PL031 counts 32-bit seconds from 1970. */
+	if (seconds < 0 || seconds > UNIX_2106)
+		return EFI_UNSUPPORTED;
+	mmio_write32(machine.rtc_base + RTC_LR, (uint32_t)seconds);
+	return EFI_SUCCESS;
+}
+
+bool plat_has_wakeup_alarm(void)
+{
+	return false;
+}
+
+EFI_STATUS plat_get_wakeup_time(BOOLEAN *enabled, BOOLEAN *pending, EFI_TIME *time)
+{
+	return EFI_UNSUPPORTED;
+}
+
+EFI_STATUS plat_set_wakeup_time(BOOLEAN enable, const EFI_TIME *time)
+{
+	return EFI_UNSUPPORTED;
+}
+
+_Noreturn void plat_reset(EFI_RESET_TYPE type, EFI_STATUS status, UINTN data_size, const void *data)
+{
+	plat_interrupts_disable();
+	if (!machine.psci)
+		panic_printf("Ember: no PSCI in the device tree: trying %s\n",
+			     machine.psci_hvc ? "hvc" : "smc");
+	if (type == EfiResetShutdown)
+		psci_system_off();
+	else
+		psci_system_reset();
+	panic_printf("Ember: reset failed; halting\n");
+	aarch64_halt();
+}
+
+/* 1 GiB blocks only (mmu.c): nothing finer to protect yet. */
+EFI_STATUS plat_memory_protect(uint64_t start, uint64_t pages, uint64_t attributes)
+{
+	return EFI_UNSUPPORTED;
+}
+
+void plat_exit_boot_services(void)
+{
+	timer_stop();
+}

@@ -1,0 +1,140 @@
+"""Ember on QEMU's AArch64 virt machine (platform/qemu-aarch64, issue 17): the article's
+first program built for AArch64 prints through ConOut on the PL011, and a key typed on it
+reaches ConIn; a timer event fires
+(the generic timer's tick through the GIC), GetTime reads the PL031 and ResetSystem powers
+off through PSCI; an exception is reported on the serial port and ends the program only. Each program is handed in
+through fw_cfg as opt/ember/app, as on x86-64. AAVMF (Debian's qemu-efi-aarch64) runs the
+article's program too, from a FAT disk, when it is installed."""
+import shutil
+import tempfile
+import subprocess
+import threading
+from pathlib import Path
+
+import pytest
+
+from conftest import BUILD, Machine
+
+QEMU = "qemu-system-aarch64"
+A64 = BUILD / "qemu-aarch64"
+AAVMF_CODE = Path("/usr/share/AAVMF/AAVMF_CODE.fd")
+AAVMF_VARS = Path("/usr/share/AAVMF/AAVMF_VARS.fd")
+
+pytestmark = pytest.mark.skipif(shutil.which(QEMU) is None,
+                                reason=f"{QEMU} is missing (Debian package qemu-system-arm)")
+
+
+class Arm64Machine(Machine):
+    """Machine's serial console helpers (expect, text, wait_exit) over qemu-system-aarch64
+    -machine virt with a pflash pair: Ember's (firmware="ember") or AAVMF's ("aavmf")."""
+
+    def __init__(self, app, firmware="ember", cpu="cortex-a57", timeout=120, extra=(),
+                 machine="virt", no_reboot=True):
+        self.work = Path(tempfile.mkdtemp(prefix="ember-a64-"))
+        self.timeout = timeout
+        code, vars_template = ((A64 / "ember-code.fd", A64 / "ember-vars.fd")
+                               if firmware == "ember" else (AAVMF_CODE, AAVMF_VARS))
+        self.vars = self.work / "vars.fd"
+        shutil.copy(vars_template, self.vars)
+        cmd = [QEMU, "-machine", f"{machine},accel=tcg", "-cpu", cpu, "-m", "1G",
+               "-display", "none", "-net", "none", "-serial", "stdio", "-monitor", "none",
+               "-drive", f"if=pflash,format=raw,readonly=on,file={code}",
+               "-drive", f"if=pflash,format=raw,file={self.vars}"]
+        if no_reboot:  # a reset ends QEMU (a test of power-off must not have it)
+            cmd.append("-no-reboot")
+        if firmware == "ember":
+            cmd += ["-fw_cfg", f"name=opt/ember/app,file={app}"]
+        else:  # AAVMF boots the removable-media file of a FAT disk
+            cmd += ["-drive", f"if=virtio,format=raw,file={self._disk(app)}"]
+        self.cmd = cmd + list(extra)
+        self.output = b""
+        self.lock = threading.Condition()
+        self.proc = subprocess.Popen(self.cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.STDOUT)
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _disk(self, app):
+        disk = self.work / "boot.img"
+        with open(disk, "wb") as f:
+            f.truncate(32 * 1024 * 1024)
+        for cmd in (["mformat", "-i", disk, "-T", "65536", "::"],
+                    ["mmd", "-i", disk, "::/EFI", "::/EFI/BOOT"],
+                    ["mcopy", "-i", disk, app, "::/EFI/BOOT/BOOTAA64.EFI"]):
+            subprocess.run([str(c) for c in cmd], check=True, stdout=subprocess.DEVNULL,
+                           env={"MTOOLS_SKIP_CHECK": "1", "PATH": "/usr/bin:/bin"})
+        return disk
+
+
+def program(name):
+    path = A64 / f"{name}.efi"
+    assert path.exists(), f"{path} is missing: run make {A64}/{name}.efi"
+    return path
+
+
+def test_pe_machine_is_arm64():
+    data = program("hello").read_bytes()
+    pe = int.from_bytes(data[0x3c:0x40], "little")
+    assert data[pe:pe + 4] == b"PE\0\0"
+    assert int.from_bytes(data[pe + 4:pe + 6], "little") == 0xaa64
+
+
+def test_code_flash_is_64_mib():
+    assert (A64 / "ember-code.fd").stat().st_size == 64 << 20
+    assert (A64 / "ember-vars.fd").stat().st_size == 64 << 20
+
+
+@pytest.mark.parametrize("cpu", ["cortex-a57", "max"])
+def test_hello(cpu):
+    with Arm64Machine(program("hello"), cpu=cpu) as m:
+        m.expect(r"Hello World!")
+        m.expect(r"opt/ember/app returned EFI_SUCCESS")
+
+
+# GICv2: the tick is the virtual timer's interrupt; GICv3: polled while idle (timer.c).
+# virtualization=on: reset at EL2 (entry.S drops to EL1), PSCI through smc (the tree says).
+@pytest.mark.parametrize("machine", ["virt,gic-version=2", "virt,gic-version=3",
+                                     "virt,virtualization=on"])
+def test_timer_time_and_shutdown(machine):
+    # Without -no-reboot: a reset instead of the power-off would start the program again.
+    with Arm64Machine(program("timer_reset"), machine=machine, no_reboot=False,
+                      timeout=60) as m:
+        m.expect(r"timer: fired")
+        year = int(m.expect(r"time: year (\d+)\n").group(1))
+        assert year >= 2024, m.text
+        m.expect(r"reset: shutdown")
+        assert m.wait_exit() == 0  # PSCI SYSTEM_OFF ended QEMU
+        assert m.text.count("timer: fired") == 1 and "reset: returned" not in m.text
+
+
+def test_key_from_the_serial_line():
+    with Arm64Machine(program("read_key"), timeout=60) as m:
+        m.expect(r"press a key")
+        m.send("q")
+        m.expect(r"key: q\n")
+
+
+def test_exception_report():
+    with Arm64Machine(program("bad_instruction")) as m:
+        m.expect(r"about to fault")
+        m.expect(r"synchronous exception from EL1: unknown reason")
+        m.expect(r"in app\.efi\+0x[0-9a-f]+\n")
+        pc = int(m.expect(r"PC  ([0-9a-f]{16})").group(1), 16)
+        m.expect(r"X30 [0-9a-f]{16}")
+        assert pc >= 0x40000000  # in RAM, where the program was loaded
+        # The program is ended, the firmware goes on.
+        m.expect(r"app\.efi ends as if it had called Exit\(EFI_ABORTED\); the boot goes on")
+        m.expect(r"opt/ember/app returned EFI_ABORTED")
+
+
+@pytest.mark.skipif(not AAVMF_CODE.exists(), reason="AAVMF (qemu-efi-aarch64) is not installed")
+def test_hello_on_aavmf():
+    """The oracle: the same programs print the same lines on AAVMF."""
+    with Arm64Machine(program("hello"), firmware="aavmf", timeout=300) as m:
+        m.expect(r"Hello World!")
+    with Arm64Machine(program("timer_reset"), firmware="aavmf", timeout=300,
+                      no_reboot=False) as m:
+        m.expect(r"timer: fired")
+        assert int(m.expect(r"time: year (\d+)\n").group(1)) >= 2024
+        m.expect(r"reset: shutdown")
+        assert m.wait_exit() == 0
