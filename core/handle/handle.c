@@ -10,7 +10,7 @@ static struct list protocol_list = LIST_INIT(protocol_list);
  * every protocol service checks one to three handles, and asking the memory map whether a
  * handle's bytes are allocated costs about 300 instructions, a third of the driver model's
  * time at boot. A handle leaves the cache when it is freed, so a hit is always live. */
-#define LOOKUP_CACHE_SLOTS 64
+#define LOOKUP_CACHE_SLOTS 512
 static struct handle *lookup_cache[LOOKUP_CACHE_SLOTS];
 
 static UINTN lookup_slot(const void *h)
