@@ -22,6 +22,10 @@ static UINT32 first_programmed_in(const UINT8 *p, UINT32 n)
 	const UINT64 *w = (const UINT64 *)p;
 	UINT32 i = 0;
 
+	/* Four words a step: a blank store is scanned whole at mount and at its first scan,
+	 * and this loop was a third of the variable store's start-up time. */
+	while (i + 32 <= n && (w[i / 8] & w[i / 8 + 1] & w[i / 8 + 2] & w[i / 8 + 3]) == ~0ull)
+		i += 32;
 	while (i + 8 <= n && w[i / 8] == ~0ull)
 		i += 8;
 	while (i < n && p[i] == VS_ERASED)

@@ -54,3 +54,24 @@ TEST(guid_table_names)
 		EXPECT(!strcmp(guid_name(all[i].guid), all[i].name));
 	}
 }
+
+/* guid_eq compares whole words: every one of the 16 bytes must count, at any alignment. */
+TEST(guid_eq_sees_every_byte_at_any_alignment)
+{
+	unsigned char a[24], b[24];
+
+	for (int i = 0; i < 24; i++)
+		a[i] = b[i] = (unsigned char)(0x30 + i);
+	for (int offset = 0; offset < 8; offset++) {
+		const EFI_GUID *ga = (const EFI_GUID *)(a + offset);
+		const EFI_GUID *gb = (const EFI_GUID *)(b + 7 - offset);
+		EXPECT(guid_eq((const EFI_GUID *)(a + offset), (const EFI_GUID *)(b + offset)));
+		EXPECT(!guid_eq(ga, gb)); /* the bytes differ at another offset */
+		for (int byte = 0; byte < 16; byte++) {
+			b[offset + byte] ^= 0x80;
+			EXPECT(!guid_eq((const EFI_GUID *)(a + offset),
+					(const EFI_GUID *)(b + offset)));
+			b[offset + byte] ^= 0x80;
+		}
+	}
+}

@@ -6,6 +6,7 @@
 
 #include "support/test.h"
 #include "test_varstore.h"
+#include "../../varstore/format.h"
 #include <ember/lib/str.h>
 
 #define SIZE (2 * 8192)
@@ -428,6 +429,31 @@ TEST(varstore_append_that_cannot_read_the_old_data_changes_nothing)
 	p.fail_from = 0;
 	EXPECT_EQ(t.s.tail, tail);
 	EXPECT(!strcmp(read_str(&t.s, u"A"), "alpha"));
+	test_store_unmount(&t);
+	nor_free(&f);
+}
+
+/* The scan for the first programmed byte steps four words at a time: a single programmed
+ * byte anywhere (inside a step, at its edges, across the 1 KiB scratch copies, in a tail
+ * shorter than a step) is found at its exact offset. */
+TEST(varstore_first_programmed_finds_every_single_byte)
+{
+	static const UINT32 at[] = {0,	       1,	  7,	     8,	       31,	32,   33,
+				    63,	       64,	  1000,	     1023,     1024,	1025, 2047,
+				    AREA - 40, AREA - 33, AREA - 32, AREA - 9, AREA - 1};
+	struct nor_sim f;
+
+	nor_init(&f, SIZE, BLOCK);
+	struct test_store t;
+	ASSERT_STATUS(test_store_mount(&t, &f.dev, 0), EFI_SUCCESS);
+	for (UINT32 i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
+		EXPECT_EQ(vs_first_programmed(&t.s, AREA, AREA), AREA);
+		f.bytes[AREA + at[i]] = 0x7f;
+		EXPECT_EQ(vs_first_programmed(&t.s, AREA, AREA), at[i]);
+		EXPECT_EQ(vs_first_programmed(&t.s, AREA, at[i]), at[i]);
+		EXPECT(!vs_is_erased(&t.s, AREA, AREA));
+		f.bytes[AREA + at[i]] = 0xff;
+	}
 	test_store_unmount(&t);
 	nor_free(&f);
 }

@@ -114,6 +114,19 @@ static EFI_STATUS prepare(enum space space, EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_WIDT
 	return last > limit ? EFI_INVALID_PARAMETER : EFI_SUCCESS;
 }
 
+/* Plain Mem.Read of 32-bit units, the way option ROMs are copied: one volatile load each,
+ * as read_one does, without its per-unit dispatch and byte copy (a 64 KiB ROM cost about
+ * 0.25 ms of virtual boot time through the general loop). */
+static void mem_read32(UINT64 address, UINTN count, UINT8 *buf)
+{
+	const volatile UINT32 *p = (const volatile UINT32 *)(uintptr_t)address;
+
+	for (UINTN i = 0; i < count; i++) {
+		UINT32 v = p[i];
+		__builtin_memcpy(buf + 4 * i, &v, 4);
+	}
+}
+
 static EFI_STATUS transfer(enum space space, bool write,
 			   EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_WIDTH width, UINT64 address, UINTN count,
 			   void *buffer)
@@ -127,6 +140,10 @@ static EFI_STATUS transfer(enum space space, bool write,
 	status = prepare(space, width, address, count, &a);
 	if (EFI_ERROR(status))
 		return status;
+	if (space == SPACE_MEM && !write && width == EfiPciWidthUint32) {
+		mem_read32(a.address, count, buf);
+		return EFI_SUCCESS;
+	}
 	for (UINTN i = 0; i < count; i++) {
 		UINT64 v = 0;
 		if (write) {
