@@ -333,6 +333,8 @@ static void tcp_input_fin(struct tcp_conn *c, const struct tcp_segment *s)
 		return; /* a repeat, or data before it is missing: the peer sends it again */
 	c->peer_fin = true;
 	c->rcv_nxt++;
+	/* Nothing follows a FIN: segments held beyond it were never data of this stream. */
+	c->ooo_count = 0;
 	if (c->state == TCP_ESTABLISHED)
 		c->state = TCP_CLOSE_WAIT;
 	else if (c->state == TCP_FIN_WAIT_1)
