@@ -9,6 +9,7 @@
  *
  * An EFI application becomes an APPLICATION file, anything else a DRIVER file; each file
  * is written with its data checksum (FFS_ATTRIB_CHECKSUM). */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,19 +81,27 @@ static const char *type_name(uint8_t type)
 	}
 }
 
+/* Opens the image's volume into fv; false (with the reason on stderr) when it is refused. */
+static bool open_volume(struct image *img, struct fv_volume *fv)
+{
+	const char *why = fv_open(fv, img->vol, img->vol_size);
+
+	if (why)
+		fprintf(stderr, "ember-fw: %s: the volume is refused: %s\n", img->path, why);
+	return !why;
+}
+
 static int list(struct image *img)
 {
 	struct fv_volume fv;
 	struct fv_file f;
-	const char *why = fv_open(&fv, img->vol, img->vol_size);
+	const char *why;
 	size_t offset;
 	enum fv_walk walk;
 	char guid[37], ui[64];
 
-	if (why) {
-		fprintf(stderr, "ember-fw: %s: the volume is refused: %s\n", img->path, why);
+	if (!open_volume(img, &fv))
 		return 1;
-	}
 	guid_to_str(guid, &fv.name);
 	printf("volume %s, %zu bytes%s\n", fv.named ? guid : "(unnamed)", fv.size,
 	       fv.ffs3 ? ", FFS3" : "");
@@ -220,15 +229,13 @@ static int remove_file(struct image *img, const char *which)
 {
 	struct fv_volume fv;
 	struct fv_file f;
-	const char *why = fv_open(&fv, img->vol, img->vol_size);
+	const char *why;
 	size_t offset;
 	enum fv_walk walk;
 	char guid[37], ui[64];
 
-	if (why) {
-		fprintf(stderr, "ember-fw: %s: the volume is refused: %s\n", img->path, why);
+	if (!open_volume(img, &fv))
 		return 1;
-	}
 	offset = fv.files_start;
 	while ((walk = fv_next_file(&fv, &offset, &f, &why)) != FV_WALK_END &&
 	       walk != FV_WALK_BROKEN) {
