@@ -115,6 +115,8 @@ void protocol_close_all_by_agent(EFI_HANDLE agent);
 /* The children controller has, opened by agent (any agent when NULL), as a pool array. */
 EFI_STATUS driver_children(EFI_HANDLE controller, EFI_HANDLE agent, EFI_HANDLE **children,
 			   UINTN *count);
+/* Whether driver's Start is running on controller now (disconnect waits for no one). */
+bool driver_is_starting(EFI_HANDLE driver, EFI_HANDLE controller);
 EFI_STATUS EFIAPI efi_connect_controller(EFI_HANDLE controller, EFI_HANDLE *driver_images,
 					 EFI_DEVICE_PATH_PROTOCOL *remaining, BOOLEAN recursive);
 EFI_STATUS EFIAPI efi_disconnect_controller(EFI_HANDLE controller, EFI_HANDLE driver_image,

@@ -95,6 +95,34 @@ static void sort_candidates(struct candidates *c, EFI_HANDLE controller, EFI_HAN
 		;
 }
 
+/* The Start calls running now, innermost first: each lives in its caller's frame. */
+struct running_start {
+	EFI_HANDLE driver, controller;
+	struct running_start *outer;
+};
+
+static struct running_start *running_starts;
+
+bool driver_is_starting(EFI_HANDLE driver, EFI_HANDLE controller)
+{
+	for (struct running_start *r = running_starts; r; r = r->outer)
+		if (r->driver == driver && r->controller == controller)
+			return true;
+	return false;
+}
+
+static EFI_STATUS start_driver(EFI_DRIVER_BINDING_PROTOCOL *db, EFI_HANDLE controller,
+			       EFI_DEVICE_PATH_PROTOCOL *remaining)
+{
+	struct running_start self = {db->DriverBindingHandle, controller, running_starts};
+	EFI_STATUS status;
+
+	running_starts = &self;
+	status = db->Start(db, controller, remaining);
+	running_starts = self.outer;
+	return status;
+}
+
 /* Offers the controller to each driver in turn; after a Start, the round begins again. */
 static EFI_STATUS connect_single(EFI_HANDLE controller, EFI_HANDLE *driver_images,
 				 EFI_DEVICE_PATH_PROTOCOL *remaining)
@@ -123,7 +151,7 @@ static EFI_STATUS connect_single(EFI_HANDLE controller, EFI_HANDLE *driver_image
 				continue;
 			c.sorted[i] = NULL; /* each driver gets one Start per connect */
 			found = true;
-			if (!EFI_ERROR(db->Start(db, controller, remaining)))
+			if (!EFI_ERROR(start_driver(db, controller, remaining)))
 				started = true;
 		}
 	} while (found);

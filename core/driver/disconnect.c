@@ -1,8 +1,10 @@
 /* DisconnectController (UEFI 2.10, section 7.3): asks the drivers managing a controller
  * to stop, children first. */
+#define LOG_PREFIX "disconnect: "
 #include "../handle/handle.h"
 #include "../services.h"
 #include <efi/protocol/driver_binding.h>
+#include <ember/core/log.h>
 #include <ember/lib/guids.h>
 
 /* The agents that hold the controller's protocols BY_DRIVER (one entry each). */
@@ -64,6 +66,12 @@ static EFI_STATUS stop_driver(EFI_HANDLE controller, EFI_HANDLE driver, EFI_HAND
 		return EFI_INVALID_PARAMETER;
 	if (!driver_manages(controller, driver))
 		return EFI_SUCCESS;
+	/* A Start still running holds the interfaces it opened: stopping it now would free
+	 * them under it (a medium changing while a driver's Start reads the disk). */
+	if (driver_is_starting(driver, controller)) {
+		log_debug("driver %p is starting on %p: not stopped\n", driver, controller);
+		return EFI_ACCESS_DENIED;
+	}
 	status = driver_children(controller, driver, &children, &count);
 	if (EFI_ERROR(status))
 		return status;
