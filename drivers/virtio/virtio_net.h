@@ -6,8 +6,8 @@
 #define DRIVERS_VIRTIO_NET_H
 
 #include <efi/protocol/device_path.h>
-#include <efi/protocol/simple_network.h>
 #include <ember/drivers/pci_driver.h>
+#include <ember/drivers/snp_front.h>
 #include "virtio_pci.h"
 
 /* ---- virtio-net (virtio 1.2, 5.1) ---- */
@@ -25,11 +25,6 @@
 #define VIRTIO_NET_HDR_MODERN 12
 #define VIRTIO_NET_HDR_LEGACY 10
 
-/* ---- Ethernet ---- */
-#define VNET_ETH_ADDR 6
-#define VNET_ETH_HEADER 14
-#define VNET_MTU 1500
-
 /* Buffers: each holds a header and a frame; 2 KiB is more than the 1526 bytes the spec asks
  * of receive buffers without MRG_RXBUF (5.1.6.3.1). */
 #define VNET_BUF_SIZE 2048
@@ -44,19 +39,6 @@
  * less than an Ethernet header. */
 EFI_STATUS vnet_rx_frame_len(UINT32 used_len, UINT32 hdr_size, UINT32 buf_size, UINT32 *frame_len);
 
-/* Whether the receive filters in mode let a frame (len bytes, at least an Ethernet header)
- * through: its destination compared with CurrentAddress, broadcast and the multicast list. */
-bool vnet_rx_accept(const UINT8 *frame, UINT32 len, const EFI_SIMPLE_NETWORK_MODE *mode);
-
-/* Fills the 14-byte media header at frame: dest, src, protocol (host order, written
- * big-endian). */
-void vnet_fill_header(UINT8 *frame, const EFI_MAC_ADDRESS *dest, const EFI_MAC_ADDRESS *src,
-		      UINT16 protocol);
-
-/* The multicast MAC of a multicast IP address (RFC 1112 6.4 for IPv4, RFC 2464 7 for IPv6).
- * EFI_INVALID_PARAMETER when ip is not a multicast address. */
-EFI_STATUS vnet_mcast_ip_to_mac(bool ipv6, const EFI_IP_ADDRESS *ip, EFI_MAC_ADDRESS *mac);
-
 /* ---- The device ---- */
 
 struct vnet_buffers {
@@ -69,8 +51,7 @@ struct vnet_buffers {
 struct virtio_net {
 	struct pci_driver_dev pci;
 	struct virtio_pci vp;
-	EFI_SIMPLE_NETWORK_PROTOCOL snp;
-	EFI_SIMPLE_NETWORK_MODE mode;
+	struct snp_front front;
 	EFI_HANDLE child;
 	EFI_DEVICE_PATH_PROTOCOL *child_path;
 	EFI_EVENT exit_event;
@@ -90,7 +71,6 @@ struct virtio_net {
 	void *tx_owner[VNET_TX_BUFFERS];
 	UINT16 tx_done[VNET_TX_BUFFERS];
 	UINT16 tx_done_count;
-	UINT32 interrupts; /* EFI_SIMPLE_NETWORK_*_INTERRUPT seen since GetStatus read them */
 };
 
 /* ---- virtio_net_dev.c ---- */
@@ -118,7 +98,7 @@ void vnet_dev_release_pending(struct virtio_net *n);
 
 /* ---- virtio_net_snp.c ---- */
 
-/* Fills n->snp and the constant fields of n->mode; creates WaitForPacket. */
+/* Sets up n->front over the device (snp_front_init). */
 EFI_STATUS vnet_snp_init(struct virtio_net *n);
 /* Closes WaitForPacket and takes the device down. */
 void vnet_snp_fini(struct virtio_net *n);

@@ -23,16 +23,16 @@ static void read_mac(struct virtio_net *n)
 	EFI_MAC_ADDRESS mac = {{0}};
 
 	if (has(n, VIRTIO_NET_F_MAC)) {
-		for (UINT32 i = 0; i < VNET_ETH_ADDR; i++)
+		for (UINT32 i = 0; i < SNP_ETH_ADDR; i++)
 			mac.Addr[i] = (UINT8)dev->ops->read_config(dev, VIRTIO_NET_CFG_MAC + i, 1);
 	} else {
 		UINT64 t = core_time_ns();
 		mac.Addr[0] = 0x02;
-		for (UINT32 i = 1; i < VNET_ETH_ADDR; i++)
+		for (UINT32 i = 1; i < SNP_ETH_ADDR; i++)
 			mac.Addr[i] = (UINT8)(t >> (8 * i));
 	}
-	n->mode.PermanentAddress = mac;
-	n->mode.CurrentAddress = mac;
+	n->front.mode.PermanentAddress = mac;
+	n->front.mode.CurrentAddress = mac;
 }
 
 bool vnet_dev_link_up(struct virtio_net *n)
@@ -55,8 +55,8 @@ EFI_STATUS vnet_dev_probe(struct virtio_net *n)
 	}
 	n->features = dev->features;
 	read_mac(n);
-	n->mode.MediaPresentSupported = has(n, VIRTIO_NET_F_STATUS);
-	n->mode.MediaPresent = vnet_dev_link_up(n);
+	n->front.mode.MediaPresentSupported = has(n, VIRTIO_NET_F_STATUS);
+	n->front.mode.MediaPresent = vnet_dev_link_up(n);
 	/* Idle until SNP Initialize: a reset device does no DMA. */
 	return virtio_reset(dev);
 }
@@ -168,7 +168,7 @@ EFI_STATUS vnet_dev_up(struct virtio_net *n)
 	}
 	n->rx_pending = false;
 	n->tx_done_count = 0;
-	n->interrupts = 0;
+	n->front.interrupts = 0;
 	mem_set(n->tx_owner, 0, sizeof(n->tx_owner));
 	virtio_driver_ok(dev);
 	dev->ops->notify(dev, VIRTIO_NET_RX_QUEUE);
@@ -203,7 +203,7 @@ void vnet_dev_reap_tx(struct virtio_net *n)
 		/* virtq_get_used returns only heads in flight: each slot once. */
 		if (n->tx_done_count < VNET_TX_BUFFERS)
 			n->tx_done[n->tx_done_count++] = n->tx_slot[head];
-		n->interrupts |= EFI_SIMPLE_NETWORK_TRANSMIT_INTERRUPT;
+		n->front.interrupts |= EFI_SIMPLE_NETWORK_TRANSMIT_INTERRUPT;
 	}
 }
 
@@ -262,7 +262,7 @@ EFI_STATUS vnet_dev_peek(struct virtio_net *n)
 		/* Frames the device garbled or the filters refuse go straight back. */
 		if (EFI_ERROR(
 			vnet_rx_frame_len(used_len, n->hdr_size, VNET_BUF_SIZE, &frame_len)) ||
-		    !vnet_rx_accept(vnet_dev_pending_frame(n), frame_len, &n->mode)) {
+		    !snp_frame_accepted(vnet_dev_pending_frame(n), frame_len, &n->front.mode)) {
 			vnet_dev_release_pending(n);
 			continue;
 		}

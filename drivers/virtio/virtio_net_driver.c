@@ -69,8 +69,8 @@ static void stop_device(struct virtio_net *n)
 static EFI_STATUS child_create(struct virtio_net *n, EFI_HANDLE driver)
 {
 	MAC_ADDR_DEVICE_PATH mac = {{MESSAGING_DEVICE_PATH, MSG_MAC_ADDR_DP, {sizeof(mac), 0}},
-				    n->mode.PermanentAddress,
-				    n->mode.IfType};
+				    n->front.mode.PermanentAddress,
+				    n->front.mode.IfType};
 	EFI_DEVICE_PATH_PROTOCOL *parent;
 	void *pci_io;
 	EFI_STATUS status;
@@ -84,7 +84,7 @@ static EFI_STATUS child_create(struct virtio_net *n, EFI_HANDLE driver)
 	if (!n->child_path)
 		return EFI_OUT_OF_RESOURCES;
 	status = protocol_install_multiple(&n->child, &efi_device_path_protocol_guid, n->child_path,
-					   &efi_simple_network_protocol_guid, &n->snp, NULL);
+					   &efi_simple_network_protocol_guid, &n->front.snp, NULL);
 	if (EFI_ERROR(status)) {
 		log_debug("installing the SNP: %r\n", status);
 		goto err_free;
@@ -94,7 +94,7 @@ static EFI_STATUS child_create(struct virtio_net *n, EFI_HANDLE driver)
 	if (EFI_ERROR(status)) {
 		log_debug("opening PciIo for the child: %r\n", status);
 		protocol_uninstall_multiple(n->child, &efi_device_path_protocol_guid, n->child_path,
-					    &efi_simple_network_protocol_guid, &n->snp, NULL);
+					    &efi_simple_network_protocol_guid, &n->front.snp, NULL);
 		goto err_free;
 	}
 	return EFI_SUCCESS;
@@ -115,7 +115,7 @@ static EFI_STATUS child_destroy(struct virtio_net *n, EFI_HANDLE driver)
 	protocol_close(n->pci.controller, &efi_pci_io_protocol_guid, driver, n->child);
 	status =
 	    protocol_uninstall_multiple(n->child, &efi_device_path_protocol_guid, n->child_path,
-					&efi_simple_network_protocol_guid, &n->snp, NULL);
+					&efi_simple_network_protocol_guid, &n->front.snp, NULL);
 	if (EFI_ERROR(status)) {
 		protocol_open(n->pci.controller, &efi_pci_io_protocol_guid, &pci_io, driver,
 			      n->child, EFI_OPEN_PROTOCOL_BY_CHILD_CONTROLLER);
@@ -147,10 +147,11 @@ static EFI_STATUS EFIAPI vnet_start(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDL
 	if (EFI_ERROR(status))
 		goto err_device;
 	log_info("%02x:%02x:%02x:%02x:%02x:%02x, %s interface, link %s\n",
-		 n->mode.PermanentAddress.Addr[0], n->mode.PermanentAddress.Addr[1],
-		 n->mode.PermanentAddress.Addr[2], n->mode.PermanentAddress.Addr[3],
-		 n->mode.PermanentAddress.Addr[4], n->mode.PermanentAddress.Addr[5],
-		 n->vp.dev.legacy ? "legacy" : "modern", n->mode.MediaPresent ? "up" : "down");
+		 n->front.mode.PermanentAddress.Addr[0], n->front.mode.PermanentAddress.Addr[1],
+		 n->front.mode.PermanentAddress.Addr[2], n->front.mode.PermanentAddress.Addr[3],
+		 n->front.mode.PermanentAddress.Addr[4], n->front.mode.PermanentAddress.Addr[5],
+		 n->vp.dev.legacy ? "legacy" : "modern",
+		 n->front.mode.MediaPresent ? "up" : "down");
 	return EFI_SUCCESS;
 
 err_device:

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <efi/protocol/device_path.h>
 #include <efi/protocol/simple_network.h>
+#include <ember/drivers/snp_front.h>
 
 #define NET_MAC_SIZE 6
 #define NET_HEADER_SIZE 14 /* Ethernet: destination, source, EtherType */
@@ -57,13 +58,11 @@ struct net_path {
 #pragma pack(pop)
 
 struct net_nic {
-	EFI_SIMPLE_NETWORK_PROTOCOL snp;
-	EFI_SIMPLE_NETWORK_MODE mode;
+	struct snp_front front;
 	EFI_NETWORK_STATISTICS stats;
 	struct net_path path;
 	EFI_HANDLE handle;
-	EFI_EVENT tick;	   /* periodic: lets the network run between calls */
-	UINT32 interrupts; /* GetStatus's InterruptStatus bits since it last read them */
+	EFI_EVENT tick; /* periodic: lets the network run between calls */
 	void *tx[NET_TX_SLOTS];
 	UINT32 tx_head, tx_count;
 	struct net_frame *rx; /* NET_RX_SLOTS frames */
@@ -86,10 +85,6 @@ void net_nic_tick_enable(struct net_nic *nic, bool on);
 void net_nic_send(struct net_nic *nic, const UINT8 *frame, size_t length);
 
 /* ---- EFI_SIMPLE_NETWORK_PROTOCOL (net_snp.c) ---- */
-
-/* Fills the protocol and its mode for a NIC with the given permanent address. */
-void net_snp_init(struct net_nic *nic, const UINT8 mac[NET_MAC_SIZE]);
-/* Whether the receive filters let a frame for this destination in. */
-bool net_snp_accepts(const struct net_nic *nic, const UINT8 *destination);
-
+/* Sets up the NIC's SNP front end (snp_front_init) with the given permanent address. */
+EFI_STATUS net_snp_init(struct net_nic *nic, const UINT8 mac[NET_MAC_SIZE]);
 #endif

@@ -40,7 +40,7 @@ void net_nic_flush(struct net_nic *nic)
 {
 	nic->rx_head = nic->rx_count = 0;
 	nic->tx_head = nic->tx_count = 0;
-	nic->interrupts = 0;
+	nic->front.interrupts = 0;
 }
 
 void net_nic_pump(struct net_nic *nic)
@@ -56,7 +56,7 @@ void net_nic_send(struct net_nic *nic, const UINT8 *frame, size_t length)
 	nic->stats.TxTotalFrames++;
 	nic->stats.TxGoodFrames++;
 	nic->stats.TxTotalBytes += length;
-	if (!memcmp(frame, nic->mode.BroadcastAddress.Addr, NET_MAC_SIZE))
+	if (!memcmp(frame, nic->front.mode.BroadcastAddress.Addr, NET_MAC_SIZE))
 		nic->stats.TxBroadcastFrames++;
 	else if (frame[0] & 1)
 		nic->stats.TxMulticastFrames++;
@@ -69,7 +69,7 @@ static void net_count_received(struct net_nic *nic, const UINT8 *frame, size_t l
 {
 	nic->stats.RxGoodFrames++;
 	nic->stats.RxTotalBytes += length;
-	if (!memcmp(frame, nic->mode.BroadcastAddress.Addr, NET_MAC_SIZE))
+	if (!memcmp(frame, nic->front.mode.BroadcastAddress.Addr, NET_MAC_SIZE))
 		nic->stats.RxBroadcastFrames++;
 	else if (frame[0] & 1)
 		nic->stats.RxMulticastFrames++;
@@ -84,7 +84,7 @@ static void net_nic_deliver(const UINT8 *frame, size_t length)
 	struct net_nic *nic = net_nic;
 	struct net_frame *slot;
 
-	if (nic->mode.State != EfiSimpleNetworkInitialized)
+	if (nic->front.mode.State != EfiSimpleNetworkInitialized)
 		return; /* a NIC that is not up receives nothing */
 	nic->stats.RxTotalFrames++;
 	if (length < NET_HEADER_SIZE || length > NET_FRAME_MAX) {
@@ -92,7 +92,7 @@ static void net_nic_deliver(const UINT8 *frame, size_t length)
 		nic->stats.RxOversizeFrames += length > NET_FRAME_MAX;
 		return;
 	}
-	if (!net_snp_accepts(nic, frame))
+	if (!snp_frame_accepted(frame, (UINT32)length, &nic->front.mode))
 		return;
 	if (nic->rx_count == NET_RX_SLOTS) {
 		nic->stats.RxDroppedFrames++;
@@ -102,25 +102,13 @@ static void net_nic_deliver(const UINT8 *frame, size_t length)
 	slot->length = (UINT16)length;
 	memcpy(slot->data, frame, length);
 	net_count_received(nic, frame, length);
-	nic->interrupts |= EFI_SIMPLE_NETWORK_RECEIVE_INTERRUPT;
-	event_signal(nic->snp.WaitForPacket);
+	nic->front.interrupts |= EFI_SIMPLE_NETWORK_RECEIVE_INTERRUPT;
+	event_signal(nic->front.snp.WaitForPacket);
 }
 
 static void EFIAPI net_nic_tick(EFI_EVENT event, void *context)
 {
 	net_nic_pump(context);
-}
-
-/* WaitForPacket's wait notification: a check of the event lets the network run first. */
-static void EFIAPI net_nic_wait_notify(EFI_EVENT event, void *context)
-{
-	struct net_nic *nic = context;
-
-	if (nic->mode.State != EfiSimpleNetworkInitialized)
-		return;
-	net_nic_pump(nic);
-	if (nic->rx_count)
-		event_signal(event);
 }
 
 void net_nic_tick_enable(struct net_nic *nic, bool on)
@@ -159,10 +147,8 @@ void hosted_net_attach(void)
 	nic = net_nic = pool_alloc(sizeof(*nic));
 	if (!nic || !(nic->rx = calloc(NET_RX_SLOTS, sizeof(*nic->rx))))
 		net_attach_failed("no memory for the NIC", EFI_OUT_OF_RESOURCES);
-	net_snp_init(nic, net_options.mac);
+	status = net_snp_init(nic, net_options.mac);
 	net_path_init(&nic->path, net_options.mac);
-	status = event_create(EVT_NOTIFY_WAIT, TPL_NOTIFY, net_nic_wait_notify, nic, NULL,
-			      &nic->snp.WaitForPacket);
 	if (!EFI_ERROR(status))
 		status = event_create(EVT_TIMER | EVT_NOTIFY_SIGNAL, TPL_CALLBACK, net_nic_tick,
 				      nic, NULL, &nic->tick);
@@ -171,7 +157,7 @@ void hosted_net_attach(void)
 	if (!net_slirp_start(net_nic_deliver))
 		exit(2);
 	status = protocol_install_multiple(&nic->handle, &efi_simple_network_protocol_guid,
-					   &nic->snp, &efi_device_path_protocol_guid,
+					   &nic->front.snp, &efi_device_path_protocol_guid,
 					   &nic->path.vendor.Header, NULL);
 	if (EFI_ERROR(status))
 		net_attach_failed("cannot install its SimpleNetwork", status);

@@ -48,7 +48,7 @@ static void check_filters(const uint8_t *data, size_t size)
 	memcpy(mode.CurrentAddress.Addr, "\x52\x54\x00\x12\x34\x56", 6);
 	if (len >= 14 && (data[2] & 1))
 		memcpy(mode.MCastFilter[1].Addr, frame, 6); /* the destination listed */
-	ok = vnet_rx_accept(frame, len, &mode);
+	ok = snp_frame_accepted(frame, len, &mode);
 	if (len < 14 && ok)
 		abort();
 	if (len >= 14 && (mode.ReceiveFilterSetting & EFI_SIMPLE_NETWORK_RECEIVE_PROMISCUOUS) &&
@@ -65,7 +65,7 @@ static void check_mcast(const uint8_t *data, size_t size)
 
 	memset(&ip, 0, sizeof(ip));
 	memcpy(&ip, data, size < sizeof(ip) ? size : sizeof(ip));
-	if (EFI_ERROR(vnet_mcast_ip_to_mac(ipv6, &ip, &mac)))
+	if (EFI_ERROR(snp_frame_mcast_ip_to_mac(ipv6, &ip, &mac)))
 		return;
 	if (ipv6 ? ip.v6.Addr[0] != 0xff : (ip.v4.Addr[0] & 0xf0) != 0xe0)
 		abort(); /* a unicast address mapped */
