@@ -3,7 +3,7 @@
  * 0x1AF4:0x1044 (modern); each read hands the device a page to fill through its one queue
  * and polls for the answer. The device is reset at ExitBootServices. */
 #define LOG_PREFIX "virtio-rng: "
-#include "virtio_pci.h"
+#include "virtio_function.h"
 #include <ember/core/core.h>
 #include <ember/core/driver.h>
 #include <ember/core/log.h>
@@ -24,14 +24,12 @@
 	(EFI_PCI_IO_ATTRIBUTE_IO | EFI_PCI_IO_ATTRIBUTE_MEMORY | EFI_PCI_IO_ATTRIBUTE_BUS_MASTER)
 
 struct virtio_rng {
-	struct pci_driver_dev pci;
-	struct virtio_pci vp;
+	struct virtio_function fn;
 	struct virtio_queue queue;
 	UINT8 *page; /* what the device fills */
 	UINT64 page_addr;
 	void *page_mapping;
 	bool broken;
-	EFI_EVENT exit_event;
 	struct rng_source source;
 };
 
@@ -48,7 +46,7 @@ static EFI_STATUS request(struct virtio_rng *r, UINT32 *got)
 
 	if (r->broken || EFI_ERROR(virtq_add(&r->queue.vq, &buf, 1, &head)))
 		return EFI_DEVICE_ERROR;
-	r->vp.dev.ops->notify(&r->vp.dev, REQUEST_QUEUE);
+	r->fn.vp.dev.ops->notify(&r->fn.vp.dev, REQUEST_QUEUE);
 	for (UINT64 waited = 0; waited < TIMEOUT_US; waited += POLL_US) {
 		EFI_STATUS status = virtq_get_used(&r->queue.vq, &used_head, got);
 		if (status == EFI_SUCCESS && used_head == head)
@@ -58,7 +56,7 @@ static EFI_STATUS request(struct virtio_rng *r, UINT32 *got)
 		core_stall_us(POLL_US);
 	}
 	log_error("no answer; resetting the device\n");
-	virtio_reset(&r->vp.dev);
+	virtio_reset(&r->fn.vp.dev);
 	r->broken = true;
 	return EFI_DEVICE_ERROR;
 }
@@ -88,17 +86,11 @@ static EFI_STATUS EFIAPI vrng_supported(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_H
 			       is_virtio_rng);
 }
 
-/* Transport, negotiation (no feature bits), the queue, the page, DRIVER_OK. */
+/* Negotiation (no feature bits), the queue, the page, DRIVER_OK. */
 static EFI_STATUS bring_up(struct virtio_rng *r)
 {
-	struct virtio_dev *dev = &r->vp.dev;
-	EFI_STATUS status = virtio_pci_init(&r->vp, r->pci.pci_io);
-
-	if (EFI_ERROR(status)) {
-		log_debug("no virtio interface: %r\n", status);
-		return status;
-	}
-	status = virtio_negotiate(dev, 0);
+	struct virtio_dev *dev = &r->fn.vp.dev;
+	EFI_STATUS status = virtio_negotiate(dev, 0);
 	if (EFI_ERROR(status)) {
 		log_debug("feature negotiation: %r\n", status);
 		return status;
@@ -127,83 +119,54 @@ err_fail:
 
 static void take_down(struct virtio_rng *r)
 {
-	virtio_reset(&r->vp.dev);
-	r->vp.dev.ops->free_shared(&r->vp.dev, 1, r->page, r->page_mapping);
-	virtio_queue_destroy(&r->vp.dev, &r->queue);
+	virtio_reset(&r->fn.vp.dev);
+	r->fn.vp.dev.ops->free_shared(&r->fn.vp.dev, 1, r->page, r->page_mapping);
+	virtio_queue_destroy(&r->fn.vp.dev, &r->queue);
 }
 
-/* Device set-up once the PCI function is open. */
-static EFI_STATUS start_device(struct virtio_rng *r)
+/* The device on its ready transport, and the RNG source. */
+static EFI_STATUS vrng_device_start(struct virtio_function *f, EFI_HANDLE controller)
 {
+	struct virtio_rng *r = container_of(f, struct virtio_rng, fn);
 	EFI_STATUS status = bring_up(r);
 
 	if (EFI_ERROR(status))
 		return status;
-	status = virtio_reset_at_exit(&r->vp.dev, &r->exit_event);
-	if (EFI_ERROR(status)) {
-		log_debug("exit event: %r\n", status);
-		goto err_down;
-	}
 	r->source = (struct rng_source){"virtio-rng", true, vrng_read};
 	status = rng_source_add(&r->source);
 	if (EFI_ERROR(status)) {
 		log_debug("adding the RNG source: %r\n", status);
-		goto err_event;
+		take_down(r);
 	}
-	return EFI_SUCCESS;
-
-err_event:
-	event_close(r->exit_event);
-err_down:
-	take_down(r);
 	return status;
 }
+
+static EFI_STATUS vrng_device_stop(struct virtio_function *f, EFI_HANDLE controller)
+{
+	struct virtio_rng *r = container_of(f, struct virtio_rng, fn);
+
+	rng_source_remove(&r->source);
+	take_down(r);
+	return EFI_SUCCESS;
+}
+
+static const struct virtio_function_ops vrng_ops = {
+    .size = sizeof(struct virtio_rng),
+    .attributes = WANTED_ATTRIBUTES,
+    .start = vrng_device_start,
+    .stop = vrng_device_stop,
+};
 
 static EFI_STATUS EFIAPI vrng_start(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE controller,
 				    EFI_DEVICE_PATH_PROTOCOL *remaining)
 {
-	struct virtio_rng *r = pool_alloc(sizeof(*r));
-	EFI_STATUS status;
-
-	if (!r)
-		return EFI_OUT_OF_RESOURCES;
-	status =
-	    pci_driver_start(&r->pci, this->DriverBindingHandle, controller, 0, WANTED_ATTRIBUTES);
-	if (EFI_ERROR(status))
-		goto err_free;
-	status = start_device(r);
-	if (EFI_ERROR(status))
-		goto err_pci;
-	return EFI_SUCCESS;
-
-err_pci:
-	log_warn("cannot start the device: %r\n", status);
-	pci_driver_stop(&r->pci);
-err_free:
-	pool_free(r);
-	return status;
-}
-
-static struct virtio_rng *vrng_on(EFI_DRIVER_BINDING_PROTOCOL *binding, EFI_HANDLE controller)
-{
-	struct pci_driver_dev *pci = pci_driver_find(binding->DriverBindingHandle, controller);
-
-	return pci ? container_of(pci, struct virtio_rng, pci) : NULL;
+	return virtio_function_start(&vrng_ops, this->DriverBindingHandle, controller);
 }
 
 static EFI_STATUS EFIAPI vrng_stop(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE controller,
 				   UINTN child_count, EFI_HANDLE *children)
 {
-	struct virtio_rng *r = vrng_on(this, controller);
-
-	if (!r)
-		return EFI_UNSUPPORTED;
-	rng_source_remove(&r->source);
-	event_close(r->exit_event);
-	take_down(r);
-	pci_driver_stop(&r->pci);
-	pool_free(r);
-	return EFI_SUCCESS;
+	return virtio_function_stop(&vrng_ops, this->DriverBindingHandle, controller);
 }
 
 static EFI_DRIVER_BINDING_PROTOCOL vrng_binding;
@@ -212,7 +175,7 @@ static EFI_STATUS EFIAPI vrng_controller_name(EFI_COMPONENT_NAME2_PROTOCOL *this
 					      EFI_HANDLE controller, EFI_HANDLE child,
 					      CHAR8 *language, CHAR16 **name)
 {
-	if (child || !vrng_on(&vrng_binding, controller))
+	if (child || !virtio_function_find(vrng_binding.DriverBindingHandle, controller))
 		return EFI_UNSUPPORTED;
 	*name = (CHAR16 *)u"Virtio Entropy Device";
 	return EFI_SUCCESS;
