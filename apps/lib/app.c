@@ -72,3 +72,26 @@ void app_command_line(char *line, size_t size)
 		ucs2_to_utf8(line, size, image->LoadOptions,
 			     image->LoadOptionsSize / sizeof(CHAR16));
 }
+
+bool app_has_arg(const char *word)
+{
+	EFI_GUID loaded_image_guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
+	EFI_LOADED_IMAGE_PROTOCOL *image = NULL;
+	const CHAR16 *opt;
+	UINTN units, n = str8_len(word);
+
+	if (EFI_ERROR(app_bs->HandleProtocol(app_image, &loaded_image_guid, (void **)&image)) ||
+	    !image->LoadOptions)
+		return false;
+	opt = image->LoadOptions;
+	units = image->LoadOptionsSize / sizeof(CHAR16);
+	for (UINTN i = 0; i + n <= units; i++) {
+		UINTN j = 0;
+
+		while (j < n && opt[i + j] == (CHAR16)word[j])
+			j++;
+		if (j == n)
+			return true;
+	}
+	return false;
+}

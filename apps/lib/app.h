@@ -43,6 +43,9 @@ void app_free(void *p);
  * empty when there is none. */
 void app_command_line(char *line, size_t size);
 
+/* Whether the image's load options (its command line) contain the ASCII text word. */
+bool app_has_arg(const char *word);
+
 /* Whether the firmware vendor string contains the ASCII text `name`. */
 bool app_firmware_is(const char *name);
 

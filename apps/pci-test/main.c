@@ -23,40 +23,18 @@ UINT8 pt_sum(const void *p, UINTN n)
 	return sum;
 }
 
-static bool has_arg(const char *word)
-{
-	EFI_GUID guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
-	EFI_LOADED_IMAGE_PROTOCOL *image = NULL;
-	const CHAR16 *opt;
-	UINTN units;
-
-	if (EFI_ERROR(app_bs->HandleProtocol(app_image, &guid, (void **)&image)) ||
-	    !image->LoadOptions)
-		return false;
-	opt = image->LoadOptions;
-	units = image->LoadOptionsSize / sizeof(CHAR16);
-	for (UINTN i = 0, n = str8_len(word); i + n <= units; i++) {
-		UINTN j = 0;
-		while (j < n && opt[i + j] == (CHAR16)word[j])
-			j++;
-		if (j == n)
-			return true;
-	}
-	return false;
-}
-
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 {
 	app_init(image, st);
 	app_print("pci-test on %ls\n", st->FirmwareVendor);
-	if (has_arg("reconnect"))
+	if (app_has_arg("reconnect"))
 		pt_reconnect();
 	pt_list_pci();
 	pt_check_pci_io();
 	pt_check_acpi();
 	pt_check_smbios();
 	check_print_summary("pci-test");
-	if (!has_arg("stay"))
+	if (!app_has_arg("stay"))
 		app_rt->ResetSystem(EfiResetShutdown, EFI_SUCCESS, 0, NULL);
 	return check_totals.failed ? EFI_DEVICE_ERROR : EFI_SUCCESS;
 }

@@ -109,29 +109,6 @@ static bool take_snp(EFI_HANDLE nic)
 	return CHECK_EQ(snp->Mode->State, EfiSimpleNetworkStopped);
 }
 
-/* Whether the load options hold the ASCII word. */
-static bool has_arg(const char *word)
-{
-	EFI_GUID guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
-	EFI_LOADED_IMAGE_PROTOCOL *image = NULL;
-	const CHAR16 *opt;
-	UINTN units, n = str8_len(word);
-
-	if (EFI_ERROR(app_bs->HandleProtocol(app_image, &guid, (void **)&image)) ||
-	    !image->LoadOptions)
-		return false;
-	opt = image->LoadOptions;
-	units = image->LoadOptionsSize / sizeof(CHAR16);
-	for (UINTN i = 0; i + n <= units; i++) {
-		UINTN j = 0;
-		while (j < n && opt[i + j] == (CHAR16)word[j])
-			j++;
-		if (j == n)
-			return true;
-	}
-	return false;
-}
-
 /* A file \snp-bench beside the app (how scripts/bench-net asks OVMF, which passes no
  * arguments to a removable-media boot). */
 static bool has_bench_file(void)
@@ -181,9 +158,9 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 		print_driver(path);
 		print_mode();
 		check_mac_node(path);
-		if (has_arg("bench") || has_bench_file()) {
+		if (app_has_arg("bench") || has_bench_file()) {
 			snp_bench();
-		} else if (!has_arg("identify")) {
+		} else if (!app_has_arg("identify")) {
 			snp_check_states();
 			snp_check_arguments();
 			snp_check_arp();

@@ -470,29 +470,6 @@ static void check_exit_boot_services_failure(void)
 	CHECK_STATUS(app_bs->ExitBootServices(app_image, (UINTN)-2), EFI_INVALID_PARAMETER);
 }
 
-static bool has_arg(const char *word)
-{
-	static EFI_GUID guid = EFI_LOADED_IMAGE_PROTOCOL_GUID;
-	EFI_LOADED_IMAGE_PROTOCOL *image;
-	const CHAR16 *opt;
-	UINTN units, n = str8_len(word);
-
-	if (EFI_ERROR(app_bs->HandleProtocol(app_image, &guid, (void **)&image)) ||
-	    !image->LoadOptions)
-		return false;
-	opt = image->LoadOptions;
-	units = image->LoadOptionsSize / sizeof(CHAR16);
-	for (UINTN i = 0; i + n <= units; i++) {
-		UINTN j = 0;
-
-		while (j < n && opt[i + j] == (CHAR16)word[j])
-			j++;
-		if (j == n)
-			return true;
-	}
-	return false;
-}
-
 /* The first boot asks for SHA-256 alone and resets; the firmware allocates and resets; the
  * third boot finds the result and the bank. */
 static void check_set_banks(void)
@@ -524,7 +501,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	if (EFI_ERROR(app_bs->LocateProtocol(&tcg2_guid, NULL, (void **)&tcg2))) {
 		app_print("tcg2-test: no EFI_TCG2_PROTOCOL\n");
 	} else {
-		if (has_arg("set-banks"))
+		if (app_has_arg("set-banks"))
 			check_set_banks();
 		if (secure_boot_on())
 			load_self_again();
