@@ -160,29 +160,10 @@ static EFI_STATUS read_chunk(struct ata_dev *dev, EFI_LBA lba, UINT32 blocks, vo
 	return checked(dev, &req);
 }
 
-static EFI_STATUS read_blocks(struct ata_dev *dev, EFI_LBA lba, UINTN size, UINT8 *p)
-{
-	UINT32 block = dev->blk.media.BlockSize;
-
-	if (dev->ops->transfer)
-		return dev->ops->transfer(dev, lba, size, p, false, read_chunk);
-	while (size) {
-		UINT32 blocks = (UINT32)MIN((UINT64)size / block, (UINT64)dev->max_blocks);
-		EFI_STATUS status = read_chunk(dev, lba, blocks, p, 0, false, false);
-
-		if (EFI_ERROR(status))
-			return status;
-		p += (UINTN)blocks * block;
-		size -= (UINTN)blocks * block;
-		lba += blocks;
-	}
-	return EFI_SUCCESS;
-}
-
 static EFI_STATUS atapi_read(struct blkdev *blk, EFI_LBA lba, UINTN size, void *buffer)
 {
 	struct ata_dev *dev = to_dev(blk);
-	EFI_STATUS status = read_blocks(dev, lba, size, buffer);
+	EFI_STATUS status = ata_dev_transfer(dev, lba, size, buffer, false, read_chunk);
 
 	/* The medium changed or vanished under the request: describe the new state. */
 	if (status == EFI_MEDIA_CHANGED || status == EFI_NO_MEDIA) {

@@ -43,15 +43,16 @@ static EFI_STATUS rw_once(struct ata_dev *dev, EFI_LBA lba, UINT32 blocks, void 
 	return EFI_SUCCESS;
 }
 
-static EFI_STATUS transfer(struct ata_dev *dev, EFI_LBA lba, UINTN size, UINT8 *p, bool write)
+EFI_STATUS ata_dev_transfer(struct ata_dev *dev, EFI_LBA lba, UINTN size, UINT8 *p, bool write,
+			    ata_chunk_fn chunk)
 {
 	UINT32 block = dev->blk.media.BlockSize;
 
 	if (dev->ops->transfer)
-		return dev->ops->transfer(dev, lba, size, p, write, rw_once);
+		return dev->ops->transfer(dev, lba, size, p, write, chunk);
 	while (size) {
 		UINT32 blocks = (UINT32)MIN((UINT64)size / block, (UINT64)dev->max_blocks);
-		EFI_STATUS status = rw_once(dev, lba, blocks, p, 0, false, write);
+		EFI_STATUS status = chunk(dev, lba, blocks, p, 0, false, write);
 
 		if (EFI_ERROR(status))
 			return status;
@@ -64,12 +65,12 @@ static EFI_STATUS transfer(struct ata_dev *dev, EFI_LBA lba, UINTN size, UINT8 *
 
 static EFI_STATUS disk_read(struct blkdev *blk, EFI_LBA lba, UINTN size, void *buffer)
 {
-	return transfer(to_dev(blk), lba, size, buffer, false);
+	return ata_dev_transfer(to_dev(blk), lba, size, buffer, false, rw_once);
 }
 
 static EFI_STATUS disk_write(struct blkdev *blk, EFI_LBA lba, UINTN size, const void *buffer)
 {
-	return transfer(to_dev(blk), lba, size, (void *)buffer, true);
+	return ata_dev_transfer(to_dev(blk), lba, size, (void *)buffer, true, rw_once);
 }
 
 static EFI_STATUS disk_flush(struct blkdev *blk)

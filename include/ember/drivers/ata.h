@@ -176,6 +176,11 @@ struct ata_dev {
 				   port multiplier port */
 };
 
+/* Moves size bytes (whole blocks) at lba in pieces of at most max_blocks, each through
+ * chunk: the transport's mapped pieces when it has a transfer op, else host memory. */
+EFI_STATUS ata_dev_transfer(struct ata_dev *dev, EFI_LBA lba, UINTN size, UINT8 *p, bool write,
+			    ata_chunk_fn chunk);
+
 /* Identifies a disk (IDENTIFY DEVICE) and fills dev->blk for it; ops, dma and name set. */
 EFI_STATUS ata_disk_probe(struct ata_dev *dev);
 
