@@ -4,15 +4,50 @@ measured by HashLogExtendEvent (data, a PE/COFF image, extend-only), the final e
 and replays the log against every PCR 0-23 of every active bank read through SubmitCommand.
 The same app runs on OVMF, which measures much more: a replay that matches there proves the
 app right."""
+import os
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
 from conftest import BUILD, OVMF_CODE
 from test_tpm import Swtpm, pytestmark  # noqa: F401 (skips without swtpm)
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import edk2_shell  # noqa: E402
+
 APP = BUILD / "apps" / "tcg2-test.efi"
 SUMMARY = r"tcg2-test: (\d+) passed, (\d+) failed"
+
+
+def shell_disk(work, command):
+    """A FAT disk that boots the EDK2 Shell (both firmwares, removable media) whose
+    startup.nsh runs tcg2-test with arguments, as a user would type it: the way to hand
+    OVMF's boot of tcg2-test its arguments (Ember takes them through fw_cfg too)."""
+    work = Path(work)
+    work.mkdir(parents=True, exist_ok=True)
+    shell = edk2_shell.extract_shell(work / "Shell.efi")
+    script = work / "startup.nsh"
+    script.write_bytes(f"echo -off\r\nfs0:\r\n{command}\r\n".encode())
+    disk = work / "shell.img"
+    with open(disk, "wb") as f:
+        f.truncate(32 * 1024 * 1024)
+    env = dict(os.environ, MTOOLS_SKIP_CHECK="1")
+    for cmd in (["mformat", "-i", disk, "-T", "65536", "::"],
+                ["mmd", "-i", disk, "::/EFI", "::/EFI/BOOT"],
+                ["mcopy", "-i", disk, shell, "::/EFI/BOOT/BOOTX64.EFI"],
+                ["mcopy", "-i", disk, script, "::/startup.nsh"],
+                ["mcopy", "-i", disk, APP, "::/tcg2-test.efi"]):
+        subprocess.run([str(c) for c in cmd], check=True, env=env, stdout=subprocess.DEVNULL)
+    return ["-drive", f"file={disk},format=raw,if=none,id=shell",
+            "-device", "virtio-blk-pci,drive=shell"]
+
+
+def printed_log(text):
+    """The event log tcg2-test printed ("tcg2-log: HEX" lines)."""
+    return bytes.fromhex("".join(re.findall(r"^tcg2-log: ([0-9a-f]+)\r?$", text, re.M)))
 
 
 def run_app(machine, firmware, device):

@@ -4,7 +4,7 @@
  * EV_EFI_PLATFORM_FIRMWARE_BLOB2, then the version (EV_S_CRTM_VERSION: "Ember MAJOR.MINOR"
  * in UCS-2 with its NUL). Where the packed core lies comes from the reset blob's core
  * descriptor, checked to lie inside the code flash. PCR 1: the SMBIOS structures handed to
- * the OS (EV_EFI_HANDOFF_TABLES2).
+ * the OS (EV_EFI_HANDOFF_TABLES2) and QEMU's ACPI tables (EV_PLATFORM_CONFIG_FLAGS).
  *
  * The blobs' digests are not computed here: scripts/mkfd stored them at build time in a
  * digest record (magic "EMBERDIG") that ends where the packed core starts, and those are
@@ -163,4 +163,16 @@ void qemu_measure_smbios(const void *structures, UINT32 size, const EFI_GUID *gu
 	mem_copy(p + sizeof(count), &table, sizeof(table));
 	measure_event(PCR_PLATFORM_CONFIG, EV_EFI_HANDOFF_TABLES2, structures, size, event,
 		      sizeof(event));
+}
+
+/* QEMU's ACPI tables are the host's description of the machine, not firmware code: platform
+ * configuration, so PCR 1 (PFP 3.3.4.2) as EV_PLATFORM_CONFIG_FLAGS with the POST code string
+ * "ACPI DATA", each fw_cfg file as read (the loader script, then each blob it allocates),
+ * before pointers and checksums are patched in: addresses the firmware chose would make the
+ * PCR change with the memory map. This is the form OVMF's own fw_cfg ACPI loader uses, so
+ * the same QEMU machine gives the same events on both. */
+void qemu_measure_acpi_data(const void *data, UINT32 size)
+{
+	measure_event(PCR_PLATFORM_CONFIG, EV_PLATFORM_CONFIG_FLAGS, data, size,
+		      TCG_POST_CODE_ACPI_DATA, sizeof(TCG_POST_CODE_ACPI_DATA) - 1);
 }
