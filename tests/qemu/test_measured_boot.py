@@ -498,3 +498,34 @@ def test_pcr1_no_acpi_tables_by_default(tmp_path):
     assert not acpi_events(events)
     kinds = {kind for pcr, kind, _, _ in events if pcr == 1}
     assert kinds == {EV_EFI_HANDOFF_TABLES2, EV_EFI_VARIABLE_BOOT, EV_SEPARATOR}, kinds
+
+
+EV_EFI_HANDOFF_TABLES = 0x80000009
+
+
+@pytest.mark.parametrize("firmware", ["ember", "ovmf"])
+def test_pcr1_smbios_without_serials(firmware, tmp_path):
+    """PCR 1's SMBIOS event leaves out what is unique to one machine (PFP 3.3.4.2: serial
+    numbers, asset tags; the UUID): two machines that differ only in those give the same
+    PCR 1, and a machine with another product name gives another."""
+    fw = shell_firmware(firmware)
+
+    def boot(name, *smbios):
+        extends_, events = shell_boot(fw, tmp_path / name, extra=list(smbios))
+        tables = [e for e in events if e[0] == 1 and e[1] in (EV_EFI_HANDOFF_TABLES,
+                                                              EV_EFI_HANDOFF_TABLES2)]
+        pcr1 = {alg: v for (alg, pcr), v in replay(extends_).items() if pcr == 1}
+        return tables, pcr1
+
+    tables, first = boot("a", "-uuid", "11111111-2222-3333-4444-555555555555",
+                         "-smbios", "type=1,serial=SERIAL-A-0001",
+                         "-smbios", "type=3,serial=CHASSIS-A,asset=ASSET-A")
+    if firmware == "ovmf" and not tables:
+        pytest.skip("this OVMF build (Debian 12's edk2 2022.11) measures no SMBIOS tables")
+    assert len(tables) == 1, tables
+    _, second = boot("b", "-uuid", "99999999-8888-7777-6666-555555555555",
+                     "-smbios", "type=1,serial=SERIAL-B-0002",
+                     "-smbios", "type=3,serial=CHASSIS-B,asset=ASSET-B")
+    assert second == first, "serial numbers, asset tags or the UUID reached PCR 1"
+    _, third = boot("c", "-smbios", "type=1,product=Another Machine")
+    assert all(third[alg] != first[alg] for alg in first), "the SMBIOS tables are not in PCR 1"

@@ -4,8 +4,8 @@
  * EV_EFI_PLATFORM_FIRMWARE_BLOB2, then the version (EV_S_CRTM_VERSION: "Ember MAJOR.MINOR"
  * in UCS-2 with its NUL). Where the packed core lies comes from the reset blob's core
  * descriptor, checked to lie inside the code flash. PCR 1: the SMBIOS structures handed to
- * the OS (EV_EFI_HANDOFF_TABLES2) and, when the machine asks, QEMU's ACPI tables
- * (EV_PLATFORM_CONFIG_FLAGS).
+ * the OS, serials and the like blanked (EV_EFI_HANDOFF_TABLES2) and, when the machine asks, QEMU's
+ * ACPI tables (EV_PLATFORM_CONFIG_FLAGS).
  *
  * The blobs' digests are not computed here: scripts/mkfd stored them at build time in a
  * digest record (magic "EMBERDIG") that ends where the packed core starts, and those are
@@ -24,6 +24,7 @@
 #include <efi/system_table.h>
 #include "qemu.h"
 #include "tables/fw_cfg.h"
+#include "pure/smbios_filter.h"
 #include "reset/layout.h"
 
 #define FOUR_GIB 0x100000000ull
@@ -147,7 +148,11 @@ void qemu_measure_firmware(void)
 		      version, (UINT32)((units + 1) * sizeof(CHAR16)));
 }
 
-/* Measures the SMBIOS structures published under guid at entry_point (smbios.c). */
+/* Measures the SMBIOS structures published under guid at entry_point (smbios.c): a copy of
+ * them with serial numbers, asset tags, the UUID and the wake-up type blanked (PFP 3.3.4.2:
+ * system-unique and self-changing data MUST NOT be measured), so that two machines alike
+ * but for their serials give the same PCR 1. Structures that do not parse are not
+ * measured. */
 void qemu_measure_smbios(const void *structures, UINT32 size, const EFI_GUID *guid,
 			 void *entry_point)
 {
@@ -155,16 +160,30 @@ void qemu_measure_smbios(const void *structures, UINT32 size, const EFI_GUID *gu
 	UINT8 event[1 + sizeof(description) + sizeof(UINT64) + sizeof(EFI_CONFIGURATION_TABLE)];
 	UINT64 count = 1;
 	EFI_CONFIGURATION_TABLE table = {*guid, entry_point};
-	UINT8 *p = event;
+	UINT8 *p = event, *copy;
 
+	if (!measure_enabled())
+		return;
+	copy = pool_alloc(size);
+	if (!copy) {
+		log_warn("no memory to measure the SMBIOS structures\n");
+		return;
+	}
+	mem_copy(copy, structures, size);
+	if (!smbios_filter(copy, size)) {
+		log_warn("SMBIOS structures run past their %u bytes: not measured\n", size);
+		goto out;
+	}
 	/* With its NUL, as for the firmware blobs. */
 	*p++ = sizeof(description);
 	mem_copy(p, description, sizeof(description));
 	p += sizeof(description);
 	mem_copy(p, &count, sizeof(count));
 	mem_copy(p + sizeof(count), &table, sizeof(table));
-	measure_event(PCR_PLATFORM_CONFIG, EV_EFI_HANDOFF_TABLES2, structures, size, event,
+	measure_event(PCR_PLATFORM_CONFIG, EV_EFI_HANDOFF_TABLES2, copy, size, event,
 		      sizeof(event));
+out:
+	pool_free(copy);
 }
 
 /* Whether QEMU's ACPI tables are measured: only when the machine asks, with the fw_cfg file
