@@ -51,6 +51,9 @@ bool qemu_dispatch_volume(void);
 /* The SMBIOS structures published under guid at entry_point, into PCR 1. */
 void qemu_measure_smbios(const void *structures, UINT32 size, const EFI_GUID *guid,
 			 void *entry_point);
+/* An fw_cfg file of QEMU's ACPI tables (the loader script, a blob) as QEMU handed it, before
+ * the firmware patched it, into PCR 1 when fw_cfg's opt/ember/measure-acpi is "1". */
+void qemu_measure_acpi_data(const void *data, UINT32 size);
 
 /* pflash.c: the variable store; false when only RAM could hold it (-bios). */
 bool pflash_variables_start(void);

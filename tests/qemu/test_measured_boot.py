@@ -398,3 +398,134 @@ def test_secure_boot_policy_in_pcr7(firmware, tmp_path):
     assert (guid, name) == (guid_bytes(IMAGE_SECURITY_DATABASE), "db")
     assert value[16:] == der and value[:16] in owners
     assert kinds.index(EV_SEPARATOR) < kinds.index(EV_EFI_VARIABLE_AUTHORITY)
+
+
+EV_EFI_VARIABLE_BOOT = 0x80000002
+EV_EFI_HANDOFF_TABLES2 = 0x8000000B
+EV_PLATFORM_CONFIG_FLAGS = 0x0000000A
+# QEMU's etc/tpm/log: the TPM log area its ACPI tables point at, 64 KiB of zeros as handed.
+QEMU_TPM_LOG_SHA256 = hashlib.sha256(bytes(64 * 1024)).digest()
+
+
+def shell_boot(firmware, work, extra=()):
+    """Boots the EDK2 Shell, whose startup.nsh runs `tcg2-test print-log`, on Machine's
+    firmware ("bios": Ember, "ovmf") with swtpm on tpm-crb; the TPM's extends and the log."""
+    from conftest import Machine
+    from test_tcg2 import printed_log, shell_disk
+    tpm = Swtpm()
+    try:
+        with Machine(firmware=firmware, timeout=400, extra=tpm.qemu_args("tpm-crb") + list(extra),
+                     disks=[shell_disk(work, "tcg2-test.efi print-log")]) as m:
+            m.expect(SUMMARY.pattern)
+            m.wait_exit(120)
+            text = m.text
+        time.sleep(0.5)
+        expect_replayed(text)
+        return extends(tpm.pairs()), log_events(printed_log(text))
+    finally:
+        tpm.stop()
+
+
+def shell_firmware(firmware):
+    import test_tcg2  # puts tests/, where edk2_shell.py is, on the path
+    edk2_shell = test_tcg2.edk2_shell
+    if edk2_shell.missing():
+        pytest.skip(edk2_shell.missing())
+    return {"ember": "bios", "ovmf": "ovmf"}[firmware]
+
+
+@pytest.mark.parametrize("firmware", ["ember", "ovmf"])
+def test_pcr1_boot_variables(firmware, tmp_path):
+    """PCR 1 (PFP 3.3.4.2) holds BootOrder, then each Boot#### it names in its order, as
+    EV_EFI_VARIABLE_BOOT whose digest is that of the variable's data, all before PCR 1's
+    separator; the log replays to the PCRs."""
+    _, events = shell_boot(shell_firmware(firmware), tmp_path)
+    pcr1 = [e for e in events if e[0] == 1]
+    kinds = [kind for _, kind, _, _ in pcr1]
+    assert EV_SEPARATOR in kinds and kinds.index(EV_SEPARATOR) == len(kinds) - 1, kinds
+    boot = [variable_event(data) + (digests,) for _, kind, digests, data in pcr1
+            if kind == EV_EFI_VARIABLE_BOOT]
+    assert boot and boot[0][1] == "BootOrder", [b[1] for b in boot]
+    order = boot[0][2]
+    names = [f"Boot{int.from_bytes(order[i:i + 2], 'little'):04X}"
+             for i in range(0, len(order), 2)]
+    assert [b[1] for b in boot[1:]] == names
+    for guid, name, value, digests in boot:
+        assert guid == guid_bytes(GLOBAL_VARIABLE), name
+        assert digests[SHA256] == hashlib.sha256(value).digest(), name
+
+
+# Ember measures QEMU's ACPI tables when the machine asks (docs/design.md says why not always).
+MEASURE_ACPI = ["-fw_cfg", "name=opt/ember/measure-acpi,string=1"]
+
+
+def acpi_events(events):
+    return [digests[SHA256] for pcr, kind, digests, data in events
+            if pcr == 1 and kind == EV_PLATFORM_CONFIG_FLAGS and data == b"ACPI DATA"]
+
+
+@pytest.mark.parametrize("firmware", ["ember", "ovmf"])
+def test_pcr1_acpi_tables(firmware, tmp_path):
+    """QEMU's ACPI tables are platform configuration: PCR 1 holds each fw_cfg file of them as
+    QEMU handed it (the loader script, then each blob, EV_PLATFORM_CONFIG_FLAGS "ACPI DATA",
+    the form of OVMF's fw_cfg ACPI loader), among them etc/tpm/log's 64 KiB of zeros. One
+    more table (-acpitable) changes PCR 1 and no other PCR of 0-7. On Ember when the machine
+    asks (fw_cfg opt/ember/measure-acpi); on OVMF when its build measures them."""
+    fw = shell_firmware(firmware)
+    switch = MEASURE_ACPI if firmware == "ember" else []
+    first, events = shell_boot(fw, tmp_path / "a", extra=switch)
+    acpi = acpi_events(events)
+    if firmware == "ovmf" and not acpi:
+        pytest.skip("this OVMF build (Debian 12's edk2 2022.11) measures no ACPI tables; "
+                    "OVMF's later fw_cfg ACPI loader does, in the form checked here")
+    assert len(acpi) >= 3, [(p, hex(k)) for p, k, _, _ in events]
+    assert QEMU_TPM_LOG_SHA256 in acpi
+    table = tmp_path / "table.bin"
+    table.write_bytes(b"Ember's measured boot test table")
+    second, events2 = shell_boot(fw, tmp_path / "b", extra=switch + [
+        "-acpitable", f"sig=ETST,oem_id=EMBER,oem_table_id=PCR1TEST,data={table}"])
+    acpi2 = acpi_events(events2)
+    assert len(acpi2) == len(acpi) and acpi2 != acpi
+    before, after = replay(first), replay(second)
+    changed = {pcr for (alg, pcr), value in after.items() if before[(alg, pcr)] != value}
+    assert changed == {1}
+
+
+def test_pcr1_no_acpi_tables_by_default(tmp_path):
+    """Without the switch Ember measures no ACPI tables (as Debian's OVMF): PCR 1 holds the
+    SMBIOS structures and the boot variables only."""
+    _, events = shell_boot(shell_firmware("ember"), tmp_path)
+    assert not acpi_events(events)
+    kinds = {kind for pcr, kind, _, _ in events if pcr == 1}
+    assert kinds == {EV_EFI_HANDOFF_TABLES2, EV_EFI_VARIABLE_BOOT, EV_SEPARATOR}, kinds
+
+
+EV_EFI_HANDOFF_TABLES = 0x80000009
+
+
+@pytest.mark.parametrize("firmware", ["ember", "ovmf"])
+def test_pcr1_smbios_without_serials(firmware, tmp_path):
+    """PCR 1's SMBIOS event leaves out what is unique to one machine (PFP 3.3.4.2: serial
+    numbers, asset tags; the UUID): two machines that differ only in those give the same
+    PCR 1, and a machine with another product name gives another."""
+    fw = shell_firmware(firmware)
+
+    def boot(name, *smbios):
+        extends_, events = shell_boot(fw, tmp_path / name, extra=list(smbios))
+        tables = [e for e in events if e[0] == 1 and e[1] in (EV_EFI_HANDOFF_TABLES,
+                                                              EV_EFI_HANDOFF_TABLES2)]
+        pcr1 = {alg: v for (alg, pcr), v in replay(extends_).items() if pcr == 1}
+        return tables, pcr1
+
+    tables, first = boot("a", "-uuid", "11111111-2222-3333-4444-555555555555",
+                         "-smbios", "type=1,serial=SERIAL-A-0001",
+                         "-smbios", "type=3,serial=CHASSIS-A,asset=ASSET-A")
+    if firmware == "ovmf" and not tables:
+        pytest.skip("this OVMF build (Debian 12's edk2 2022.11) measures no SMBIOS tables")
+    assert len(tables) == 1, tables
+    _, second = boot("b", "-uuid", "99999999-8888-7777-6666-555555555555",
+                     "-smbios", "type=1,serial=SERIAL-B-0002",
+                     "-smbios", "type=3,serial=CHASSIS-B,asset=ASSET-B")
+    assert second == first, "serial numbers, asset tags or the UUID reached PCR 1"
+    _, third = boot("c", "-smbios", "type=1,product=Another Machine")
+    assert all(third[alg] != first[alg] for alg in first), "the SMBIOS tables are not in PCR 1"

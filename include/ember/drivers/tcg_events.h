@@ -11,6 +11,7 @@
 #include <ember/drivers/tcg_log.h>
 
 #define EV_POST_CODE 0x00000001
+#define EV_PLATFORM_CONFIG_FLAGS 0x0000000A
 #define EV_EFI_EVENT_BASE 0x80000000
 #define EV_EFI_VARIABLE_DRIVER_CONFIG 0x80000001
 #define EV_EFI_VARIABLE_BOOT 0x80000002
@@ -38,6 +39,8 @@
 #define TCG_ACTION_EBS_INVOCATION "Exit Boot Services Invocation"
 #define TCG_ACTION_EBS_SUCCESS "Exit Boot Services Returned with Success"
 #define TCG_ACTION_EBS_FAILURE "Exit Boot Services Returned with Failure"
+/* The event data of ACPI table measurements (PFP 10.4.2 POST code strings, no NUL). */
+#define TCG_POST_CODE_ACPI_DATA "ACPI DATA"
 
 #pragma pack(1)
 

@@ -4,7 +4,8 @@
  * EV_EFI_PLATFORM_FIRMWARE_BLOB2, then the version (EV_S_CRTM_VERSION: "Ember MAJOR.MINOR"
  * in UCS-2 with its NUL). Where the packed core lies comes from the reset blob's core
  * descriptor, checked to lie inside the code flash. PCR 1: the SMBIOS structures handed to
- * the OS (EV_EFI_HANDOFF_TABLES2).
+ * the OS, serials and the like blanked (EV_EFI_HANDOFF_TABLES2) and, when the machine asks, QEMU's
+ * ACPI tables (EV_PLATFORM_CONFIG_FLAGS).
  *
  * The blobs' digests are not computed here: scripts/mkfd stored them at build time in a
  * digest record (magic "EMBERDIG") that ends where the packed core starts, and those are
@@ -22,6 +23,8 @@
 #include <ember/lib/str.h>
 #include <efi/system_table.h>
 #include "qemu.h"
+#include "tables/fw_cfg.h"
+#include "pure/smbios_filter.h"
 #include "reset/layout.h"
 
 #define FOUR_GIB 0x100000000ull
@@ -145,7 +148,11 @@ void qemu_measure_firmware(void)
 		      version, (UINT32)((units + 1) * sizeof(CHAR16)));
 }
 
-/* Measures the SMBIOS structures published under guid at entry_point (smbios.c). */
+/* Measures the SMBIOS structures published under guid at entry_point (smbios.c): a copy of
+ * them with serial numbers, asset tags, the UUID and the wake-up type blanked (PFP 3.3.4.2:
+ * system-unique and self-changing data MUST NOT be measured), so that two machines alike
+ * but for their serials give the same PCR 1. Structures that do not parse are not
+ * measured. */
 void qemu_measure_smbios(const void *structures, UINT32 size, const EFI_GUID *guid,
 			 void *entry_point)
 {
@@ -153,14 +160,63 @@ void qemu_measure_smbios(const void *structures, UINT32 size, const EFI_GUID *gu
 	UINT8 event[1 + sizeof(description) + sizeof(UINT64) + sizeof(EFI_CONFIGURATION_TABLE)];
 	UINT64 count = 1;
 	EFI_CONFIGURATION_TABLE table = {*guid, entry_point};
-	UINT8 *p = event;
+	UINT8 *p = event, *copy;
 
+	if (!measure_enabled())
+		return;
+	copy = pool_alloc(size);
+	if (!copy) {
+		log_warn("no memory to measure the SMBIOS structures\n");
+		return;
+	}
+	mem_copy(copy, structures, size);
+	if (!smbios_filter(copy, size)) {
+		log_warn("SMBIOS structures run past their %u bytes: not measured\n", size);
+		goto out;
+	}
 	/* With its NUL, as for the firmware blobs. */
 	*p++ = sizeof(description);
 	mem_copy(p, description, sizeof(description));
 	p += sizeof(description);
 	mem_copy(p, &count, sizeof(count));
 	mem_copy(p + sizeof(count), &table, sizeof(table));
-	measure_event(PCR_PLATFORM_CONFIG, EV_EFI_HANDOFF_TABLES2, structures, size, event,
+	measure_event(PCR_PLATFORM_CONFIG, EV_EFI_HANDOFF_TABLES2, copy, size, event,
 		      sizeof(event));
+out:
+	pool_free(copy);
+}
+
+/* Whether QEMU's ACPI tables are measured: only when the machine asks, with the fw_cfg file
+ * opt/ember/measure-acpi holding "1". The profile does not ask for them (PFP 3.3.4.2 lists
+ * SMBIOS, boot variables, microcode and setup data for PCR 1; ACPI appears only for tables
+ * embedded in firmware code, PCR 0), Debian's OVMF measures none, and in four banks they cost
+ * ~30 ms of virtual time: QEMU pads etc/acpi/tables to 128 KiB and etc/tpm/log is a 64 KiB
+ * zeroed area. Later OVMF measures them; the switch gives the same events for verifiers
+ * that predict that OVMF's PCR 1. */
+static bool acpi_measured(void)
+{
+	static int wanted = -1;
+	UINT16 select;
+	UINT32 size;
+	char value = 0;
+
+	if (wanted < 0) {
+		if (fw_cfg_find("opt/ember/measure-acpi", &select, &size) && size)
+			fw_cfg_read(select, &value, 1);
+		wanted = value == '1';
+	}
+	return wanted;
+}
+
+/* QEMU's ACPI tables are the host's description of the machine, not firmware code: platform
+ * configuration, so PCR 1 as EV_PLATFORM_CONFIG_FLAGS with the POST code string "ACPI DATA",
+ * each fw_cfg file as read (the loader script, then each blob it allocates), before pointers
+ * and checksums are patched in: addresses the firmware chose would make the PCR change with
+ * the memory map. This is the form of OVMF's fw_cfg ACPI loader, so the same QEMU machine
+ * gives the same events on both. */
+void qemu_measure_acpi_data(const void *data, UINT32 size)
+{
+	if (acpi_measured())
+		measure_event(PCR_PLATFORM_CONFIG, EV_PLATFORM_CONFIG_FLAGS, data, size,
+			      TCG_POST_CODE_ACPI_DATA, sizeof(TCG_POST_CODE_ACPI_DATA) - 1);
 }

@@ -50,6 +50,7 @@ static EFI_STATUS load_blob(void *ctx, const char *name, UINT32 align, UINT8 zon
 	blob->size = size;
 	mem_set(blob->data, 0, EFI_PAGES_TO_SIZE(EFI_SIZE_TO_PAGES(size)));
 	fw_cfg_read(select, blob->data, size);
+	qemu_measure_acpi_data(blob->data, size);
 	return EFI_SUCCESS;
 }
 
@@ -102,6 +103,7 @@ static EFI_STATUS run_loader(struct qemu_loader *loader)
 		return EFI_OUT_OF_RESOURCES;
 	}
 	fw_cfg_read(select, script, size);
+	qemu_measure_acpi_data(script, size);
 	status = qemu_loader_run(loader, &ops, script, size);
 	pool_free(script);
 	if (EFI_ERROR(status)) {
