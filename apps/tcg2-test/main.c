@@ -519,7 +519,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 				check_final_events(&first, &second);
 				check_replay(&second);
 				check_legacy_replay();
-				if (secure_boot_on() || has_arg("print-log"))
+				if (secure_boot_on() || app_has_arg("print-log"))
 					print_log(&second);
 			}
 		}
