@@ -431,9 +431,10 @@ $(A64_DIR)/ember.elf: $(call obj,fw-aarch64,$(A64_SRC)) $(call mbedtls_obj,fw-aa
 	$(Q)ld.lld -static -nostdlib --gc-sections -T platform/qemu-aarch64/core.ld -o $@ $(filter %.o,$^)
 $(A64_DIR)/ember-code.fd: $(A64_DIR)/ember.elf
 	$(Q)llvm-objcopy -O binary $< $@.tmp && truncate -s $(A64_FLASH_SIZE) $@.tmp && mv $@.tmp $@
-$(A64_DIR)/ember-vars.fd:
+# The variables' bank: erased flash (all 0xFF), which the store formats at its first start.
+$(A64_DIR)/ember-vars.fd: Makefile
 	@mkdir -p $(dir $@)
-	$(Q)truncate -s $(A64_FLASH_SIZE) $@.tmp && mv $@.tmp $@
+	$(Q)head -c $(A64_FLASH_SIZE) /dev/zero | tr '\000' '\377' > $@.tmp && mv $@.tmp $@
 # The test programs for AArch64 (tests/aarch64: the article's first program, ...): PE32+ of
 # machine type 0xAA64, built like the apps (clang's Windows target and lld-link) with the
 # UEFI headers of include/efi.

@@ -44,6 +44,7 @@ struct machine {
 	uint64_t uart_base;
 	uint64_t rtc_base;    /* PL031; 0 when absent */
 	uint64_t fw_cfg_base; /* 0 when absent */
+	uint64_t vars_base;   /* the second pflash bank (variables); 0 when absent */
 	uint64_t gicd_base, gicc_base;
 	bool gic_v2;	     /* a GICv2 the timer's interrupt can go through */
 	bool psci_hvc;	     /* PSCI's conduit: hvc, else smc */

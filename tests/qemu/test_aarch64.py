@@ -5,6 +5,7 @@ reaches ConIn; a timer event fires
 off through PSCI; an exception is reported on the serial port and ends the program only. Each program is handed in
 through fw_cfg as opt/ember/app, as on x86-64. AAVMF (Debian's qemu-efi-aarch64) runs the
 article's program too, from a FAT disk, when it is installed."""
+import re
 import shutil
 import tempfile
 import subprocess
@@ -29,13 +30,14 @@ class Arm64Machine(Machine):
     -machine virt with a pflash pair: Ember's (firmware="ember") or AAVMF's ("aavmf")."""
 
     def __init__(self, app, firmware="ember", cpu="cortex-a57", timeout=120, extra=(),
-                 machine="virt", no_reboot=True):
+                 machine="virt", no_reboot=True, vars_file=None):
         self.work = Path(tempfile.mkdtemp(prefix="ember-a64-"))
         self.timeout = timeout
         code, vars_template = ((A64 / "ember-code.fd", A64 / "ember-vars.fd")
                                if firmware == "ember" else (AAVMF_CODE, AAVMF_VARS))
-        self.vars = self.work / "vars.fd"
-        shutil.copy(vars_template, self.vars)
+        self.vars = vars_file or self.work / "vars.fd"
+        if not vars_file:
+            shutil.copy(vars_template, self.vars)
         cmd = [QEMU, "-machine", f"{machine},accel=tcg", "-cpu", cpu, "-m", "1G",
                "-display", "none", "-net", "none", "-serial", "stdio", "-monitor", "none",
                "-drive", f"if=pflash,format=raw,readonly=on,file={code}",
@@ -107,6 +109,26 @@ def test_timer_time_and_shutdown(machine):
         assert m.text.count("timer: fired") == 1 and "reset: returned" not in m.text
 
 
+def var_reset_run(firmware, vars_file=None):
+    """var_reset sets a counter and resets twice, then finds 2 and powers off: a variable
+    that did not survive a reset makes it start again at 0 (until the timeout)."""
+    with Arm64Machine(program("var_reset"), firmware=firmware, no_reboot=False,
+                      timeout=120 if firmware == "ember" else 400, vars_file=vars_file) as m:
+        m.expect(r"variable: survived the resets")
+        assert m.wait_exit() == 0
+        assert [int(n) for n in re.findall(r"boot (\d)", m.text)] == [0, 1, 2], m.text
+
+
+def test_variable_survives_a_reset():
+    vars_file = Path(tempfile.mkdtemp(prefix="ember-a64-")) / "vars.fd"
+    shutil.copy(A64 / "ember-vars.fd", vars_file)
+    var_reset_run("ember", vars_file)
+    # The store is at the start of the bank: a formatted area where the template was erased.
+    assert vars_file.read_bytes()[:4] != b"\xff" * 4
+    # It was deleted before the power-off: a new QEMU (a cold start) counts from 0 again.
+    var_reset_run("ember", vars_file)
+
+
 def test_key_from_the_serial_line():
     with Arm64Machine(program("read_key"), timeout=60) as m:
         m.expect(r"press a key")
@@ -138,3 +160,4 @@ def test_hello_on_aavmf():
         assert int(m.expect(r"time: year (\d+)\n").group(1)) >= 2024
         m.expect(r"reset: shutdown")
         assert m.wait_exit() == 0
+    var_reset_run("aavmf")
