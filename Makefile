@@ -447,7 +447,20 @@ $(A64_DIR)/%.efi: tests/aarch64/%.c | $(DEPS_STAMP)
 	$(Q)$(CC) $(A64_PE_CFLAGS) -c $< -o $(@:.efi=.o)
 	$(Q)$(CC) --target=aarch64-unknown-windows -nostdlib -fuse-ld=lld -Wl,-entry:efi_main \
 		-Wl,-subsystem:efi_application -o $@ $(@:.efi=.o)
-aarch64: $(A64_DIR)/ember-code.fd $(A64_DIR)/ember-vars.fd $(A64_PROGRAMS)
+# Ember's own applications for AArch64 (the conformance app, the shell, var-test), built as
+# the x86-64 ones are (apps/NAME + apps/lib + lib) for the AArch64 Windows target.
+A64_APPS := conformance shell var-test
+A64_APP_EFIS := $(patsubst %,$(A64_DIR)/apps/%.efi,$(A64_APPS))
+A64_PE_LIB_OBJ := $(call obj,pe-aarch64,$(LIB_SRC) $(FREESTANDING_SRC) $(APP_LIB_SRC))
+$(BUILD)/pe-aarch64/%.o: %.c | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(A64_PE_CFLAGS) -ffunction-sections -fdata-sections -MMD -MP -c $< -o $@
+$(A64_DIR)/apps/%.efi: $$(call obj,pe-aarch64,$$(call find_c,apps/$$*)) $(A64_PE_LIB_OBJ)
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	$(Q)$(CC) --target=aarch64-unknown-windows -nostdlib -fuse-ld=lld -Wl,-entry:efi_main \
+		-Wl,-subsystem:efi_application -o $@ $^
+aarch64: $(A64_DIR)/ember-code.fd $(A64_DIR)/ember-vars.fd $(A64_PROGRAMS) $(A64_APP_EFIS)
 .PHONY: aarch64
 # Built by make (tests/qemu/test_aarch64.py runs it in make check).
 all: aarch64
