@@ -47,7 +47,7 @@ NET_SRC := $(call find_c,net)
 # in the freestanding firmware; host builds take libc's).
 CRYPTO_SRC := $(filter-out crypto/libc/%,$(call find_c,crypto))
 CRYPTO_LIBC_SRC := $(call find_c,crypto/libc)
-HOSTED_SRC := $(call find_c,platform/hosted)
+HOSTED_SRC := $(call find_c,platform/hosted) platform/common/clock.c
 # The built-in 8x16 font: generated from a console font of the Debian package
 # console-setup-linux (scripts/psf2c), never committed. Keep FONT_PSF the same as psf2c's
 # DEFAULT_FONT: the tests render the expected screens from that one.
@@ -67,7 +67,8 @@ HOST_PURE_SRC := $(APP_PURE_SRC) $(QEMU_PURE_SRC) $(TOOLS_LIB_SRC)
 UNIT_SRC := $(call find_c,tests/unit) $(HOST_PURE_SRC)
 FUZZ_SRC := $(wildcard tests/fuzz/*.c)
 FUZZ_SUPPORT_SRC := tests/unit/support/plat_test.c
-QEMU_SRC := $(filter-out platform/qemu-x86_64/reset/%,$(call find_c,platform/qemu-x86_64) $(shell find platform/qemu-x86_64 -name '*.S' 2>/dev/null | sort))
+QEMU_SRC := $(filter-out platform/qemu-x86_64/reset/%,$(call find_c,platform/qemu-x86_64) $(shell find platform/qemu-x86_64 -name '*.S' 2>/dev/null | sort)) \
+	platform/common/reset_log.c
 APPS := $(filter-out lib,$(notdir $(wildcard apps/*)))
 APP_LIB_SRC := $(wildcard apps/lib/*.c)
 GNUEFI_PROGRAMS := $(basename $(notdir $(wildcard tests/programs/*.c)))
@@ -413,7 +414,8 @@ A64_FLASH_SIZE := 67108864
 A64_CFLAGS := $(AARCH64_CFLAGS) -mgeneral-regs-only -Iplatform/qemu-aarch64 \
 	-ffunction-sections -fdata-sections
 A64_SRC := $(filter-out core/trace/%,$(AARCH64_SRC)) $(FONT_SRC) \
-	$(call find_c,platform/qemu-aarch64) $(wildcard platform/qemu-aarch64/*.S)
+	$(call find_c,platform/qemu-aarch64) $(wildcard platform/qemu-aarch64/*.S) \
+	$(call find_c,platform/common)
 $(call obj,fw-aarch64,$(CRYPTO_SRC) $(CRYPTO_LIBC_SRC)): A64_CFLAGS += $(MBEDTLS_INC)
 $(call obj,fw-aarch64,$(CRYPTO_SRC)): | $(MBEDTLS_STAMP)
 $(BUILD)/fw-aarch64/mbedtls/%.o: $(MBEDTLS_DIR)/library/%.c
@@ -425,6 +427,10 @@ $(BUILD)/fw-aarch64/%.o: %.c | $(DEPS_STAMP)
 $(BUILD)/fw-aarch64/%.o: %.S | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(A64_CFLAGS) -MMD -MP -c $< -o $@
+# The shell rides in the image (platform/qemu-aarch64/shell_blob.S), unpacked.
+$(BUILD)/fw-aarch64/platform/qemu-aarch64/shell_blob.o: platform/qemu-aarch64/shell_blob.S $(A64_DIR)/apps/shell.efi
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(A64_CFLAGS) -DEMBER_SHELL='"$(A64_DIR)/apps/shell.efi"' -c $< -o $@
 $(A64_DIR)/ember.elf: $(call obj,fw-aarch64,$(A64_SRC)) $(call mbedtls_obj,fw-aarch64) platform/qemu-aarch64/core.ld
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"

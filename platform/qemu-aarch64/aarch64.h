@@ -92,6 +92,9 @@ const struct core_memory_range *memory_ranges(size_t *count);
 bool fw_cfg_find(const char *name, uint16_t *select, uint32_t *size);
 void fw_cfg_read(uint16_t select, void *buffer, uint32_t size);
 
+/* ram_disk.c: opt/ember/disk as a RAM disk. */
+void ram_disk_from_fw_cfg(void);
+
 /* boot.c */
 void boot_something(void);
 

@@ -43,6 +43,7 @@ static void boot(void *unused)
 	    !cfi_flash_variables_start(machine.vars_base, VIRT_FLASH_SECTOR_SIZE, pl011_raw_write))
 		panic_printf("Ember: variables are kept in RAM and lost at power-off: the second "
 			     "pflash bank is not writable flash\n");
+	ram_disk_from_fw_cfg();
 	driver_connect_all();
 	boot_something();
 }

@@ -15,9 +15,11 @@ from pathlib import Path
 import pytest
 
 from conftest import BUILD, Machine
+from test_shell import SCRIPTS, suite_disk
 
 QEMU = "qemu-system-aarch64"
 A64 = BUILD / "qemu-aarch64"
+A64_TEST_PROGRAMS = BUILD / "tests" / "programs"
 AAVMF_CODE = Path("/usr/share/AAVMF/AAVMF_CODE.fd")
 AAVMF_VARS = Path("/usr/share/AAVMF/AAVMF_VARS.fd")
 
@@ -30,7 +32,7 @@ class Arm64Machine(Machine):
     -machine virt with a pflash pair: Ember's (firmware="ember") or AAVMF's ("aavmf")."""
 
     def __init__(self, app, firmware="ember", cpu="cortex-a57", timeout=120, extra=(),
-                 machine="virt", no_reboot=True, vars_file=None):
+                 machine="virt", no_reboot=True, vars_file=None, args=None, disk=None):
         self.work = Path(tempfile.mkdtemp(prefix="ember-a64-"))
         self.timeout = timeout
         code, vars_template = ((A64 / "ember-code.fd", A64 / "ember-vars.fd")
@@ -45,7 +47,10 @@ class Arm64Machine(Machine):
         if no_reboot:  # a reset ends QEMU (a test of power-off must not have it)
             cmd.append("-no-reboot")
         if firmware == "ember":
-            cmd += ["-fw_cfg", f"name=opt/ember/app,file={app}"]
+            cmd += ["-fw_cfg", f"name=opt/ember/app,file={app}"] if app else []
+            cmd += ["-fw_cfg", f"name=opt/ember/args,string={args}"] if args else []
+            # A disk becomes a RAM disk (platform/qemu-aarch64/ram_disk.c): no PCIe yet.
+            cmd += ["-fw_cfg", f"name=opt/ember/disk,file={disk}"] if disk else []
         else:  # AAVMF boots the removable-media file of a FAT disk
             cmd += ["-drive", f"if=virtio,format=raw,file={self._disk(app)}"]
         self.cmd = cmd + list(extra)
@@ -161,3 +166,21 @@ def test_hello_on_aavmf():
         m.expect(r"reset: shutdown")
         assert m.wait_exit() == 0
     var_reset_run("aavmf")
+
+
+def test_shell_script_suite(tmp_path):
+    """The shell's script suite (tests/integration/shell_scripts, as test_shell.py runs it
+    on x86-64) gives the expected output on AArch64: the shell built for AArch64, the suite
+    on a FAT disk handed in as a RAM disk."""
+    disk = suite_disk(tmp_path / "suite.img", tmp_path, programs=A64_TEST_PROGRAMS)
+    with Arm64Machine(A64 / "apps" / "shell.efi", args="shell.efi -nodelay -noversion",
+                      disk=disk, timeout=300) as m:
+        m.expect(r"^==== end\r?$")
+        assert m.wait_exit() == 0
+        text = m.text.replace("\r\n", "\n")
+    parts = re.split(r"^==== (.*)$", text, flags=re.M)
+    got = {parts[i].split("\\")[-1]: parts[i + 1].lstrip("\n") for i in range(1, len(parts), 2)}
+    for expected in sorted((SCRIPTS / "expected").glob("*.out")):
+        name = expected.name.replace(".out", ".nsh")
+        assert name in got, f"{name} did not run:\n{text[-3000:]}"
+        assert got[name] == expected.read_text(), name
