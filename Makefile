@@ -466,7 +466,19 @@ $(A64_DIR)/apps/%.efi: $$(call obj,pe-aarch64,$$(call find_c,apps/$$*)) $(A64_PE
 	@echo "  LD      $@"
 	$(Q)$(CC) --target=aarch64-unknown-windows -nostdlib -fuse-ld=lld -Wl,-entry:efi_main \
 		-Wl,-subsystem:efi_application -o $@ $^
-aarch64: $(A64_DIR)/ember-code.fd $(A64_DIR)/ember-vars.fd $(A64_PROGRAMS) $(A64_APP_EFIS)
+# The gnu-efi test programs the shell's script suite runs (tests/programs), for AArch64 over
+# a small gnu-efi stand-in (tests/aarch64/gnu-efi: Debian has no gnu-efi for arm64 here).
+A64_GNUEFI_PROGRAMS := $(patsubst %,$(A64_DIR)/programs/%.efi,shell_client exit_status)
+A64_GNUEFI_CFLAGS := -std=gnu11 -g -Wall -Oz --target=aarch64-unknown-windows -ffreestanding \
+	-fno-builtin -fshort-wchar -fno-stack-protector -mno-stack-arg-probe -Iinclude \
+	-Itests/aarch64/gnu-efi
+$(A64_DIR)/programs/%.efi: tests/programs/%.c $(BUILD)/pe-aarch64/tests/aarch64/gnu-efi/lib.o $(call obj,pe-aarch64,$(LIB_SRC) $(FREESTANDING_SRC)) | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  PE      $@"
+	$(Q)$(CC) $(A64_GNUEFI_CFLAGS) -c $< -o $(@:.efi=.o)
+	$(Q)$(CC) --target=aarch64-unknown-windows -nostdlib -fuse-ld=lld -Wl,-entry:efi_main \
+		-Wl,-subsystem:efi_application -o $@ $(@:.efi=.o) $(filter %.o,$(wordlist 2,$(words $^),$^))
+aarch64: $(A64_DIR)/ember-code.fd $(A64_DIR)/ember-vars.fd $(A64_PROGRAMS) $(A64_APP_EFIS) $(A64_GNUEFI_PROGRAMS)
 .PHONY: aarch64
 # Built by make (tests/qemu/test_aarch64.py runs it in make check).
 all: aarch64

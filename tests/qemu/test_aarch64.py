@@ -15,11 +15,12 @@ from pathlib import Path
 import pytest
 
 from conftest import BUILD, Machine
+from disk_images import MIB, gpt_esp_disk
 from test_shell import SCRIPTS, suite_disk
 
 QEMU = "qemu-system-aarch64"
 A64 = BUILD / "qemu-aarch64"
-A64_TEST_PROGRAMS = BUILD / "tests" / "programs"
+A64_TEST_PROGRAMS = A64 / "programs"  # tests/programs over tests/aarch64/gnu-efi
 AAVMF_CODE = Path("/usr/share/AAVMF/AAVMF_CODE.fd")
 AAVMF_VARS = Path("/usr/share/AAVMF/AAVMF_VARS.fd")
 
@@ -52,7 +53,7 @@ class Arm64Machine(Machine):
             # A disk becomes a RAM disk (platform/qemu-aarch64/ram_disk.c): no PCIe yet.
             cmd += ["-fw_cfg", f"name=opt/ember/disk,file={disk}"] if disk else []
         else:  # AAVMF boots the removable-media file of a FAT disk
-            cmd += ["-drive", f"if=virtio,format=raw,file={self._disk(app)}"]
+            cmd += ["-drive", f"if=virtio,format=raw,file={disk or self._disk(app)}"]
         self.cmd = cmd + list(extra)
         self.output = b""
         self.lock = threading.Condition()
@@ -184,3 +185,28 @@ def test_shell_script_suite(tmp_path):
         name = expected.name.replace(".out", ".nsh")
         assert name in got, f"{name} did not run:\n{text[-3000:]}"
         assert got[name] == expected.read_text(), name
+
+
+@pytest.mark.parametrize("firmware,cpu", [("ember", "cortex-a57"), ("ember", "max"),
+                                          ("aavmf", "cortex-a57")])
+def test_conformance(firmware, cpu, tmp_path):
+    """The conformance app built for AArch64, booted by the boot manager as removable media
+    from a GPT disk (a RAM disk on Ember, virtio on AAVMF), as test_conformance.py does on
+    x86-64; the checks after ExitBootServices report through ResetSystem's data, which
+    Ember logs on the serial line."""
+    if firmware == "aavmf" and not AAVMF_CODE.exists():
+        pytest.skip("AAVMF (qemu-efi-aarch64) is not installed")
+    disk = gpt_esp_disk(tmp_path / "esp-disk.img", tmp_path,
+                        {"EFI/BOOT/BOOTAA64.EFI": A64 / "apps" / "conformance.efi"},
+                        size=8 * MIB, esp_size=6 * MIB)
+    with Arm64Machine(None, firmware=firmware, cpu=cpu, disk=disk, timeout=600) as m:
+        summary = m.expect(r"conformance: (\d+) passed, (\d+) failed")
+        failures = [line for line in m.text.splitlines() if line.startswith("FAIL")]
+        assert summary.group(2) == "0", "\n".join(failures[:40])
+        assert int(summary.group(1)) > 1000
+        assert "SKIP 65_image_file" not in m.text  # the file-system checks ran
+        assert m.wait_exit() == 0
+        if firmware == "ember":
+            after = re.findall(r"shutdown: (EFI_\w+): conformance: (\d+) passed, (\d+) failed",
+                               m.text)
+            assert after and after[-1][0] == "EFI_SUCCESS" and after[-1][2] == "0", m.text[-2000:]
