@@ -75,7 +75,10 @@ class Arm64Machine(Machine):
 
 
 def program(name):
+    """tests/aarch64/NAME.c, or tests/programs/NAME.c (gnu-efi) built for AArch64."""
     path = A64 / f"{name}.efi"
+    if not path.exists():
+        path = A64_TEST_PROGRAMS / f"{name}.efi"
     assert path.exists(), f"{path} is missing: run make {A64}/{name}.efi"
     return path
 
@@ -133,6 +136,24 @@ def test_variable_survives_a_reset():
     assert vars_file.read_bytes()[:4] != b"\xff" * 4
     # It was deleted before the power-off: a new QEMU (a cold start) counts from 0 again.
     var_reset_run("ember", vars_file)
+
+
+def test_var_test_rules_and_persistence(tmp_path):
+    """apps/var-test built for AArch64, as tests/integration/test_variables.py runs it under
+    ember-run: the variable rules (then the runtime checks after ExitBootServices, reported
+    through ResetSystem's data), and what "write" stores "read" finds in the next QEMU."""
+    vars_file = tmp_path / "vars.fd"
+    shutil.copy(A64 / "ember-vars.fd", vars_file)
+    app = A64 / "apps" / "var-test.efi"
+    with Arm64Machine(app, args="var-test.efi rules", vars_file=vars_file, timeout=300) as m:
+        summary = m.expect(r"^var-test: (\d+) passed, (\d+) failed")
+        assert summary.group(2) == "0" and int(summary.group(1)) >= 150, m.text[-3000:]
+        m.expect(r"shutdown: EFI_SUCCESS: var-test: \d+ passed, 0 failed")
+    for mode in ("write", "read"):
+        with Arm64Machine(app, args=f"var-test.efi {mode}", vars_file=vars_file) as m:
+            m.expect(r"opt/ember/app returned (EFI_\w+)\n")
+            assert "opt/ember/app returned EFI_SUCCESS" in m.text, m.text[-3000:]
+            assert re.search(r"^var-test: \d+ passed, 0 failed", m.text, re.M), m.text
 
 
 def test_key_from_the_serial_line():

@@ -5,9 +5,11 @@
 #define TESTS_AARCH64_GNU_EFI_H
 
 #include <efi/system_table.h>
+#include <efi/protocol/graphics_output.h>
 #include <efi/protocol/loaded_image.h>
 
 typedef EFI_LOADED_IMAGE_PROTOCOL EFI_LOADED_IMAGE;
+typedef EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL SIMPLE_TEXT_OUTPUT_INTERFACE;
 typedef EFI_DEVICE_PATH_PROTOCOL EFI_DEVICE_PATH;
 
 extern EFI_SYSTEM_TABLE *ST;
