@@ -91,6 +91,8 @@ const struct core_memory_range *memory_ranges(size_t *count);
 /* fw_cfg.c: QEMU's fw_cfg device on MMIO. */
 bool fw_cfg_find(const char *name, uint16_t *select, uint32_t *size);
 void fw_cfg_read(uint16_t select, void *buffer, uint32_t size);
+/* Writes a file through DMA; false without DMA or on the device's error. */
+bool fw_cfg_write(uint16_t select, const void *buffer, uint32_t size);
 
 /* ram_disk.c: opt/ember/disk as a RAM disk. */
 void ram_disk_from_fw_cfg(void);

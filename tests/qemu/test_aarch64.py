@@ -102,6 +102,19 @@ def test_hello(cpu):
         m.expect(r"opt/ember/app returned EFI_SUCCESS")
 
 
+@pytest.mark.parametrize("firmware", ["ember", "aavmf"])
+def test_gop_mode_on_ramfb(firmware):
+    """The article's second program, as written: the running mode of the Graphics Output
+    Protocol, on QEMU's ramfb (virt has no other display without PCIe)."""
+    if firmware == "aavmf" and not AAVMF_CODE.exists():
+        pytest.skip("AAVMF (qemu-efi-aarch64) is not installed")
+    with Arm64Machine(program("gop_mode"), firmware=firmware, extra=["-device", "ramfb"],
+                      timeout=120 if firmware == "ember" else 300) as m:
+        width, height = m.expect(r"Mode \d+ is running at (\d+)x(\d+)\n").groups()
+        if firmware == "ember":  # mode 0 is 1024x768, as on x86-64
+            assert (width, height) == ("1024", "768")
+
+
 # GICv2: the tick is the virtual timer's interrupt; GICv3: polled while idle (timer.c).
 # virtualization=on: reset at EL2 (entry.S drops to EL1), PSCI through smc (the tree says).
 @pytest.mark.parametrize("machine", ["virt,gic-version=2", "virt,gic-version=3",
