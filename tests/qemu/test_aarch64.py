@@ -1,10 +1,12 @@
-"""Ember on QEMU's AArch64 virt machine (platform/qemu-aarch64, issue 17): the article's
-first program built for AArch64 prints through ConOut on the PL011, and a key typed on it
-reaches ConIn; a timer event fires
-(the generic timer's tick through the GIC), GetTime reads the PL031 and ResetSystem powers
-off through PSCI; an exception is reported on the serial port and ends the program only. Each program is handed in
-through fw_cfg as opt/ember/app, as on x86-64. AAVMF (Debian's qemu-efi-aarch64) runs the
-article's program too, from a FAT disk, when it is installed."""
+"""Ember on QEMU's AArch64 virt machine (platform/qemu-aarch64, issue 17): the article's two
+programs built for AArch64 (hello through ConOut on the PL011, gop_mode on ramfb); a key
+typed on the PL011 reaches ConIn; a timer event fires (the generic timer's tick through the
+GIC), GetTime reads the PL031 and ResetSystem powers off through PSCI; an exception is
+reported on the serial port and ends the program only; variables on the pflash bank survive
+resets and new QEMUs (var_reset, var-test); the conformance app and the shell's script suite
+pass. Programs are handed in through fw_cfg as opt/ember/app (disks as opt/ember/disk), as on
+x86-64. AAVMF (Debian's qemu-efi-aarch64) runs the same programs from disks, when it is
+installed, as the oracle."""
 import re
 import shutil
 import tempfile
