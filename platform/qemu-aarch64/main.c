@@ -34,13 +34,15 @@ static void start_core(void)
 
 static void boot(void *unused)
 {
+	/* The flash is device memory in the map (mmu.c): aligned loads only. */
+	struct cfi_flash_region vars = {machine.vars_base, VIRT_FLASH_SECTOR_SIZE, true};
+
 	timer_init();
 	plat_interrupts_enable();
 	init_run_all();
 	driver_install_builtin();
 	/* Read-only (readonly=on) or no flash: variables in RAM, and the user is told. */
-	if (!machine.vars_base ||
-	    !cfi_flash_variables_start(machine.vars_base, VIRT_FLASH_SECTOR_SIZE, pl011_raw_write))
+	if (!machine.vars_base || !cfi_flash_variables_start(&vars, pl011_raw_write))
 		panic_printf("Ember: variables are kept in RAM and lost at power-off: the second "
 			     "pflash bank is not writable flash\n");
 	ram_disk_from_fw_cfg();

@@ -7,12 +7,18 @@
 #include <stddef.h>
 #include <efi/types.h>
 
-/* Starts the variable services on the flash at address (VARSTORE_REGION_SIZE bytes, erased
- * in blocks of block_size: what the chip erases at once), or in RAM seeded from it when it
- * does not answer a CFI query (ROM) or does not work; returns whether the variables are
+/* Where the variables' flash is and how the platform sees it. */
+struct cfi_flash_region {
+	UINT64 address;	    /* VARSTORE_REGION_SIZE bytes from here */
+	UINT32 block_size;  /* what the chip erases at once */
+	bool device_memory; /* mapped as device memory, where only aligned loads work (AArch64) */
+};
+
+/* Starts the variable services on the flash region, or in RAM seeded from it when it does
+ * not answer a CFI query (ROM) or does not work; returns whether the variables are
  * persistent. What the store lost on mounting is written with write too (the platform's
  * early output; NULL: the log only). */
-bool cfi_flash_variables_start(UINT64 address, UINT32 block_size,
+bool cfi_flash_variables_start(const struct cfi_flash_region *region,
 			       void (*write)(const char *s, size_t n));
 
 #endif

@@ -17,5 +17,7 @@ UINT64 pflash_vars_base(void)
  * returns whether the variables are persistent. */
 bool pflash_variables_start(void)
 {
-	return cfi_flash_variables_start(pflash_vars_base(), VARSTORE_BLOCK_SIZE, serial_raw_write);
+	struct cfi_flash_region region = {pflash_vars_base(), VARSTORE_BLOCK_SIZE, false};
+
+	return cfi_flash_variables_start(&region, serial_raw_write);
 }
