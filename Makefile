@@ -441,7 +441,7 @@ $(A64_DIR)/ember-code.fd: $(A64_DIR)/ember.elf
 $(A64_DIR)/ember-vars.fd: Makefile
 	@mkdir -p $(dir $@)
 	$(Q)head -c $(A64_FLASH_SIZE) /dev/zero | tr '\000' '\377' > $@.tmp && mv $@.tmp $@
-# The test programs for AArch64 (tests/aarch64: the article's first program, ...): PE32+ of
+# The AArch64 platform's own test programs (tests/aarch64: timer, reset, keys, variables): PE32+ of
 # machine type 0xAA64, built like the apps (clang's Windows target and lld-link) with the
 # UEFI headers of include/efi.
 A64_PE_CFLAGS := $(COMMON) -Oz --target=aarch64-unknown-windows -ffreestanding -fno-builtin \

@@ -41,8 +41,10 @@ static void boot(void *unused)
 	plat_interrupts_enable();
 	init_run_all();
 	driver_install_builtin();
-	/* Read-only (readonly=on) or no flash: variables in RAM, and the user is told. */
-	if (!machine.vars_base || !cfi_flash_variables_start(&vars, pl011_raw_write))
+	/* A read-only bank (readonly=on): variables in RAM, and the user is told. */
+	if (!machine.vars_base)
+		panic_printf("Ember: no second pflash bank in the device tree: no variables\n");
+	else if (!cfi_flash_variables_start(&vars, pl011_raw_write))
 		panic_printf("Ember: variables are kept in RAM and lost at power-off: the second "
 			     "pflash bank is not writable flash\n");
 	ram_disk_from_fw_cfg();
