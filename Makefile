@@ -47,7 +47,7 @@ NET_SRC := $(call find_c,net)
 # in the freestanding firmware; host builds take libc's).
 CRYPTO_SRC := $(filter-out crypto/libc/%,$(call find_c,crypto))
 CRYPTO_LIBC_SRC := $(call find_c,crypto/libc)
-HOSTED_SRC := $(call find_c,platform/hosted)
+HOSTED_SRC := $(call find_c,platform/hosted) platform/common/clock.c
 # The built-in 8x16 font: generated from a console font of the Debian package
 # console-setup-linux (scripts/psf2c), never committed. Keep FONT_PSF the same as psf2c's
 # DEFAULT_FONT: the tests render the expected screens from that one.
@@ -67,7 +67,8 @@ HOST_PURE_SRC := $(APP_PURE_SRC) $(QEMU_PURE_SRC) $(TOOLS_LIB_SRC)
 UNIT_SRC := $(call find_c,tests/unit) $(HOST_PURE_SRC)
 FUZZ_SRC := $(wildcard tests/fuzz/*.c)
 FUZZ_SUPPORT_SRC := tests/unit/support/plat_test.c
-QEMU_SRC := $(filter-out platform/qemu-x86_64/reset/%,$(call find_c,platform/qemu-x86_64) $(shell find platform/qemu-x86_64 -name '*.S' 2>/dev/null | sort))
+QEMU_SRC := $(filter-out platform/qemu-x86_64/reset/%,$(call find_c,platform/qemu-x86_64) $(shell find platform/qemu-x86_64 -name '*.S' 2>/dev/null | sort)) \
+	platform/common/reset_log.c
 APPS := $(filter-out lib,$(notdir $(wildcard apps/*)))
 APP_LIB_SRC := $(wildcard apps/lib/*.c)
 GNUEFI_PROGRAMS := $(basename $(notdir $(wildcard tests/programs/*.c)))
@@ -413,7 +414,8 @@ A64_FLASH_SIZE := 67108864
 A64_CFLAGS := $(AARCH64_CFLAGS) -mgeneral-regs-only -Iplatform/qemu-aarch64 \
 	-ffunction-sections -fdata-sections
 A64_SRC := $(filter-out core/trace/%,$(AARCH64_SRC)) $(FONT_SRC) \
-	$(call find_c,platform/qemu-aarch64) $(wildcard platform/qemu-aarch64/*.S)
+	$(call find_c,platform/qemu-aarch64) $(wildcard platform/qemu-aarch64/*.S) \
+	$(call find_c,platform/common)
 $(call obj,fw-aarch64,$(CRYPTO_SRC) $(CRYPTO_LIBC_SRC)): A64_CFLAGS += $(MBEDTLS_INC)
 $(call obj,fw-aarch64,$(CRYPTO_SRC)): | $(MBEDTLS_STAMP)
 $(BUILD)/fw-aarch64/mbedtls/%.o: $(MBEDTLS_DIR)/library/%.c
@@ -425,16 +427,21 @@ $(BUILD)/fw-aarch64/%.o: %.c | $(DEPS_STAMP)
 $(BUILD)/fw-aarch64/%.o: %.S | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(A64_CFLAGS) -MMD -MP -c $< -o $@
+# The shell rides in the image (platform/qemu-aarch64/shell_blob.S), unpacked.
+$(BUILD)/fw-aarch64/platform/qemu-aarch64/shell_blob.o: platform/qemu-aarch64/shell_blob.S $(A64_DIR)/apps/shell.efi
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(A64_CFLAGS) -DEMBER_SHELL='"$(A64_DIR)/apps/shell.efi"' -c $< -o $@
 $(A64_DIR)/ember.elf: $(call obj,fw-aarch64,$(A64_SRC)) $(call mbedtls_obj,fw-aarch64) platform/qemu-aarch64/core.ld
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
 	$(Q)ld.lld -static -nostdlib --gc-sections -T platform/qemu-aarch64/core.ld -o $@ $(filter %.o,$^)
 $(A64_DIR)/ember-code.fd: $(A64_DIR)/ember.elf
 	$(Q)llvm-objcopy -O binary $< $@.tmp && truncate -s $(A64_FLASH_SIZE) $@.tmp && mv $@.tmp $@
-$(A64_DIR)/ember-vars.fd:
+# The variables' bank: erased flash (all 0xFF), which the store formats at its first start.
+$(A64_DIR)/ember-vars.fd: Makefile
 	@mkdir -p $(dir $@)
-	$(Q)truncate -s $(A64_FLASH_SIZE) $@.tmp && mv $@.tmp $@
-# The test programs for AArch64 (tests/aarch64: the article's first program, ...): PE32+ of
+	$(Q)head -c $(A64_FLASH_SIZE) /dev/zero | tr '\000' '\377' > $@.tmp && mv $@.tmp $@
+# The AArch64 platform's own test programs (tests/aarch64: timer, reset, keys, variables): PE32+ of
 # machine type 0xAA64, built like the apps (clang's Windows target and lld-link) with the
 # UEFI headers of include/efi.
 A64_PE_CFLAGS := $(COMMON) -Oz --target=aarch64-unknown-windows -ffreestanding -fno-builtin \
@@ -446,7 +453,33 @@ $(A64_DIR)/%.efi: tests/aarch64/%.c | $(DEPS_STAMP)
 	$(Q)$(CC) $(A64_PE_CFLAGS) -c $< -o $(@:.efi=.o)
 	$(Q)$(CC) --target=aarch64-unknown-windows -nostdlib -fuse-ld=lld -Wl,-entry:efi_main \
 		-Wl,-subsystem:efi_application -o $@ $(@:.efi=.o)
-aarch64: $(A64_DIR)/ember-code.fd $(A64_DIR)/ember-vars.fd $(A64_PROGRAMS)
+# Ember's own applications for AArch64 (the conformance app, the shell, var-test), built as
+# the x86-64 ones are (apps/NAME + apps/lib + lib) for the AArch64 Windows target.
+A64_APPS := conformance shell var-test
+A64_APP_EFIS := $(patsubst %,$(A64_DIR)/apps/%.efi,$(A64_APPS))
+A64_PE_LIB_OBJ := $(call obj,pe-aarch64,$(LIB_SRC) $(FREESTANDING_SRC) $(APP_LIB_SRC))
+$(BUILD)/pe-aarch64/%.o: %.c | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(A64_PE_CFLAGS) -ffunction-sections -fdata-sections -MMD -MP -c $< -o $@
+$(A64_DIR)/apps/%.efi: $$(call obj,pe-aarch64,$$(call find_c,apps/$$*)) $(A64_PE_LIB_OBJ)
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	$(Q)$(CC) --target=aarch64-unknown-windows -nostdlib -fuse-ld=lld -Wl,-entry:efi_main \
+		-Wl,-subsystem:efi_application -o $@ $^
+# The gnu-efi test programs (tests/programs: the article's two, and the two the shell's
+# script suite runs), for AArch64 over a small gnu-efi stand-in (tests/aarch64/gnu-efi:
+# Debian has no gnu-efi for arm64 on an amd64 host).
+A64_GNUEFI_PROGRAMS := $(patsubst %,$(A64_DIR)/programs/%.efi,hello gop_mode shell_client exit_status)
+A64_GNUEFI_CFLAGS := -std=gnu11 -g -Wall -Oz --target=aarch64-unknown-windows -ffreestanding \
+	-fno-builtin -fshort-wchar -fno-stack-protector -mno-stack-arg-probe -Iinclude \
+	-Itests/aarch64/gnu-efi
+$(A64_DIR)/programs/%.efi: tests/programs/%.c $(BUILD)/pe-aarch64/tests/aarch64/gnu-efi/lib.o $(call obj,pe-aarch64,$(LIB_SRC) $(FREESTANDING_SRC)) | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  PE      $@"
+	$(Q)$(CC) $(A64_GNUEFI_CFLAGS) -c $< -o $(@:.efi=.o)
+	$(Q)$(CC) --target=aarch64-unknown-windows -nostdlib -fuse-ld=lld -Wl,-entry:efi_main \
+		-Wl,-subsystem:efi_application -o $@ $(@:.efi=.o) $(filter %.o,$(wordlist 2,$(words $^),$^))
+aarch64: $(A64_DIR)/ember-code.fd $(A64_DIR)/ember-vars.fd $(A64_PROGRAMS) $(A64_APP_EFIS) $(A64_GNUEFI_PROGRAMS)
 .PHONY: aarch64
 # Built by make (tests/qemu/test_aarch64.py runs it in make check).
 all: aarch64

@@ -300,6 +300,5 @@ __attribute__((noreturn)) void ebs_run_and_shutdown(void)
 	utf8_to_ucs2(ebs.reset_text, ARRAY_SIZE(ebs.reset_text), summary, str8_len(summary));
 	app_rt->ResetSystem(EfiResetShutdown, check_totals.failed ? EFI_ABORTED : EFI_SUCCESS,
 			    str16_size(ebs.reset_text), ebs.reset_text);
-	for (;;)
-		__asm__ volatile("hlt");
+	app_halt();
 }

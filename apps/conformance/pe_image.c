@@ -7,6 +7,13 @@
 #define OPT_SIZE 240
 #define SECTIONS_OFFSET (OPT_OFFSET + OPT_SIZE)
 #define FILE_ALIGN 0x200
+#if defined(__aarch64__)
+#define MACHINE_NATIVE 0xaa64
+#define MACHINE_FOREIGN 0x8664
+#else
+#define MACHINE_NATIVE 0x8664
+#define MACHINE_FOREIGN 0xaa64
+#endif
 
 static void put16(UINT8 *p, UINT16 v)
 {
@@ -43,7 +50,7 @@ static void put_headers(UINT8 *b, UINT16 subsystem)
 	b[1] = 'Z';
 	put32(b + 0x3c, 0x40);
 	mem_copy(b + 0x40, "PE\0\0", 4);
-	put16(b + COFF_OFFSET, 0x8664);
+	put16(b + COFF_OFFSET, MACHINE_NATIVE);
 	put16(b + COFF_OFFSET + 2, ARRAY_SIZE(sections));
 	put16(b + COFF_OFFSET + 16, OPT_SIZE);
 	put16(b + COFF_OFFSET + 18, 0x0022); /* executable, large address aware */
@@ -79,13 +86,20 @@ static void put_sections(UINT8 *b, EFI_IMAGE_ENTRY_POINT entry)
 		put32(s + 20, sections[i].raw);
 		put32(s + 36, sections[i].characteristics);
 	}
-	/* .text: movabs rax, entry; jmp rax */
 	UINT8 *text = b + 0x200;
+#if defined(__aarch64__)
+	/* .text: ldr x16, .+8; br x16; then the target. */
+	put32(text, 0x58000050);
+	put32(text + 4, 0xd61f0200);
+	put64(text + 8, (UINT64)(UINTN)entry);
+#else
+	/* .text: movabs rax, entry; jmp rax */
 	text[0] = 0x48;
 	text[1] = 0xb8;
 	put64(text + 2, (UINT64)(UINTN)entry);
 	text[10] = 0xff;
 	text[11] = 0xe0;
+#endif
 	/* .data: a pointer to the next field, relocated; then a marker. */
 	put64(b + 0x400, PE_PREFERRED_BASE + PE_DATA_RVA + 8);
 	put64(b + 0x408, PE_DATA_MAGIC);
@@ -94,6 +108,15 @@ static void put_sections(UINT8 *b, EFI_IMAGE_ENTRY_POINT entry)
 	put32(b + 0x604, 12);
 	put16(b + 0x608, (10 << 12) | 0);
 	put16(b + 0x60a, 0);
+}
+
+bool pe_is_trampoline(const UINT8 *code)
+{
+#if defined(__aarch64__)
+	return code[0] == 0x50 && code[1] == 0x00 && code[2] == 0x00 && code[3] == 0x58;
+#else
+	return code[0] == 0x48 && code[1] == 0xb8;
+#endif
 }
 
 static void apply_defect(UINT8 *b, enum pe_defect defect)
@@ -108,8 +131,8 @@ static void apply_defect(UINT8 *b, enum pe_defect defect)
 	case PE_MACHINE_I386:
 		put16(b + COFF_OFFSET, 0x014c);
 		break;
-	case PE_MACHINE_AARCH64:
-		put16(b + COFF_OFFSET, 0xaa64);
+	case PE_MACHINE_FOREIGN:
+		put16(b + COFF_OFFSET, MACHINE_FOREIGN);
 		break;
 	case PE_SUBSYSTEM_CONSOLE:
 		put16(b + OPT_OFFSET + 68, 3);

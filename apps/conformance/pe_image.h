@@ -1,5 +1,6 @@
 /* Tiny PE32+ images built in memory for the image-services tests. The image's only
- * code is `movabs rax, target; jmp rax`, so its entry point runs a function of this
+ * code jumps to a target (x86-64: `movabs rax, target; jmp rax`; AArch64: `ldr x16, target;
+ * br x16` with the target after it), so its entry point runs a function of this
  * application with the child's own ImageHandle and SystemTable. Its .data section holds
  * a pointer to itself with a DIR64 base relocation, to prove relocation. */
 #ifndef CONFORMANCE_PE_IMAGE_H
@@ -24,13 +25,16 @@ enum pe_defect {
 	PE_BAD_MZ,
 	PE_BAD_SIGNATURE,
 	PE_MACHINE_I386,
-	PE_MACHINE_AARCH64,
+	PE_MACHINE_FOREIGN, /* the other architecture Ember runs on: AArch64 on x86-64 ... */
 	PE_SUBSYSTEM_CONSOLE,
 	PE_IMAGE_SIZE_TOO_SMALL,
 	PE_TOO_MANY_SECTIONS,
 	PE_SECTION_BEYOND_FILE,
 	PE_BAD_OPTIONAL_MAGIC,
 };
+
+/* Whether code starts with the jump pe_build writes (the image was loaded whole). */
+bool pe_is_trampoline(const UINT8 *code);
 
 /* Writes a PE_FILE_SIZE-byte image to buf whose entry point jumps to `entry`. */
 void pe_build(UINT8 *buf, EFI_IMAGE_ENTRY_POINT entry, UINT16 subsystem, enum pe_defect defect);

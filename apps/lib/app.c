@@ -20,6 +20,16 @@ void app_forget_boot_services(void)
 	app_bs = NULL;
 }
 
+_Noreturn void app_halt(void)
+{
+	for (;;)
+#if defined(__aarch64__)
+		__asm__ volatile("wfi");
+#else
+		__asm__ volatile("hlt");
+#endif
+}
+
 void *app_alloc(size_t size)
 {
 	void *p = NULL;

@@ -24,6 +24,9 @@ void app_init(EFI_HANDLE image, EFI_SYSTEM_TABLE *st);
 /* Drops every reference to boot services and the consoles (after ExitBootServices). */
 void app_forget_boot_services(void);
 
+/* Stops the processor for good (after a ResetSystem that returned, past ExitBootServices). */
+_Noreturn void app_halt(void);
+
 /* Output goes to ConOut unless redirected; each sink receives UTF-8 text. */
 typedef void (*app_output_fn)(void *ctx, const char *text, size_t len);
 

@@ -4,7 +4,15 @@
 
 UINT64 app_tsc(void)
 {
+#if defined(__aarch64__)
+	UINT64 count;
+
+	/* The generic timer's virtual count, the AArch64 counterpart of the TSC. */
+	__asm__ volatile("isb\n\tmrs %0, cntvct_el0" : "=r"(count));
+	return count;
+#else
 	return __builtin_ia32_rdtsc();
+#endif
 }
 
 UINT64 app_tsc_hz(void)

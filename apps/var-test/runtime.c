@@ -113,6 +113,5 @@ __attribute__((noreturn)) void vt_runtime_run(void)
 	utf8_to_ucs2(rt.reset_text, ARRAY_SIZE(rt.reset_text), rt.summary, str8_len(rt.summary));
 	app_rt->ResetSystem(EfiResetShutdown, check_totals.failed ? EFI_ABORTED : EFI_SUCCESS,
 			    str16_size(rt.reset_text), rt.reset_text);
-	for (;;)
-		__asm__ volatile("hlt");
+	app_halt();
 }

@@ -13,6 +13,7 @@
 #include <ember/core/core.h>
 #include <ember/lib/format.h>
 #include <ember/core/platform.h>
+#include <ember/core/platform_common.h>
 #include <ember/lib/str.h>
 #include <ember/lib/time.h>
 
@@ -111,9 +112,7 @@ EFI_STATUS plat_get_time(EFI_TIME *time, EFI_TIME_CAPABILITIES *capabilities)
 	time->Nanosecond = (UINT32)ts.tv_nsec;
 	time->TimeZone = 0; /* the host's clock is UTC */
 	if (capabilities)
-		*capabilities = (EFI_TIME_CAPABILITIES){.Resolution = 1,
-							.Accuracy = 50000000, /* 50 ppm */
-							.SetsToZero = FALSE};
+		plat_seconds_clock_capabilities(capabilities);
 	return EFI_SUCCESS;
 }
 
@@ -127,23 +126,6 @@ EFI_STATUS plat_set_time(const EFI_TIME *time)
 	clock_gettime(CLOCK_REALTIME, &ts);
 	clock_offset_s = seconds - (INT64)ts.tv_sec;
 	return EFI_SUCCESS;
-}
-
-/* ember-run has no wake-up alarm: a process cannot wake the host, and an alarm that
- * never rings would lie to the caller. The RT properties table leaves both out. */
-bool plat_has_wakeup_alarm(void)
-{
-	return false;
-}
-
-EFI_STATUS plat_get_wakeup_time(BOOLEAN *enabled, BOOLEAN *pending, EFI_TIME *time)
-{
-	return EFI_UNSUPPORTED;
-}
-
-EFI_STATUS plat_set_wakeup_time(BOOLEAN enable, const EFI_TIME *time)
-{
-	return EFI_UNSUPPORTED;
 }
 
 _Noreturn void plat_reset(EFI_RESET_TYPE type, EFI_STATUS status, UINTN data_size, const void *data)

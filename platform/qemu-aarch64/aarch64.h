@@ -44,6 +44,7 @@ struct machine {
 	uint64_t uart_base;
 	uint64_t rtc_base;    /* PL031; 0 when absent */
 	uint64_t fw_cfg_base; /* 0 when absent */
+	uint64_t vars_base;   /* the second pflash bank (variables); 0 when absent */
 	uint64_t gicd_base, gicc_base;
 	bool gic_v2;	     /* a GICv2 the timer's interrupt can go through */
 	bool psci_hvc;	     /* PSCI's conduit: hvc, else smc */
@@ -90,6 +91,11 @@ const struct core_memory_range *memory_ranges(size_t *count);
 /* fw_cfg.c: QEMU's fw_cfg device on MMIO. */
 bool fw_cfg_find(const char *name, uint16_t *select, uint32_t *size);
 void fw_cfg_read(uint16_t select, void *buffer, uint32_t size);
+/* Writes a file through DMA; false without DMA or on the device's error. */
+bool fw_cfg_write(uint16_t select, const void *buffer, uint32_t size);
+
+/* ram_disk.c: opt/ember/disk as a RAM disk. */
+void ram_disk_from_fw_cfg(void);
 
 /* boot.c */
 void boot_something(void);

@@ -2,6 +2,7 @@
  * memory, the UART, the RTC, fw_cfg, the GIC, the timer's interrupt and PSCI's conduit.
  * The machine's fixed addresses stand where the tree says nothing. All of virt's devices
  * sit at the root, whose #address-cells and #size-cells their reg properties use. */
+#include <ember/core/varstore.h>
 #include <ember/lib/fdt.h>
 #include <ember/lib/str.h>
 #include "aarch64.h"
@@ -16,6 +17,7 @@ struct machine machine = {
     .uart_base = 0x09000000,
     .rtc_base = 0x09010000,
     .fw_cfg_base = 0x09020000,
+    .vars_base = 0x04000000,
     .gicd_base = 0x08000000,
     .gicc_base = 0x08010000,
     .gic_v2 = true,
@@ -62,6 +64,19 @@ static void read_gic(UINT32 ac, UINT32 sc)
 	}
 	machine.gicd_base = dist;
 	machine.gicc_base = cpu;
+}
+
+/* The pflash pair: one "cfi-flash" node whose reg holds both banks, code then variables. */
+static void read_flash(UINT32 ac, UINT32 sc)
+{
+	long node = fdt_find_node(&tree, -1, NULL, "cfi-flash");
+	UINT64 base, size;
+
+	if (node < 0 || !fdt_get_reg(&tree, node, ac, sc, 1, &base, &size) ||
+	    size < VARSTORE_REGION_SIZE)
+		machine.vars_base = 0;
+	else
+		machine.vars_base = base;
 }
 
 static void read_timer(void)
@@ -114,6 +129,7 @@ bool dt_read(void)
 		machine.fw_cfg_base = 0;
 	device_base("arm,pl011", ac, sc, &machine.uart_base);
 	read_gic(ac, sc);
+	read_flash(ac, sc);
 	read_timer();
 	read_psci();
 	return true;

@@ -1,12 +1,19 @@
 /* QEMU's fw_cfg on MMIO (the virt machine's "qemu,fw-cfg-mmio"): a big-endian 16-bit
- * selector at +8 and the data register at +0, read a byte at a time. (DMA at +16 is not
- * used yet.) */
+ * selector at +8, the data register at +0 (read only), and the DMA address register at +16,
+ * used here for writes only (etc/ramfb). */
 #include <ember/lib/str.h>
 #include "aarch64.h"
 
 #define FW_CFG_DATA 0x00
 #define FW_CFG_SELECTOR 0x08
+#define FW_CFG_DMA 0x10
 #define FW_CFG_SIGNATURE 0x0000
+#define FW_CFG_ID 0x0001
+#define FEATURE_DMA 0x2
+#define DMA_ERROR 0x01
+#define DMA_SELECT 0x08
+#define DMA_WRITE 0x10
+#define DMA_POLL_LIMIT 10000000
 #define FW_CFG_FILE_DIR 0x0019
 #define FILE_NAME_SIZE 56
 
@@ -16,14 +23,22 @@ static void select_item(uint16_t select)
 	    __builtin_bswap16(select);
 }
 
+typedef uint64_t __attribute__((aligned(1), may_alias)) unaligned_u64;
+
 void fw_cfg_read(uint16_t select, void *buffer, uint32_t size)
 {
 	uint8_t *bytes = buffer;
+	uint32_t i = 0;
 
 	if (!machine.fw_cfg_base)
 		return;
 	select_item(select);
-	for (uint32_t i = 0; i < size; i++)
+	/* Eight bytes a read where there are eight (the register is big-endian, so a load
+	 * gives them in memory order): one trap to QEMU instead of eight. */
+	for (; i + 8 <= size; i += 8)
+		*(unaligned_u64 *)(bytes + i) =
+		    *(volatile uint64_t *)(uintptr_t)(machine.fw_cfg_base + FW_CFG_DATA);
+	for (; i < size; i++)
 		bytes[i] = mmio_read8(machine.fw_cfg_base + FW_CFG_DATA);
 }
 
@@ -57,4 +72,36 @@ bool fw_cfg_find(const char *name, uint16_t *select, uint32_t *size)
 		}
 	}
 	return false;
+}
+
+/* A DMA request (big-endian fields), in RAM where QEMU reads it and writes its status. */
+struct dma_access {
+	uint32_t control, length;
+	uint64_t address;
+};
+
+bool fw_cfg_write(uint16_t select, const void *buffer, uint32_t size)
+{
+	static struct dma_access dma;
+	uint8_t features[4];
+	uint32_t control = 0;
+
+	if (!machine.fw_cfg_base)
+		return false;
+	fw_cfg_read(FW_CFG_ID, features, sizeof(features));
+	if (!(features[0] & FEATURE_DMA))
+		return false; /* the data register is read-only: writing needs DMA */
+	dma.control = __builtin_bswap32((uint32_t)select << 16 | DMA_SELECT | DMA_WRITE);
+	dma.length = __builtin_bswap32(size);
+	dma.address = __builtin_bswap64((uint64_t)(uintptr_t)buffer);
+	/* The request and the buffer in memory before the device is told. */
+	__asm__ __volatile__("dsb sy" : : : "memory");
+	*(volatile uint64_t *)(uintptr_t)(machine.fw_cfg_base + FW_CFG_DMA) =
+	    __builtin_bswap64((uint64_t)(uintptr_t)&dma);
+	for (uint32_t i = 0; i < DMA_POLL_LIMIT; i++) {
+		control = __builtin_bswap32(*(volatile uint32_t *)&dma.control);
+		if (!(control & ~DMA_ERROR))
+			break;
+	}
+	return !control;
 }

@@ -4,10 +4,14 @@
 #include <ember/core/init.h>
 #include <ember/core/log.h>
 #include <ember/core/platform.h>
+#include <ember/drivers/cfi_flash.h>
 #include <ember/lib/util.h>
 #include "aarch64.h"
 
 #define FIRMWARE_STACK_SIZE (1024 * 1024)
+/* What virt's flash erases at once (QEMU's hw/arm/virt.c); the store's two areas are one
+ * sector each. */
+#define VIRT_FLASH_SECTOR_SIZE (256 * 1024)
 
 _Noreturn void aarch64_halt(void)
 {
@@ -30,10 +34,20 @@ static void start_core(void)
 
 static void boot(void *unused)
 {
+	/* The flash is device memory in the map (mmu.c): aligned loads only. */
+	struct cfi_flash_region vars = {machine.vars_base, VIRT_FLASH_SECTOR_SIZE, true};
+
 	timer_init();
 	plat_interrupts_enable();
 	init_run_all();
 	driver_install_builtin();
+	/* A read-only bank (readonly=on): variables in RAM, and the user is told. */
+	if (!machine.vars_base)
+		panic_printf("Ember: no second pflash bank in the device tree: no variables\n");
+	else if (!cfi_flash_variables_start(&vars, pl011_raw_write))
+		panic_printf("Ember: variables are kept in RAM and lost at power-off: the second "
+			     "pflash bank is not writable flash\n");
+	ram_disk_from_fw_cfg();
 	driver_connect_all();
 	boot_something();
 }

@@ -1,7 +1,9 @@
 /* The platform API on QEMU's AArch64 virt machine: interrupts are PSTATE.I, idling is wfi
  * (or polling the tick without a GICv2), the clock is the PL031, ResetSystem is PSCI.
- * (Monotonic clock and tick in timer.c, log in pl011.c.) */
+ * (Monotonic clock and tick in timer.c, log in pl011.c; no wake-up alarm and the reset's
+ * log line in platform/common.) */
 #include <ember/core/platform.h>
+#include <ember/core/platform_common.h>
 #include <ember/lib/time.h>
 #include "aarch64.h"
 
@@ -37,11 +39,8 @@ EFI_STATUS plat_get_time(EFI_TIME *time, EFI_TIME_CAPABILITIES *capabilities)
 		return EFI_DEVICE_ERROR;
 	efi_time_from_unix(mmio_read32(machine.rtc_base + RTC_DR), time);
 	time->TimeZone = EFI_UNSPECIFIED_TIMEZONE;
-	if (capabilities) {
-		capabilities->Resolution = 1;
-		capabilities->Accuracy = 50000000; /* 50 ppm, in parts per 10^12 */
-		capabilities->SetsToZero = FALSE;
-	}
+	if (capabilities)
+		plat_seconds_clock_capabilities(capabilities);
 	return EFI_SUCCESS;
 }
 
@@ -58,24 +57,10 @@ EFI_STATUS plat_set_time(const EFI_TIME *time)
 	return EFI_SUCCESS;
 }
 
-bool plat_has_wakeup_alarm(void)
-{
-	return false;
-}
-
-EFI_STATUS plat_get_wakeup_time(BOOLEAN *enabled, BOOLEAN *pending, EFI_TIME *time)
-{
-	return EFI_UNSUPPORTED;
-}
-
-EFI_STATUS plat_set_wakeup_time(BOOLEAN enable, const EFI_TIME *time)
-{
-	return EFI_UNSUPPORTED;
-}
-
 _Noreturn void plat_reset(EFI_RESET_TYPE type, EFI_STATUS status, UINTN data_size, const void *data)
 {
 	plat_interrupts_disable();
+	plat_reset_log(type, status, data_size, data);
 	if (!machine.psci)
 		panic_printf("Ember: no PSCI in the device tree: trying %s\n",
 			     machine.psci_hvc ? "hvc" : "smc");

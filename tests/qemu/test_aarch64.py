@@ -1,10 +1,13 @@
-"""Ember on QEMU's AArch64 virt machine (platform/qemu-aarch64, issue 17): the article's
-first program built for AArch64 prints through ConOut on the PL011, and a key typed on it
-reaches ConIn; a timer event fires
-(the generic timer's tick through the GIC), GetTime reads the PL031 and ResetSystem powers
-off through PSCI; an exception is reported on the serial port and ends the program only. Each program is handed in
-through fw_cfg as opt/ember/app, as on x86-64. AAVMF (Debian's qemu-efi-aarch64) runs the
-article's program too, from a FAT disk, when it is installed."""
+"""Ember on QEMU's AArch64 virt machine (platform/qemu-aarch64, issue 17): the article's two
+programs built for AArch64 (hello through ConOut on the PL011, gop_mode on ramfb); a key
+typed on the PL011 reaches ConIn; a timer event fires (the generic timer's tick through the
+GIC), GetTime reads the PL031 and ResetSystem powers off through PSCI; an exception is
+reported on the serial port and ends the program only; variables on the pflash bank survive
+resets and new QEMUs (var_reset, var-test); the conformance app and the shell's script suite
+pass. Programs are handed in through fw_cfg as opt/ember/app (disks as opt/ember/disk), as on
+x86-64. AAVMF (Debian's qemu-efi-aarch64) runs the same programs from disks, when it is
+installed, as the oracle."""
+import re
 import shutil
 import tempfile
 import subprocess
@@ -14,9 +17,12 @@ from pathlib import Path
 import pytest
 
 from conftest import BUILD, Machine
+from disk_images import MIB, gpt_esp_disk
+from test_shell import SCRIPTS, suite_disk
 
 QEMU = "qemu-system-aarch64"
 A64 = BUILD / "qemu-aarch64"
+A64_TEST_PROGRAMS = A64 / "programs"  # tests/programs over tests/aarch64/gnu-efi
 AAVMF_CODE = Path("/usr/share/AAVMF/AAVMF_CODE.fd")
 AAVMF_VARS = Path("/usr/share/AAVMF/AAVMF_VARS.fd")
 
@@ -29,13 +35,14 @@ class Arm64Machine(Machine):
     -machine virt with a pflash pair: Ember's (firmware="ember") or AAVMF's ("aavmf")."""
 
     def __init__(self, app, firmware="ember", cpu="cortex-a57", timeout=120, extra=(),
-                 machine="virt", no_reboot=True):
+                 machine="virt", no_reboot=True, vars_file=None, args=None, disk=None):
         self.work = Path(tempfile.mkdtemp(prefix="ember-a64-"))
         self.timeout = timeout
         code, vars_template = ((A64 / "ember-code.fd", A64 / "ember-vars.fd")
                                if firmware == "ember" else (AAVMF_CODE, AAVMF_VARS))
-        self.vars = self.work / "vars.fd"
-        shutil.copy(vars_template, self.vars)
+        self.vars = vars_file or self.work / "vars.fd"
+        if not vars_file:
+            shutil.copy(vars_template, self.vars)
         cmd = [QEMU, "-machine", f"{machine},accel=tcg", "-cpu", cpu, "-m", "1G",
                "-display", "none", "-net", "none", "-serial", "stdio", "-monitor", "none",
                "-drive", f"if=pflash,format=raw,readonly=on,file={code}",
@@ -43,9 +50,12 @@ class Arm64Machine(Machine):
         if no_reboot:  # a reset ends QEMU (a test of power-off must not have it)
             cmd.append("-no-reboot")
         if firmware == "ember":
-            cmd += ["-fw_cfg", f"name=opt/ember/app,file={app}"]
+            cmd += ["-fw_cfg", f"name=opt/ember/app,file={app}"] if app else []
+            cmd += ["-fw_cfg", f"name=opt/ember/args,string={args}"] if args else []
+            # A disk becomes a RAM disk (platform/qemu-aarch64/ram_disk.c): no PCIe yet.
+            cmd += ["-fw_cfg", f"name=opt/ember/disk,file={disk}"] if disk else []
         else:  # AAVMF boots the removable-media file of a FAT disk
-            cmd += ["-drive", f"if=virtio,format=raw,file={self._disk(app)}"]
+            cmd += ["-drive", f"if=virtio,format=raw,file={disk or self._disk(app)}"]
         self.cmd = cmd + list(extra)
         self.output = b""
         self.lock = threading.Condition()
@@ -67,7 +77,10 @@ class Arm64Machine(Machine):
 
 
 def program(name):
+    """tests/aarch64/NAME.c, or tests/programs/NAME.c (gnu-efi) built for AArch64."""
     path = A64 / f"{name}.efi"
+    if not path.exists():
+        path = A64_TEST_PROGRAMS / f"{name}.efi"
     assert path.exists(), f"{path} is missing: run make {A64}/{name}.efi"
     return path
 
@@ -91,6 +104,19 @@ def test_hello(cpu):
         m.expect(r"opt/ember/app returned EFI_SUCCESS")
 
 
+@pytest.mark.parametrize("firmware", ["ember", "aavmf"])
+def test_gop_mode_on_ramfb(firmware):
+    """The article's second program, as written: the running mode of the Graphics Output
+    Protocol, on QEMU's ramfb (virt has no other display without PCIe)."""
+    if firmware == "aavmf" and not AAVMF_CODE.exists():
+        pytest.skip("AAVMF (qemu-efi-aarch64) is not installed")
+    with Arm64Machine(program("gop_mode"), firmware=firmware, extra=["-device", "ramfb"],
+                      timeout=120 if firmware == "ember" else 300) as m:
+        width, height = m.expect(r"Mode \d+ is running at (\d+)x(\d+)\n").groups()
+        if firmware == "ember":  # mode 0 is 1024x768, as on x86-64
+            assert (width, height) == ("1024", "768")
+
+
 # GICv2: the tick is the virtual timer's interrupt; GICv3: polled while idle (timer.c).
 # virtualization=on: reset at EL2 (entry.S drops to EL1), PSCI through smc (the tree says).
 @pytest.mark.parametrize("machine", ["virt,gic-version=2", "virt,gic-version=3",
@@ -105,6 +131,44 @@ def test_timer_time_and_shutdown(machine):
         m.expect(r"reset: shutdown")
         assert m.wait_exit() == 0  # PSCI SYSTEM_OFF ended QEMU
         assert m.text.count("timer: fired") == 1 and "reset: returned" not in m.text
+
+
+def var_reset_run(firmware, vars_file=None):
+    """var_reset sets a counter and resets twice, then finds 2 and powers off: a variable
+    that did not survive a reset makes it start again at 0 (until the timeout)."""
+    with Arm64Machine(program("var_reset"), firmware=firmware, no_reboot=False,
+                      timeout=120 if firmware == "ember" else 400, vars_file=vars_file) as m:
+        m.expect(r"variable: survived the resets")
+        assert m.wait_exit() == 0
+        assert [int(n) for n in re.findall(r"boot (\d)", m.text)] == [0, 1, 2], m.text
+
+
+def test_variable_survives_a_reset():
+    vars_file = Path(tempfile.mkdtemp(prefix="ember-a64-")) / "vars.fd"
+    shutil.copy(A64 / "ember-vars.fd", vars_file)
+    var_reset_run("ember", vars_file)
+    # The store is at the start of the bank: a formatted area where the template was erased.
+    assert vars_file.read_bytes()[:4] != b"\xff" * 4
+    # It was deleted before the power-off: a new QEMU (a cold start) counts from 0 again.
+    var_reset_run("ember", vars_file)
+
+
+def test_var_test_rules_and_persistence(tmp_path):
+    """apps/var-test built for AArch64, as tests/integration/test_variables.py runs it under
+    ember-run: the variable rules (then the runtime checks after ExitBootServices, reported
+    through ResetSystem's data), and what "write" stores "read" finds in the next QEMU."""
+    vars_file = tmp_path / "vars.fd"
+    shutil.copy(A64 / "ember-vars.fd", vars_file)
+    app = A64 / "apps" / "var-test.efi"
+    with Arm64Machine(app, args="var-test.efi rules", vars_file=vars_file, timeout=300) as m:
+        summary = m.expect(r"^var-test: (\d+) passed, (\d+) failed")
+        assert summary.group(2) == "0" and int(summary.group(1)) >= 150, m.text[-3000:]
+        m.expect(r"shutdown: EFI_SUCCESS: var-test: \d+ passed, 0 failed")
+    for mode in ("write", "read"):
+        with Arm64Machine(app, args=f"var-test.efi {mode}", vars_file=vars_file) as m:
+            m.expect(r"opt/ember/app returned (EFI_\w+)\n")
+            assert "opt/ember/app returned EFI_SUCCESS" in m.text, m.text[-3000:]
+            assert re.search(r"^var-test: \d+ passed, 0 failed", m.text, re.M), m.text
 
 
 def test_key_from_the_serial_line():
@@ -138,3 +202,57 @@ def test_hello_on_aavmf():
         assert int(m.expect(r"time: year (\d+)\n").group(1)) >= 2024
         m.expect(r"reset: shutdown")
         assert m.wait_exit() == 0
+    var_reset_run("aavmf")
+
+
+@pytest.mark.parametrize("firmware", ["ember", "aavmf"])
+def test_shell_script_suite(firmware, tmp_path):
+    """The shell's script suite (tests/integration/shell_scripts, as test_shell.py runs it
+    on x86-64) gives the expected output on AArch64: the shell built for AArch64, the suite
+    on a FAT disk; Ember gets the disk as a RAM disk and the shell with -nodelay through
+    fw_cfg, AAVMF boots the shell as the disk's removable-media file, which runs startup.nsh
+    after its countdown (as test_shell_ovmf.py on OVMF)."""
+    if firmware == "aavmf" and not AAVMF_CODE.exists():
+        pytest.skip("AAVMF (qemu-efi-aarch64) is not installed")
+    shell = A64 / "apps" / "shell.efi"
+    disk = suite_disk(tmp_path / "suite.img", tmp_path, programs=A64_TEST_PROGRAMS)
+    if firmware == "aavmf":
+        for cmd in (["mmd", "-i", disk, "::/EFI", "::/EFI/BOOT"],
+                    ["mcopy", "-i", disk, shell, "::/EFI/BOOT/BOOTAA64.EFI"]):
+            subprocess.run([str(c) for c in cmd], check=True)
+    with Arm64Machine(shell if firmware == "ember" else None, firmware=firmware,
+                      args="shell.efi -nodelay -noversion", disk=disk, timeout=300) as m:
+        m.expect(r"^==== end$")
+        assert m.wait_exit() == 0
+        text = m.text
+    parts = re.split(r"^==== (.*)$", text, flags=re.M)
+    got = {parts[i].split("\\")[-1]: parts[i + 1].lstrip("\n") for i in range(1, len(parts), 2)}
+    for expected in sorted((SCRIPTS / "expected").glob("*.out")):
+        name = expected.name.replace(".out", ".nsh")
+        assert name in got, f"{name} did not run:\n{text[-3000:]}"
+        assert got[name] == expected.read_text(), name
+
+
+@pytest.mark.parametrize("firmware,cpu", [("ember", "cortex-a57"), ("ember", "max"),
+                                          ("aavmf", "cortex-a57")])
+def test_conformance(firmware, cpu, tmp_path):
+    """The conformance app built for AArch64, booted by the boot manager as removable media
+    from a GPT disk (a RAM disk on Ember, virtio on AAVMF), as test_conformance.py does on
+    x86-64; the checks after ExitBootServices report through ResetSystem's data, which
+    Ember logs on the serial line."""
+    if firmware == "aavmf" and not AAVMF_CODE.exists():
+        pytest.skip("AAVMF (qemu-efi-aarch64) is not installed")
+    disk = gpt_esp_disk(tmp_path / "esp-disk.img", tmp_path,
+                        {"EFI/BOOT/BOOTAA64.EFI": A64 / "apps" / "conformance.efi"},
+                        size=8 * MIB, esp_size=6 * MIB)
+    with Arm64Machine(None, firmware=firmware, cpu=cpu, disk=disk, timeout=600) as m:
+        summary = m.expect(r"conformance: (\d+) passed, (\d+) failed")
+        failures = [line for line in m.text.splitlines() if line.startswith("FAIL")]
+        assert summary.group(2) == "0", "\n".join(failures[:40])
+        assert int(summary.group(1)) > 1000
+        assert "SKIP 65_image_file" not in m.text  # the file-system checks ran
+        assert m.wait_exit() == 0
+        if firmware == "ember":
+            after = re.findall(r"shutdown: (EFI_\w+): conformance: (\d+) passed, (\d+) failed",
+                               m.text)
+            assert after and after[-1][0] == "EFI_SUCCESS" and after[-1][2] == "0", m.text[-2000:]

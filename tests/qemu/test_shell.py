@@ -16,8 +16,9 @@ SHELL = BUILD / "apps" / "shell.efi"
 PROGRAMS = BUILD / "tests" / "programs"
 
 
-def suite_disk(path, work):
-    """A FAT disk (no partitions) with the suite: startup.nsh, tests\\, lib\\, bin\\."""
+def suite_disk(path, work, programs=PROGRAMS):
+    """A FAT disk (no partitions) with the suite: startup.nsh, tests\\, lib\\, bin\\ (the
+    test programs, from programs: the x86-64 ones unless told)."""
     files = Path(work) / "files"
     files.mkdir()
     shutil.copy(SCRIPTS / "startup.nsh", files)
@@ -25,7 +26,7 @@ def suite_disk(path, work):
     shutil.copytree(SCRIPTS / "lib", files / "lib")
     (files / "bin").mkdir()
     for name in ("shell_client", "exit_status"):
-        shutil.copy(PROGRAMS / f"{name}.efi", files / "bin")
+        shutil.copy(programs / f"{name}.efi", files / "bin")
     subprocess.run(["truncate", "-s", "16M", str(path)], check=True)
     subprocess.run(["mkfs.vfat", "-n", "SUITE", str(path)], check=True, capture_output=True)
     for entry in sorted(files.iterdir()):

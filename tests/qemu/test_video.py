@@ -31,7 +31,7 @@ ALL_MODES = [(1024, 768), (640, 480), (800, 600), (1280, 720), (1280, 800), (128
              (1920, 1080), (1920, 1200), (2560, 1440), (2560, 1600), (3840, 2160)]
 
 
-# ramfb's (platform/qemu-x86_64/devices/ramfb.c), in guest RAM sized for the largest.
+# ramfb's (drivers/ramfb), in guest RAM sized for the largest.
 RAMFB_MODES = [(1024, 768), (640, 480), (800, 600), (1280, 720), (1280, 800), (1920, 1080)]
 RAMFB_GUID = "8411C6A4-BAA8-47B7-92FF-A10E912352CB"
 

@@ -4,6 +4,7 @@
 #define EMBER_BDS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <efi/protocol/device_path.h>
 
 struct bds_platform {
@@ -24,5 +25,20 @@ struct bds_platform {
 /* Connects everything, runs driver and boot options; returns only when nothing booted
  * (or every boot option returned). */
 void bds_run(const struct bds_platform *platform);
+
+/* How a platform reaches QEMU's fw_cfg files, for bds_fw_cfg_app. */
+struct bds_fw_cfg {
+	/* The file called name: its selector and size; false when there is none. */
+	bool (*find)(const char *name, uint16_t *select, uint32_t *size);
+	void (*read)(uint16_t select, void *buffer, uint32_t size);
+	/* Tells the user why the program did not run (the serial console). */
+	void (*report)(const char *fmt, ...);
+};
+
+/* Loads the program handed in as fw_cfg's opt/ember/app, gives it opt/ember/args (or
+ * "app.efi") as its command line and starts it under the watchdog. False when there is no
+ * such file (or no memory for it); true otherwise, with StartImage's status in *status, or
+ * LoadImage's when it did not load (reported). */
+bool bds_fw_cfg_app(const struct bds_fw_cfg *fw_cfg, EFI_STATUS *status);
 
 #endif

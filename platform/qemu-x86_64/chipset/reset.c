@@ -3,7 +3,7 @@
  * PM1 control register that chipset.c programmed. */
 #include <ember/core/log.h>
 #include <ember/core/platform.h>
-#include <ember/lib/str.h>
+#include <ember/core/platform_common.h>
 #include "cpu/io.h"
 #include "qemu.h"
 
@@ -13,24 +13,10 @@
 #define FULL_RST 0x08
 #define KBC_COMMAND 0x64
 
-/* The reset and its reason (the reset data starts with a string) go to the log: after
- * ExitBootServices that is where a program's last words can still be read. */
-static void log_reset(EFI_RESET_TYPE type, EFI_STATUS status, UINTN data_size, const void *data)
-{
-	static const char *const kinds[] = {"cold reset", "warm reset", "shutdown",
-					    "platform-specific reset"};
-	char why[256] = "";
-
-	if (data && data_size >= sizeof(CHAR16))
-		ucs2_to_utf8(why, sizeof(why), data, data_size / sizeof(CHAR16));
-	log_printf(LOG_LEVEL_ERROR, "%s: %r%s%s\n", (UINT32)type < 4 ? kinds[type] : "reset",
-		   status, why[0] ? ": " : "", why);
-}
-
 _Noreturn void plat_reset(EFI_RESET_TYPE type, EFI_STATUS status, UINTN data_size, const void *data)
 {
 	cpu_cli();
-	log_reset(type, status, data_size, data);
+	plat_reset_log(type, status, data_size, data);
 	if (type == EfiResetShutdown)
 		chipset_power_off();
 	/* Cold: a full reset; warm: CPU and system reset only. */
