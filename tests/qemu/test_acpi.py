@@ -40,3 +40,40 @@ def test_smbios3_anchor_from_qemu(machine):
     assert re.search(r"^SMBIOS3 3\.\d+ at 0x[0-9a-f]+: \d+ structures, manufacturer QEMU$", text,
                      re.M), text
     assert not re.search(r"^SMBIOS 2\.", text, re.M)
+
+
+BGRT_RE = re.compile(r"^ACPI BGRT version (\d+) status 0x([0-9a-f]+) type (\d+) offset (\d+),(\d+)$",
+                     re.M)
+BGRT_IMAGE_RE = re.compile(r"^ACPI BGRT image (\d+)x(\d+) (\d+)-bit (\d+) bytes memory type (-?\d+)"
+                           r" screen (\d+)x(\d+)$", re.M)
+EFI_BOOT_SERVICES_DATA = 4
+
+
+@pytest.mark.parametrize("firmware", ["bios", "ovmf"])
+def test_bgrt_describes_the_boot_logo(machine, firmware):
+    """The boot logo's ACPI BGRT, as pci-test reads it from the XSDT: version 1, displayed, a
+    BMP that parses, centred on the screen's mode, in EfiBootServicesData (what the ACPI
+    specification asks and OVMF, the oracle, does). On a machine with no display there is
+    no logo and no BGRT."""
+    m, text = run_pci_test(machine, firmware=firmware)
+    table, image = BGRT_RE.search(text), BGRT_IMAGE_RE.search(text)
+    assert table and image, text
+    version, status, kind, x, y = (int(table.group(1)), int(table.group(2), 16),
+                                   *(int(v) for v in table.group(3, 4, 5)))
+    width, height, bits, size, memory, screen_w, screen_h = (int(v) for v in image.groups())
+    assert (version, status & 1, kind) == (1, 1, 0)
+    assert bits in (24, 32) and size >= width * height * bits // 8
+    assert memory == EFI_BOOT_SERVICES_DATA
+    assert abs(x - (screen_w - width) // 2) <= 1, (x, width, screen_w)
+    assert abs(y - (screen_h - height) // 2) <= 1, (y, height, screen_h)
+    # The logo was on the screen when pci-test started, every pixel of it.
+    shown = re.search(r"^ACPI BGRT image on screen at start: (\d+) of (\d+) pixels$", text, re.M)
+    assert shown and int(shown.group(1)) == int(shown.group(2)) == width * height, text
+    if firmware == "bios":
+        assert re.search(r"^acpi: table BGRT added at ", m.debug_log, re.M)
+
+
+def test_no_display_no_bgrt(machine):
+    """-vga none: no GOP, so no logo is drawn and no BGRT claims one."""
+    _, text = run_pci_test(machine, vga="none")
+    assert re.search(r"^ACPI BGRT none$", text, re.M), text

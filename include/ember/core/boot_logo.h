@@ -1,0 +1,21 @@
+/* Ember's boot logo: a 24-bit BMP drawn at build time (scripts/mklogo), shown centred on the
+ * screen during boot; a platform with ACPI then describes it to the OS in a BGRT. */
+#ifndef EMBER_BOOT_LOGO_H
+#define EMBER_BOOT_LOGO_H
+
+#include <efi/types.h>
+
+extern const UINT8 boot_logo_bmp[];
+extern const UINT32 boot_logo_bmp_size;
+
+/* Where the logo was drawn: its upper-left corner on the screen. */
+struct boot_logo_place {
+	UINT32 x, y;
+};
+
+/* Draws the logo centred on the first Graphics Output device (the screen is cleared to
+ * black first). EFI_NOT_FOUND when there is no GOP, EFI_BAD_BUFFER_SIZE when the screen is
+ * smaller than the logo. */
+EFI_STATUS boot_logo_draw(struct boot_logo_place *place);
+
+#endif
