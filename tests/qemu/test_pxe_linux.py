@@ -64,6 +64,7 @@ def test_grubnetx64_boots_linux_over_pxe(machine, tmp_path, firmware):
 def check_bgrt(line, firmware):
     """init.sh's BGRT line: version 1, displayed, a BMP Linux copied whole (for Ember, the
     size of scripts/mklogo's logo, centred)."""
+    assert line != "none", "Linux found no BGRT (/sys/firmware/acpi/bgrt/)"
     fields = dict(f.split("=", 1) for f in line.split())
     assert fields.get("version") == "1" and fields.get("type") == "0", line
     assert fields["status"] == "1" and fields["magic"] == "BM", line
