@@ -7,6 +7,17 @@
 #include <ember/lib/bmp.h>
 #include <ember/lib/guids.h>
 
+/* Whether the BootLogo variable is one byte 0. */
+static bool turned_off(void)
+{
+	static const EFI_GUID guid = EMBER_BOOT_LOGO_GUID;
+	UINT8 value = 1;
+	UINTN size = sizeof(value);
+
+	return !EFI_ERROR(variable_get(EMBER_BOOT_LOGO_VARIABLE, &guid, NULL, &size, &value)) &&
+	       size == 1 && value == 0;
+}
+
 /* Centres an image of w x h on the GOP's mode, whose screen must be at least that big. */
 static EFI_STATUS centre(const EFI_GRAPHICS_OUTPUT_PROTOCOL *gop, UINT32 w, UINT32 h,
 			 struct boot_logo_place *place)
@@ -29,8 +40,13 @@ EFI_STATUS boot_logo_draw(struct boot_logo_place *place)
 	EFI_GRAPHICS_OUTPUT_PROTOCOL *gop;
 	EFI_GRAPHICS_OUTPUT_BLT_PIXEL black = {0, 0, 0, 0}, *pixels;
 	struct bmp_image image;
-	EFI_STATUS status = protocol_locate(&efi_graphics_output_protocol_guid, (void **)&gop);
+	EFI_STATUS status;
 
+	if (turned_off()) {
+		log_info("turned off by the BootLogo variable\n");
+		return EFI_NOT_STARTED;
+	}
+	status = protocol_locate(&efi_graphics_output_protocol_guid, (void **)&gop);
 	if (EFI_ERROR(status)) {
 		log_debug("no Graphics Output: no logo\n");
 		return EFI_NOT_FOUND;

@@ -1,4 +1,4 @@
-/* The BGRT as an OS reads it (ACPI 6.5, 5.2.23): found through the XSDT, version 1, a BMP
+/* The BGRT as an OS reads it (ACPI 6.5, chapter 5): found through the XSDT, version 1, a BMP
  * image (type 0) that parses (lib/bmp.c, bounded by the size the OS would copy), in
  * EfiBootServicesData, and placed on the current GOP mode. Prints lines the QEMU tests read
  * ("ACPI BGRT none" when the firmware has none: a machine without a display has none).

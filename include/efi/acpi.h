@@ -53,7 +53,7 @@ typedef struct {
 	UINT64 Address;
 } EFI_ACPI_GENERIC_ADDRESS_STRUCTURE;
 
-/* Boot Graphics Resource Table (5.2.23): the image the firmware drew during boot, which an
+/* Boot Graphics Resource Table: the image the firmware drew during boot, which an
  * OS keeps on screen; the image lies in EfiBootServicesData and the OS copies it. */
 typedef struct {
 	EFI_ACPI_DESCRIPTION_HEADER Header;

@@ -1,11 +1,15 @@
 """QEMU's ACPI and SMBIOS tables as Ember installs them (apps/pci-test checks structure and
 checksums): an ACPI 2.0 RSDP (revision 2, XSDT) also under the ACPI 1.0 GUID, tables QEMU
 generated after the firmware programmed the chipset (FADT PM blocks at Ember's PMBASE, MCFG
-on q35), and SMBIOS 3.0 plus 2.x entry points."""
+on q35), and SMBIOS 3.0 plus 2.x entry points. The boot logo's BGRT, which Ember adds to
+QEMU's tables (also on OVMF, the oracle), and the variable that turns the logo off."""
 import re
+import shutil
+import subprocess
 
 import pytest
 
+from conftest import BUILD
 from pci_view import run_pci_test
 
 PM_BASE = {"q35": 0x600, "pc": 0xb000}
@@ -47,6 +51,7 @@ BGRT_RE = re.compile(r"^ACPI BGRT version (\d+) status 0x([0-9a-f]+) type (\d+) 
 BGRT_IMAGE_RE = re.compile(r"^ACPI BGRT image (\d+)x(\d+) (\d+)-bit (\d+) bytes memory type (-?\d+)"
                            r" screen (\d+)x(\d+)$", re.M)
 EFI_BOOT_SERVICES_DATA = 4
+BOOT_LOGO_GUID = "cd8e3f79-a69d-4954-b8a2-e30b9e7a2ccd"  # include/ember/core/boot_logo.h
 
 
 @pytest.mark.parametrize("firmware", ["bios", "ovmf"])
@@ -77,3 +82,15 @@ def test_no_display_no_bgrt(machine):
     """-vga none: no GOP, so no logo is drawn and no BGRT claims one."""
     _, text = run_pci_test(machine, vga="none")
     assert re.search(r"^ACPI BGRT none$", text, re.M), text
+
+
+def test_boot_logo_variable_turns_it_off(machine, tmp_path):
+    """BootLogo (Ember's GUID) = 0, written offline into the VARS flash: no logo and no
+    BGRT, for machines used over serial only."""
+    vars_file = tmp_path / "vars.fd"
+    shutil.copy(BUILD / "qemu-x86_64" / "ember-vars.fd", vars_file)
+    subprocess.run([BUILD / "ember-varstore", vars_file, "set", "BootLogo", BOOT_LOGO_GUID,
+                    "--hex", "00"], check=True)
+    m, text = run_pci_test(machine, firmware="pflash", vars_file=vars_file)
+    assert re.search(r"^ACPI BGRT none$", text, re.M), text
+    assert "logo: turned off by the BootLogo variable" in m.debug_log

@@ -8,14 +8,20 @@
 extern const UINT8 boot_logo_bmp[];
 extern const UINT32 boot_logo_bmp_size;
 
+/* The variable that turns the logo off, for machines used over serial only: "BootLogo" of
+ * this GUID, one byte, 0 (absent or anything else: the logo is shown). */
+#define EMBER_BOOT_LOGO_VARIABLE u"BootLogo"
+#define EMBER_BOOT_LOGO_GUID                                                                       \
+	EFI_GUID_INIT(0xcd8e3f79, 0xa69d, 0x4954, 0xb8, 0xa2, 0xe3, 0x0b, 0x9e, 0x7a, 0x2c, 0xcd)
+
 /* Where the logo was drawn: its upper-left corner on the screen. */
 struct boot_logo_place {
 	UINT32 x, y;
 };
 
 /* Draws the logo centred on the first Graphics Output device (the screen is cleared to
- * black first). EFI_NOT_FOUND when there is no GOP, EFI_BAD_BUFFER_SIZE when the screen is
- * smaller than the logo. */
+ * black first). EFI_NOT_STARTED when the BootLogo variable turns it off, EFI_NOT_FOUND
+ * when there is no GOP, EFI_BAD_BUFFER_SIZE when the screen is smaller than the logo. */
 EFI_STATUS boot_logo_draw(struct boot_logo_place *place);
 
 #endif

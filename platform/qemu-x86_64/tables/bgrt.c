@@ -1,8 +1,8 @@
-/* The boot logo and its ACPI BGRT (ACPI 6.5, 5.2.23): the logo is drawn centred on the
+/* The boot logo and its ACPI BGRT (ACPI 6.5, chapter 5): the logo is drawn centred on the
  * screen, and the table tells the OS where it lies and where its BMP is, so that the OS's
  * boot splash can keep it (Linux shows it in /sys/firmware/acpi/bgrt/). As the ACPI
  * specification asks, and as OVMF does, the BMP is a copy in EfiBootServicesData: the OS
- * copies it early (Linux reserves the range at boot) and may then reuse the memory. The
+ * copies it early (Linux ignores the table otherwise) and may then reuse the memory. The
  * table itself is in ACPI reclaim memory below 4 GiB, where the RSDT can point at it. */
 #define LOG_PREFIX "bgrt: "
 #include <ember/core/boot_logo.h>
