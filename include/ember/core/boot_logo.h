@@ -19,9 +19,9 @@ struct boot_logo_place {
 	UINT32 x, y;
 };
 
-/* Draws the logo centred on the first Graphics Output device (the screen is cleared to
- * black first). EFI_NOT_STARTED when the BootLogo variable turns it off, EFI_NOT_FOUND
- * when there is no GOP, EFI_BAD_BUFFER_SIZE when the screen is smaller than the logo. */
+/* Draws the logo centred on the first Graphics Output device, whose screen is black.
+ * EFI_NOT_STARTED when the BootLogo variable turns it off, EFI_NOT_FOUND when there is no GOP,
+ * EFI_BAD_BUFFER_SIZE when the screen is smaller than the logo. */
 EFI_STATUS boot_logo_draw(struct boot_logo_place *place);
 
 #endif
