@@ -7,6 +7,22 @@
 #include <ember/lib/bmp.h>
 #include <ember/lib/guids.h>
 
+static void (*on_covered)(void);
+
+void boot_logo_when_covered(void (*fn)(void))
+{
+	on_covered = fn;
+}
+
+void boot_logo_covered(void)
+{
+	void (*fn)(void) = on_covered;
+
+	on_covered = NULL;
+	if (fn)
+		fn();
+}
+
 /* Whether the BootLogo variable is one byte 0. */
 static bool turned_off(void)
 {

@@ -10,6 +10,7 @@ import subprocess
 import pytest
 
 from conftest import BUILD
+from disk_images import gpt_esp_disk
 from pci_view import run_pci_test
 
 PM_BASE = {"q35": 0x600, "pc": 0xb000}
@@ -94,3 +95,21 @@ def test_boot_logo_variable_turns_it_off(machine, tmp_path):
     m, text = run_pci_test(machine, firmware="pflash", vars_file=vars_file)
     assert re.search(r"^ACPI BGRT none$", text, re.M), text
     assert "logo: turned off by the BootLogo variable" in m.debug_log
+
+
+def test_boot_menu_clears_the_displayed_bit(machine, tmp_path):
+    """The boot menu clears the screen: the BGRT must then say the logo is no longer
+    displayed (ACPI: an interrupted boot path clears the bit). pci-test on a disk, booted
+    from the menu, reads the table."""
+    disk = gpt_esp_disk(tmp_path / "disk.img", tmp_path,
+                        {"EFI/BOOT/BOOTX64.EFI": BUILD / "apps" / "pci-test.efi"})
+    m = machine(firmware="pflash", extra=["-boot", "menu=on", "-drive",
+                                          f"file={disk},format=raw,if=virtio"])
+    m.expect(r"Press Esc, F2 or F12 for the boot menu")
+    m.send(b"\x1b")
+    m.expect(r"> Boot0000")
+    m.send(b"\r")
+    m.expect(r"pci-test: \d+ passed, 0 failed")
+    table = BGRT_RE.search(m.text)
+    assert table and int(table.group(2), 16) == 0, m.text[-3000:]
+    assert "bgrt: the logo is covered" in m.debug_log

@@ -24,4 +24,11 @@ struct boot_logo_place {
  * EFI_BAD_BUFFER_SIZE when the screen is smaller than the logo. */
 EFI_STATUS boot_logo_draw(struct boot_logo_place *place);
 
+/* Who describes the logo to the OS (the BGRT) is told through fn when it is no longer the
+ * only thing on the screen: ACPI wants the table's "displayed" bit cleared then. */
+void boot_logo_when_covered(void (*fn)(void));
+
+/* Says that something else now covers the screen (the boot menu): calls fn once. */
+void boot_logo_covered(void);
+
 #endif

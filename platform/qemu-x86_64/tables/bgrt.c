@@ -10,9 +10,21 @@
 #include <ember/core/log.h>
 #include <ember/lib/str.h>
 #include "pure/acpi_bgrt.h"
+#include "pure/acpi_tables.h"
 #include "tables/acpi.h"
 
 #define BELOW_4GIB 0xffffffffULL
+
+static EFI_ACPI_BOOT_GRAPHICS_RESOURCE_TABLE *published;
+
+/* The logo is covered (the boot menu): the table no longer says it is displayed. */
+static void covered(void)
+{
+	published->Status &= (UINT8)~EFI_ACPI_BGRT_STATUS_DISPLAYED;
+	published->Header.Checksum = 0;
+	published->Header.Checksum = acpi_checksum(published, sizeof(*published));
+	log_info("the logo is covered: the BGRT no longer says it is displayed\n");
+}
 
 /* The BGRT for the logo drawn at place, with its image copied to boot-services memory. */
 static EFI_STATUS install(const EFI_ACPI_DESCRIPTION_HEADER *like,
@@ -37,6 +49,8 @@ static EFI_STATUS install(const EFI_ACPI_DESCRIPTION_HEADER *like,
 		log_debug("adding the table: %r\n", status);
 		goto free_table;
 	}
+	published = (void *)(uintptr_t)table;
+	boot_logo_when_covered(covered);
 	return EFI_SUCCESS;
 free_table:
 	mem_free_pages(table, 1);
