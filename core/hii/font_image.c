@@ -128,8 +128,10 @@ static UINTN draw(const struct layout *l, const struct surface *s, EFI_HII_OUT_F
 	hii_font_colors(info, &fg, &bg);
 	for (UINTN i = 0; i < l->count; i++) {
 		UINTN cx = bx + l->x[i], cy = by + l->row[i] * FONT_HEIGHT;
+		/* bx and by are the caller's: past the canvas, nothing shows (and no sum wraps). */
 		bool shown =
-		    l->x[i] != NOT_SHOWN && cx < s->canvas_w && cy < s->canvas_h &&
+		    l->x[i] != NOT_SHOWN && bx < s->canvas_w && by < s->canvas_h &&
+		    cx < s->canvas_w && cy < s->canvas_h &&
 		    !((flags & EFI_HII_OUT_FLAG_CLIP_CLEAN_X) && cx + FONT_WIDTH > s->canvas_w) &&
 		    !((flags & EFI_HII_OUT_FLAG_CLIP_CLEAN_Y) && cy + FONT_HEIGHT > s->canvas_h);
 

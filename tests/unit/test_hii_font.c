@@ -210,6 +210,15 @@ TEST(hii_font_clean_x_and_partial_cells)
 					    &blt, 0, 0, NULL, NULL, columns),
 		      EFI_SUCCESS);
 	EXPECT(same(blt->Image.Bitmap[16], paint)); /* the caller's image implies clipping */
+	/* A position far past the image (a sum that would wrap around): nothing is drawn. */
+	pool_free(blt);
+	blt = canvas(20, 16);
+	ASSERT_STATUS(font()->StringToImage(font(), 0, u"abcd", &info, &blt, (UINTN)-8, 0, NULL,
+					    NULL, columns),
+		      EFI_SUCCESS);
+	EXPECT_EQ(columns[1], NONE);
+	for (UINTN i = 0; i < 20 * 16; i++)
+		EXPECT(same(blt->Image.Bitmap[i], paint));
 	pool_free(blt);
 }
 
