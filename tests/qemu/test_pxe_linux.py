@@ -6,6 +6,7 @@ initramfs are those of the Linux tests (tests/qemu/linux_payloads.py, cached in 
 directory). OVMF runs the same with its own PXE stack on its own VirtioNetDxe. One Linux boot
 per firmware. The machine has a display (QEMU's standard VGA): Linux must report the
 firmware's boot logo from its ACPI BGRT (/sys/firmware/acpi/bgrt/), Ember's as OVMF's."""
+import re
 import shutil
 import struct
 import subprocess
@@ -55,10 +56,12 @@ def test_grubnetx64_boots_linux_over_pxe(machine, tmp_path, firmware):
         m.expect_log(r"bds: starting UEFI PXEv4 \(MAC:525400123456\)")
     m.expect(r"^EMBER-STAGE: report")
     m.expect(r"^EMBER-EFI: yes")
-    bgrt = m.expect(r"^EMBER-BGRT: (.*)$").group(1).strip()
     m.expect(r"^EMBER-DONE: report")
     assert m.wait_exit() == 0, "poweroff -f did not end QEMU"
-    check_bgrt(bgrt, firmware)
+    # Read once the line is whole (expect() may match a line still arriving).
+    bgrt = re.search(r"^EMBER-BGRT: (.*?)\r?\n", m.text, re.M)
+    assert bgrt, "init.sh printed no BGRT line"
+    check_bgrt(bgrt.group(1).strip(), firmware)
 
 
 def check_bgrt(line, firmware):
