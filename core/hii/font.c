@@ -137,12 +137,14 @@ static EFI_STATUS EFIAPI hii_get_font_info(const EFI_HII_FONT_PROTOCOL *This,
 {
 	EFI_FONT_DISPLAY_INFO *out = NULL;
 
-	if (!FontHandle || (StringInfoIn && !mask_valid(StringInfoIn->FontInfoMask)))
+	if (StringInfoIn && !mask_valid(StringInfoIn->FontInfoMask))
 		return EFI_INVALID_PARAMETER;
-	/* One font: after it (or after a handle not ours) there is no other. */
-	if (*FontHandle || (StringInfoIn && !font_matches(StringInfoIn)) ||
+	/* One font: after it (or after a handle not ours) there is no other. No FontHandle at
+	 * all asks for the first font, as EDK2 reads the specification. */
+	if ((FontHandle && *FontHandle) || (StringInfoIn && !font_matches(StringInfoIn)) ||
 	    (String && !has_glyphs(String))) {
-		*FontHandle = NULL;
+		if (FontHandle)
+			*FontHandle = NULL;
 		return EFI_NOT_FOUND;
 	}
 	if (StringInfoOut) {
@@ -151,7 +153,8 @@ static EFI_STATUS EFIAPI hii_get_font_info(const EFI_HII_FONT_PROTOCOL *This,
 			return EFI_OUT_OF_RESOURCES;
 		*StringInfoOut = out;
 	}
-	*FontHandle = (EFI_FONT_HANDLE)&system_font_handle;
+	if (FontHandle)
+		*FontHandle = (EFI_FONT_HANDLE)&system_font_handle;
 	return EFI_SUCCESS;
 }
 
