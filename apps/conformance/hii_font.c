@@ -78,3 +78,53 @@ APP_TEST(hii_font_get_font_info)
 	handle = NULL;
 	CHECK_STATUS(f->GetFontInfo(f, &handle, &in, NULL, NULL), EFI_INVALID_PARAMETER);
 }
+
+APP_TEST(hii_font_flag_combinations)
+{
+	EFI_HII_FONT_PROTOCOL *f = font();
+	EFI_IMAGE_OUTPUT *blt = NULL;
+
+	if (!f)
+		return;
+	/* Clean clipping needs clipping; WRAP excludes CLIP_CLEAN_X. */
+	CHECK_STATUS(f->StringToImage(f, EFI_HII_OUT_FLAG_CLIP_CLEAN_X, u"A", NULL, &blt, 0, 0,
+				      NULL, NULL, NULL),
+		     EFI_INVALID_PARAMETER);
+	CHECK_STATUS(f->StringToImage(f, EFI_HII_OUT_FLAG_CLIP_CLEAN_Y, u"A", NULL, &blt, 0, 0,
+				      NULL, NULL, NULL),
+		     EFI_INVALID_PARAMETER);
+	CHECK_STATUS(f->StringToImage(f,
+				      EFI_HII_OUT_FLAG_CLIP | EFI_HII_OUT_FLAG_WRAP |
+					  EFI_HII_OUT_FLAG_CLIP_CLEAN_X,
+				      u"A", NULL, &blt, 0, 0, NULL, NULL, NULL),
+		     EFI_INVALID_PARAMETER);
+	CHECK(blt == NULL);
+	/* The screen without the caller's EFI_IMAGE_OUTPUT: EDK2 makes a new image; the
+	 * specification does not call it invalid. */
+	if (CHECK_STATUS(f->StringToImage(f, EFI_HII_DIRECT_TO_SCREEN, u"A", NULL, &blt, 0, 0, NULL,
+					  NULL, NULL),
+			 EFI_SUCCESS) &&
+	    CHECK(blt != NULL))
+		app_bs->FreePool(blt);
+}
+
+APP_TEST(hii_font_unknown_glyph_and_string_ids)
+{
+	EFI_HII_FONT_PROTOCOL *f = font();
+	EFI_IMAGE_OUTPUT *blt = NULL;
+	UINT8 not_a_list[16] = {0};
+
+	if (!f)
+		return;
+	/* A private-use character no system font has: the replacement glyph, with a warning. */
+	if (CHECK_STATUS(f->GetGlyph(f, 0xe000, NULL, &blt, NULL), EFI_WARN_UNKNOWN_GLYPH) && blt)
+		app_bs->FreePool(blt);
+	blt = NULL;
+	CHECK_STATUS(
+	    f->StringIdToImage(f, 0, NULL, 1, (CHAR8 *)"en-US", NULL, &blt, 0, 0, NULL, NULL, NULL),
+	    EFI_INVALID_PARAMETER);
+	CHECK_STATUS(f->StringIdToImage(f, 0, (EFI_HII_HANDLE)not_a_list, 1, (CHAR8 *)"en-US", NULL,
+					&blt, 0, 0, NULL, NULL, NULL),
+		     EFI_NOT_FOUND);
+	CHECK(blt == NULL);
+}

@@ -147,7 +147,8 @@ static UINTN draw(const struct layout *l, const struct surface *s, EFI_HII_OUT_F
 }
 
 /* The flags' rules: CLIP_CLEAN_X and _Y need clipping (asked for, or implied by the caller's
- * image), WRAP excludes CLIP_CLEAN_X, DIRECT_TO_SCREEN needs the caller's screen. */
+ * image), WRAP excludes CLIP_CLEAN_X, DIRECT_TO_SCREEN with the caller's output needs its
+ * screen (without one, the text goes to a new image, as EDK2 does). */
 static bool flags_valid(EFI_HII_OUT_FLAGS flags, const EFI_IMAGE_OUTPUT *given)
 {
 	bool clip = given || (flags & EFI_HII_OUT_FLAG_CLIP);
@@ -159,7 +160,7 @@ static bool flags_valid(EFI_HII_OUT_FLAGS flags, const EFI_IMAGE_OUTPUT *given)
 	if ((flags & EFI_HII_OUT_FLAG_WRAP) && (flags & EFI_HII_OUT_FLAG_CLIP_CLEAN_X))
 		return false;
 	if (flags & EFI_HII_DIRECT_TO_SCREEN)
-		return given && given->Image.Screen;
+		return !given || given->Image.Screen;
 	return !given || given->Image.Bitmap;
 }
 
@@ -263,7 +264,7 @@ static EFI_STATUS render(struct layout *l, EFI_HII_OUT_FLAGS flags,
 	EFI_STATUS status;
 
 	lay_out(l, flags, wrap && bx < image->Width ? image->Width - bx : 0);
-	if (flags & EFI_HII_DIRECT_TO_SCREEN)
+	if (image && (flags & EFI_HII_DIRECT_TO_SCREEN))
 		return draw_on_screen(l, image, flags, bx, by, info, columns, rows);
 	if (!image) {
 		status = new_image(l, bx, by, info, flags & EFI_HII_OUT_FLAG_TRANSPARENT, &image);
