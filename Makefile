@@ -53,8 +53,10 @@ HOSTED_SRC := $(call find_c,platform/hosted) platform/common/clock.c
 # DEFAULT_FONT: the tests render the expected screens from that one.
 FONT_PSF := /usr/share/consolefonts/Uni2-VGA16.psf.gz
 FONT_SRC := $(BUILD)/gen/font_8x16.c
+# The boot logo: drawn by scripts/mklogo at build time (include/ember/core/boot_logo.h).
+LOGO_SRC := $(BUILD)/gen/boot_logo.c
 FIRMWARE_SRC := $(LIB_SRC) $(wildcard lib/x86_64/*.S) $(CORE_SRC) $(DRIVER_SRC) $(VARSTORE_SRC) $(BDS_SRC) \
-	$(NET_SRC) $(SECURITY_SRC) $(CRYPTO_SRC) $(FONT_SRC)
+	$(NET_SRC) $(SECURITY_SRC) $(CRYPTO_SRC) $(FONT_SRC) $(LOGO_SRC)
 # Pure logic of applications (apps/NAME/pure/*.c: no UEFI calls, no libc) is compiled for
 # the host too, into the unit tests and the fuzzers.
 APP_PURE_SRC := $(sort $(wildcard apps/*/pure/*.c))
@@ -144,6 +146,9 @@ $(call obj,fw,$(CRYPTO_SRC) $(CRYPTO_LIBC_SRC)): FW_CFLAGS += $(MBEDTLS_INC) $(F
 $(FONT_SRC): scripts/psf2c | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(Q)scripts/psf2c $(FONT_PSF) > $@.tmp && mv $@.tmp $@
+$(LOGO_SRC): scripts/mklogo
+	@mkdir -p $(dir $@)
+	$(Q)scripts/mklogo c $@.tmp && mv $@.tmp $@
 
 # ---- Host objects (core for ember-run and unit tests; sanitizer and fuzzer variants) ----
 $(BUILD)/host/%.o: %.c | $(DEPS_STAMP)
@@ -413,7 +418,7 @@ A64_DIR := $(BUILD)/qemu-aarch64
 A64_FLASH_SIZE := 67108864
 A64_CFLAGS := $(AARCH64_CFLAGS) -mgeneral-regs-only -Iplatform/qemu-aarch64 \
 	-ffunction-sections -fdata-sections
-A64_SRC := $(filter-out core/trace/%,$(AARCH64_SRC)) $(FONT_SRC) \
+A64_SRC := $(filter-out core/trace/%,$(AARCH64_SRC)) $(FONT_SRC) $(LOGO_SRC) \
 	$(call find_c,platform/qemu-aarch64) $(wildcard platform/qemu-aarch64/*.S) \
 	$(call find_c,platform/common)
 $(call obj,fw-aarch64,$(CRYPTO_SRC) $(CRYPTO_LIBC_SRC)): A64_CFLAGS += $(MBEDTLS_INC)

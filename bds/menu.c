@@ -1,6 +1,7 @@
 /* The boot menu: a key at start (Esc, F2 or F12, on any console) opens a list of the boot
  * options; arrow keys move, Enter boots, Esc leaves. */
 #include "bds.h"
+#include <ember/core/boot_logo.h>
 #include <ember/lib/format.h>
 #include <ember/lib/str.h>
 
@@ -102,6 +103,7 @@ int bds_menu(void)
 	core_stall_us(POLL_US);
 	while (read_key(&key))
 		;
+	boot_logo_covered(); /* the menu clears the screen */
 	draw(order, count, selected);
 	for (;;) {
 		if (!read_key(&key)) {

@@ -26,12 +26,14 @@ UINT8 pt_sum(const void *p, UINTN n)
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 {
 	app_init(image, st);
+	pt_bgrt_snapshot();
 	app_print("pci-test on %ls\n", st->FirmwareVendor);
 	if (app_has_arg("reconnect"))
 		pt_reconnect();
 	pt_list_pci();
 	pt_check_pci_io();
 	pt_check_acpi();
+	pt_check_bgrt();
 	pt_check_smbios();
 	check_print_summary("pci-test");
 	if (!app_has_arg("stay"))

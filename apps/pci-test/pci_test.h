@@ -17,6 +17,10 @@ void pt_check_pci_io(void);
 /* acpi.c, smbios.c: the configuration tables. */
 void pt_check_acpi(void);
 void pt_check_smbios(void);
+/* bgrt.c: the boot logo's table and image. */
+void pt_check_bgrt(void);
+/* Before anything is printed: how much of the screen under the BGRT shows its image. */
+void pt_bgrt_snapshot(void);
 
 /* The configuration table with this GUID, or NULL. */
 void *pt_config_table(const EFI_GUID *guid);

@@ -52,6 +52,18 @@ typedef struct {
 	UINT8 AccessSize;
 	UINT64 Address;
 } EFI_ACPI_GENERIC_ADDRESS_STRUCTURE;
+
+/* Boot Graphics Resource Table: the image the firmware drew during boot, which an
+ * OS keeps on screen; the image lies in EfiBootServicesData and the OS copies it. */
+typedef struct {
+	EFI_ACPI_DESCRIPTION_HEADER Header;
+	UINT16 Version; /* 1 */
+	UINT8 Status;	/* bit 0: displayed; bits 1-2: orientation offset */
+	UINT8 ImageType;
+	UINT64 ImageAddress;
+	UINT32 ImageOffsetX; /* upper-left corner on the screen */
+	UINT32 ImageOffsetY;
+} EFI_ACPI_BOOT_GRAPHICS_RESOURCE_TABLE;
 #pragma pack(pop)
 
 /* FADT fields by offset (5.2.9), for readers that must not assume a revision's length. */
@@ -72,6 +84,13 @@ typedef struct {
 #define EFI_ACPI_DSDT_SIGNATURE "DSDT"
 #define EFI_ACPI_MADT_SIGNATURE "APIC"
 #define EFI_ACPI_MCFG_SIGNATURE "MCFG"
+#define EFI_ACPI_BGRT_SIGNATURE "BGRT"
+
+#define EFI_ACPI_RSDT_REVISION 1
+#define EFI_ACPI_BGRT_REVISION 1
+#define EFI_ACPI_BGRT_VERSION 1
+#define EFI_ACPI_BGRT_STATUS_DISPLAYED 0x01
+#define EFI_ACPI_BGRT_IMAGE_TYPE_BMP 0
 
 #define EFI_ACPI_XSDT_REVISION 1
 
@@ -79,5 +98,6 @@ _Static_assert(sizeof(EFI_ACPI_ROOT_SYSTEM_DESCRIPTION_POINTER) == 36, "RSDP lay
 _Static_assert(offsetof(EFI_ACPI_ROOT_SYSTEM_DESCRIPTION_POINTER, Length) == 20, "RSDP layout");
 _Static_assert(sizeof(EFI_ACPI_DESCRIPTION_HEADER) == 36, "ACPI header layout");
 _Static_assert(sizeof(EFI_ACPI_GENERIC_ADDRESS_STRUCTURE) == 12, "GAS layout");
+_Static_assert(sizeof(EFI_ACPI_BOOT_GRAPHICS_RESOURCE_TABLE) == 56, "BGRT layout");
 
 #endif

@@ -9,6 +9,7 @@
 #include "tables/fw_cfg.h"
 #include "cpu/interrupts.h"
 #include "chipset/pci_host.h"
+#include "tables/acpi.h"
 #include "qemu.h"
 
 #define FIRMWARE_STACK_SIZE (1024 * 1024)
@@ -75,6 +76,7 @@ static void boot(void *unused)
 	/* The volume's drivers after the built-in ones (issue 16): connect again for them. */
 	if (qemu_dispatch_volume())
 		driver_connect_all();
+	bgrt_show_logo(); /* once the GOP is there; the BGRT joins QEMU's ACPI tables */
 	if (!persistent)
 		console_notice(
 		    u"Ember: variables are kept in RAM and lost at power-off: this firmware "

@@ -34,6 +34,7 @@ extern const EFI_GUID efi_hii_database_protocol_guid;
 extern const EFI_GUID efi_hii_package_list_protocol_guid;
 extern const EFI_GUID efi_hii_set_keyboard_layout_event_guid;
 extern const EFI_GUID efi_hii_string_protocol_guid;
+extern const EFI_GUID efi_hii_font_protocol_guid;
 extern const EFI_GUID efi_debug_image_info_table_guid;
 extern const EFI_GUID efi_debugport_protocol_guid;
 extern const EFI_GUID efi_device_path_from_text_protocol_guid;

@@ -2,9 +2,13 @@
  * load and how to link them; the blobs go to ACPI NVS below 4 GiB (they hold the FACS, and
  * QEMU's RSDP asks for memory a 32-bit RSDT can point at). QEMU's own RSDP is revision 0
  * with an RSDT, so Ember publishes a revision-2 RSDP with an XSDT of the same tables, under
- * both the ACPI 2.0 and the ACPI 1.0 GUIDs. Called after PCI resources are programmed. */
+ * both the ACPI 2.0 and the ACPI 1.0 GUIDs. Called after PCI resources are programmed.
+ * Tables of Ember's own (the BGRT) are added later by acpi_add_table: the RSDP's page has
+ * room for a longer XSDT and an RSDT of Ember's, rebuilt in place. */
 #define LOG_PREFIX "acpi: "
 #include "pure/acpi_tables.h"
+#include "pure/acpi_bgrt.h"
+#include "tables/acpi.h"
 #include <ember/core/core.h>
 #include <ember/core/log.h>
 #include <ember/lib/str.h>
@@ -18,10 +22,17 @@
 #define MAX_TABLES 64
 #define MAX_SCRIPT_SIZE 0x10000
 #define XSDT_OFFSET 64 /* after the RSDP in the same allocation */
+#define RSDT_OFFSET (XSDT_OFFSET + ACPI_XSDT_SIZE(MAX_TABLES))
 #define PM1_CNT 4
 #define PM1_SCI_EN 1
 #define FADT_FACS 36	/* FIRMWARE_CTRL */
 #define FADT_X_FACS 132 /* X_FIRMWARE_CTRL */
+
+/* What acpi_add_table needs: the tables listed, the RSDP Ember published. */
+static UINT64 tables[MAX_TABLES];
+static UINTN table_count;
+static EFI_ACPI_DESCRIPTION_HEADER root_like; /* QEMU's RSDT: OEM fields of new tables */
+static EFI_ACPI_ROOT_SYSTEM_DESCRIPTION_POINTER *published;
 
 static EFI_STATUS load_blob(void *ctx, const char *name, UINT32 align, UINT8 zone,
 			    struct qemu_loader_blob *blob)
@@ -120,7 +131,7 @@ static EFI_STATUS publish(struct qemu_loader *loader, const UINT64 *tables, UINT
 {
 	struct qemu_loader_blob *qemu_rsdp = qemu_loader_blob(loader, "etc/acpi/rsdp");
 	EFI_PHYSICAL_ADDRESS address = BELOW_4GIB;
-	UINTN size = XSDT_OFFSET + ACPI_XSDT_SIZE(count);
+	UINTN size = RSDT_OFFSET + ACPI_RSDT_SIZE(MAX_TABLES);
 	EFI_ACPI_ROOT_SYSTEM_DESCRIPTION_POINTER *rsdp;
 	EFI_STATUS status;
 
@@ -143,6 +154,8 @@ static EFI_STATUS publish(struct qemu_loader *loader, const UINT64 *tables, UINT
 	status = config_table_install(&efi_acpi_table_guid, rsdp);
 	if (EFI_ERROR(status))
 		log_debug("installing the ACPI 1.0 table: %r\n", status);
+	else
+		published = rsdp;
 	return status;
 }
 
@@ -183,7 +196,6 @@ static void enable_sci(void)
 EFI_STATUS acpi_install(void)
 {
 	static struct qemu_loader loader; /* blobs stay for the OS; the index is small */
-	static UINT64 tables[MAX_TABLES];
 	struct qemu_loader_blob *rsdp;
 	EFI_ACPI_DESCRIPTION_HEADER rsdt;
 	UINT64 rsdt_address;
@@ -206,8 +218,36 @@ EFI_STATUS acpi_install(void)
 		free_blobs(&loader);
 		return status;
 	}
+	table_count = count;
+	root_like = rsdt;
 	enable_sci();
 	remember_facs(&loader, tables, count);
 	log_info("%u tables from QEMU, RSDT %llx\n", (UINT32)count, rsdt_address);
+	return EFI_SUCCESS;
+}
+
+const EFI_ACPI_DESCRIPTION_HEADER *acpi_oem_header(void)
+{
+	return published ? &root_like : NULL;
+}
+
+EFI_STATUS acpi_add_table(UINT64 address)
+{
+	UINT8 *page = (UINT8 *)published;
+	UINT8 oem_id[6];
+
+	if (!published)
+		return EFI_NOT_READY;
+	if (table_count == MAX_TABLES || address > BELOW_4GIB)
+		return table_count == MAX_TABLES ? EFI_OUT_OF_RESOURCES : EFI_INVALID_PARAMETER;
+	tables[table_count++] = address;
+	/* The OS may read either root table: both list the new one. The RSDP moves to Ember's
+	 * RSDT, in its own page (QEMU's RSDT has no room). */
+	acpi_build_xsdt(page + XSDT_OFFSET, &root_like, tables, table_count);
+	acpi_build_rsdt(page + RSDT_OFFSET, &root_like, tables, table_count);
+	mem_copy(oem_id, published->OemId, sizeof(oem_id));
+	acpi_build_rsdp(published, oem_id, (UINT32)(uintptr_t)(page + RSDT_OFFSET),
+			(uintptr_t)(page + XSDT_OFFSET));
+	log_info("table %.4s added at %llx\n", (const char *)(uintptr_t)address, address);
 	return EFI_SUCCESS;
 }

@@ -32,8 +32,22 @@ u16var() {
 	printf '%04X' "$(tail -c +5 "$1" | od -An -tu2 -N2 | tr -d ' ')"
 }
 
+# The boot logo's ACPI BGRT as Linux took it (drivers/acpi/bgrt.c): its fields, the size
+# of the image Linux copied and the image's first two bytes ("BM").
+bgrt() {
+	b=/sys/firmware/acpi/bgrt
+	if [ -f $b/image ]; then
+		echo "EMBER-BGRT: version=$(cat $b/version) status=$(cat $b/status)" \
+			"type=$(cat $b/type) x=$(cat $b/xoffset) y=$(cat $b/yoffset)" \
+			"size=$(wc -c <$b/image) magic=$(head -c 2 $b/image)"
+	else
+		echo "EMBER-BGRT: none"
+	fi
+}
+
 report() {
 	[ -d /sys/firmware/efi ] && echo "EMBER-EFI: yes" || echo "EMBER-EFI: no"
+	bgrt
 	mount -t efivarfs efivarfs $EV && echo "EMBER-EFIVARFS: mounted"
 	for f in $EV/*; do echo "EMBER-VAR: ${f##*/}"; done
 	echo "EMBER-BOOTCURRENT: $(u16var $EV/BootCurrent-$GLOBAL)"
