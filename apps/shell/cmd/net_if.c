@@ -1,0 +1,136 @@
+/* The network commands' interfaces and addresses (net.h). */
+#include "net.h"
+#include "../../lib/tsc.h"
+
+static EFI_GUID config_guid = EFI_IP4_CONFIG2_PROTOCOL_GUID;
+
+UINTN net_if_list(struct net_if *out, UINTN max)
+{
+	EFI_HANDLE *handles = NULL;
+	UINTN count = 0, n = 0;
+
+	if (EFI_ERROR(app_bs->LocateHandleBuffer(ByProtocol, &config_guid, NULL, &count, &handles)))
+		return 0;
+	for (UINTN i = 0; i < count; i++) {
+		struct net_if nif = {.handle = handles[i]};
+		UINTN size = sizeof(nif.info);
+
+		if (EFI_ERROR(
+			app_bs->HandleProtocol(handles[i], &config_guid, (void **)&nif.config)) ||
+		    EFI_ERROR(nif.config->GetData(nif.config, Ip4Config2DataTypeInterfaceInfo,
+						  &size, &nif.info)))
+			continue;
+		nif.info.Name[EFI_IP4_CONFIG2_INTERFACE_INFO_NAME_SIZE - 1] = 0;
+		if (n < max)
+			out[n] = nif;
+		n++;
+	}
+	app_bs->FreePool(handles);
+	return n;
+}
+
+EFI_STATUS net_if_find(struct shell *sh, const char *cmd, const CHAR16 *name, struct net_if *out)
+{
+	struct net_if all[16];
+	UINTN n = net_if_list(all, ARRAY_SIZE(all));
+
+	if (!n) {
+		sh_error(sh, "%s: no network interface\n", cmd);
+		return EFI_NOT_FOUND;
+	}
+	for (UINTN i = 0; i < n && i < ARRAY_SIZE(all); i++) {
+		if (!name || sh_eq_nocase(name, all[i].info.Name)) {
+			*out = all[i];
+			return EFI_SUCCESS;
+		}
+	}
+	sh_error(sh, "%s: no interface %ls (ifconfig -l lists them)\n", cmd, name);
+	return EFI_NOT_FOUND;
+}
+
+static bool net_if_refresh(struct net_if *nif)
+{
+	UINTN size = sizeof(nif->info);
+
+	return !EFI_ERROR(
+	    nif->config->GetData(nif->config, Ip4Config2DataTypeInterfaceInfo, &size, &nif->info));
+}
+
+EFI_STATUS net_if_need_address(struct shell *sh, const char *cmd, struct net_if *nif)
+{
+	EFI_IP4_CONFIG2_POLICY policy = Ip4Config2PolicyStatic;
+	UINTN size = sizeof(policy);
+
+	if (!net_if_refresh(nif))
+		return EFI_DEVICE_ERROR;
+	if (!mem_is_zero(nif->info.StationAddress.Addr, 4))
+		return EFI_SUCCESS;
+	nif->config->GetData(nif->config, Ip4Config2DataTypePolicy, &size, &policy);
+	if (policy == Ip4Config2PolicyDhcp) {
+		/* Setting the DHCP policy asks for an address (Ember's stack does at once). */
+		nif->config->SetData(nif->config, Ip4Config2DataTypePolicy, sizeof(policy),
+				     &policy);
+		if (net_if_refresh(nif) && !mem_is_zero(nif->info.StationAddress.Addr, 4))
+			return EFI_SUCCESS;
+		sh_error(sh, "%s: %ls has no IPv4 address: DHCP got no answer\n", cmd,
+			 nif->info.Name);
+	} else {
+		sh_error(sh, "%s: %ls has no IPv4 address (ifconfig -s %ls dhcp, or static)\n", cmd,
+			 nif->info.Name, nif->info.Name);
+	}
+	return EFI_NO_MAPPING;
+}
+
+EFI_STATUS net_if_protocol(struct shell *sh, const char *cmd, struct net_if *nif, EFI_GUID *guid,
+			   void **out)
+{
+	EFI_STATUS status = app_bs->HandleProtocol(nif->handle, guid, out);
+
+	if (EFI_ERROR(status))
+		sh_error(sh, "%s: %ls is not driven by Ember's network stack\n", cmd,
+			 nif->info.Name);
+	return status;
+}
+
+bool net_parse_ipv4(const CHAR16 *s, EFI_IPv4_ADDRESS *out)
+{
+	for (int i = 0; i < 4; i++) {
+		unsigned v = 0, digits = 0;
+
+		for (; *s >= '0' && *s <= '9' && digits < 3; s++, digits++)
+			v = v * 10 + (unsigned)(*s - '0');
+		if (!digits || v > 255 || *s != (i < 3 ? '.' : 0))
+			return false;
+		out->Addr[i] = (UINT8)v;
+		s++;
+	}
+	return true;
+}
+
+void net_print_rate(struct shell *sh, const char *prefix, UINT64 bytes, UINT64 ticks)
+{
+	UINT64 hz = app_tsc_hz(), ms = ticks * 1000 / (hz ? hz : 1);
+
+	sh_print(sh, "%s%llu bytes in %llu ms (%llu KiB/s)\n", prefix, (unsigned long long)bytes,
+		 (unsigned long long)ms,
+		 (unsigned long long)(ticks ? bytes * hz / ticks / 1024 : 0));
+}
+
+const char *net_status_text(EFI_STATUS status)
+{
+	static const struct sh_status_words texts[] = {
+	    {EFI_NOT_FOUND, "not found on the server"},
+	    {EFI_ACCESS_DENIED, "access denied by the server"},
+	    {EFI_TIMEOUT, "no answer (timed out)"},
+	    {EFI_NO_RESPONSE, "the host does not answer (unreachable or refused)"},
+	    {EFI_NO_MAPPING, "the interface has no IPv4 address"},
+	    {EFI_HTTP_ERROR, "the server answered with an error"},
+	    {EFI_TFTP_ERROR, "the server answered with an error"},
+	    {EFI_UNSUPPORTED, "not supported"},
+	    {EFI_INVALID_PARAMETER, "invalid parameter"},
+	    {EFI_OUT_OF_RESOURCES, "out of memory"},
+	    {EFI_BAD_BUFFER_SIZE, "too large"},
+	};
+
+	return sh_status_words(texts, ARRAY_SIZE(texts), status);
+}
