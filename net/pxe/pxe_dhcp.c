@@ -65,6 +65,7 @@ static void pxe_bind(struct pxe_dev *d)
 	d->router = l->router;
 	d->dns = l->dns;
 	d->bound = true;
+	d->static_policy = false; /* whoever asked, the address is now DHCP's */
 	net_put32(d->mode.StationIp.v4.Addr, d->ip);
 	net_put32(d->mode.SubnetMask.v4.Addr, d->subnet);
 	/* The lease names no boot file: a proxyDHCP server may, a little later (PXE only:

@@ -210,5 +210,10 @@ TEST(net_ip4_config_pxe_station_ip_and_block_size)
 				 &server, (UINT8 *)"a.efi", NULL, false),
 		      EFI_SUCCESS);
 	EXPECT_EQ(fake_snp_stats(f)->rrq_blksize, 1468);
+	/* A program's Dhcp() binds the interface: its policy is DHCP's again. */
+	EXPECT_STATUS(pxe->Dhcp(pxe, false), EFI_SUCCESS);
+	size_p = sizeof(policy);
+	EXPECT_STATUS(c->GetData(c, Ip4Config2DataTypePolicy, &size_p, &policy), EFI_SUCCESS);
+	EXPECT_EQ(policy, Ip4Config2PolicyDhcp);
 	fake_snp_destroy(f);
 }
