@@ -11,6 +11,7 @@
 #include <efi/protocol/ip4_config2.h>
 #include <efi/protocol/pxe_base_code.h>
 #include <ember/lib/guids.h>
+#include <ember/net/net_tools.h>
 
 static EFI_IP4_CONFIG2_PROTOCOL *config_of(struct fake_snp *f)
 {
@@ -215,5 +216,38 @@ TEST(net_ip4_config_pxe_station_ip_and_block_size)
 	size_p = sizeof(policy);
 	EXPECT_STATUS(c->GetData(c, Ip4Config2DataTypePolicy, &size_p, &policy), EFI_SUCCESS);
 	EXPECT_EQ(policy, Ip4Config2PolicyDhcp);
+	fake_snp_destroy(f);
+}
+
+TEST(net_ip4_config_ping_both_ways)
+{
+	uint8_t file[1] = {0};
+	struct fake_snp_config cfg = {"a.efi", file, 1, .ping_client = true};
+	struct fake_snp *f = fake_snp_create(&cfg);
+	EFI_IP4_CONFIG2_PROTOCOL *c;
+	EMBER_NET_TOOLS_PROTOCOL *tools;
+	EFI_IPv4_ADDRESS server = {{10, 0, 2, 2}}, nobody = {{10, 0, 3, 9}};
+	UINT32 rtt = 0;
+
+	ASSERT(f != NULL);
+	ASSERT((c = config_of(f)) != NULL);
+	ASSERT_STATUS(
+	    protocol_get(fake_snp_handle(f), &ember_net_tools_protocol_guid, (void **)&tools),
+	    EFI_SUCCESS);
+	/* No address yet: nothing is sent. */
+	EXPECT_STATUS(tools->Ping(tools, &server, 1, 100, &rtt), EFI_NO_MAPPING);
+	EXPECT_EQ(fake_snp_stats(f)->echo_requests, 0);
+	ASSERT_STATUS(set_policy(c, Ip4Config2PolicyDhcp), EFI_SUCCESS);
+	/* The server's echo request (queued after its ACK) is answered while our ping waits
+	 * for the reply to its own. */
+	EXPECT_STATUS(tools->Ping(tools, &server, 1, 1000, &rtt), EFI_SUCCESS);
+	EXPECT_EQ(fake_snp_stats(f)->echo_requests, 1);
+	EXPECT_EQ(fake_snp_stats(f)->echo_replies, 1);
+	EXPECT_STATUS(tools->Ping(tools, &server, 2, 1000, &rtt), EFI_SUCCESS);
+	EXPECT_EQ(fake_snp_stats(f)->echo_requests, 2);
+	/* Off the subnet the router (10.0.2.2, which answers for itself only) gets it: no
+	 * reply comes. */
+	EXPECT_STATUS(tools->Ping(tools, &nobody, 3, 200, &rtt), EFI_TIMEOUT);
+	EXPECT_STATUS(tools->Ping(tools, &server, 4, 0, &rtt), EFI_INVALID_PARAMETER);
 	fake_snp_destroy(f);
 }
