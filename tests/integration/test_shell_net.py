@@ -172,6 +172,17 @@ def test_tftp_without_a_tftp_server(ember, esp):
     assert not (esp / "blob.bin").exists()
 
 
+def test_http_survives_loss(ember, esp, files):
+    """5% of the frames lost each way: TCP retransmits and every byte comes. (Not TFTP:
+    slirp's TFTP server answers any ACK with its next block, whichever block the ACK names,
+    so a DATA it lost is never sent again; docs/network.md.)"""
+    server, root = files
+    res, log = session(ember, esp, [f"http {server.url('blob.bin')} h.bin"],
+                       net="user,loss=5,seed=3", timeout=240)
+    assert [r[2] for r in res] == ["0x0"], log[-3000:]
+    assert (esp / "h.bin").read_bytes() == (root / "blob.bin").read_bytes()
+
+
 def test_http_downloads_and_errors(ember, esp, files):
     server, root = files
     port = server.port
