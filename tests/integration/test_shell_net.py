@@ -58,6 +58,7 @@ def files(tmp_path):
     (root / "sub").mkdir(parents=True)
     (root / "blob.bin").write_bytes(os.urandom(300 * 1024 + 5))
     (root / "sub" / "small.txt").write_bytes(b"ember network shell\n")
+    (root / "sub" / "query.txt").write_bytes(b"asked with a query\n")
     server = Server(root)
     yield server, root
     server.stop()
@@ -190,6 +191,7 @@ def test_http_downloads_and_errors(ember, esp, files):
         f"http {server.url('blob.bin')}",
         f"http -i eth0 {server.url('chunked/sub/small.txt')} got.txt",
         f"http {server.url('redirect/sub/small.txt')}",
+        f"http {server.url('sub/query.txt')}?x=1#top",
         f"http {server.url('missing.bin')}",
         "http http://10.0.2.2:1/x.bin",
         f"http http://10.0.2.77:{port}/blob.bin",
@@ -203,6 +205,8 @@ def test_http_downloads_and_errors(ember, esp, files):
     assert (esp / "blob.bin").read_bytes() == (root / "blob.bin").read_bytes()
     assert (esp / "got.txt").read_bytes() == b"ember network shell\n"
     assert (esp / "small.txt").read_bytes() == b"ember network shell\n"
+    assert got[f"http {server.url('sub/query.txt')}?x=1#top"][1] == "0x0", log[-3000:]
+    assert (esp / "query.txt").read_bytes() == b"asked with a query\n"
     assert got[f"http {server.url('missing.bin')}"][1] == NOT_FOUND
     assert f"http: {server.url('missing.bin')}: 404 Not Found" in log
     assert not (esp / "missing.bin").exists()

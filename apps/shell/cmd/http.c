@@ -5,16 +5,30 @@
 #include "../../lib/tsc.h"
 #include <ember/net/net_tools.h>
 
-/* The local name from the URL's path: its last part, index.html for none. */
-static const CHAR16 *http_local_name(const CHAR16 *url)
+/* The local name from the URL's path (allocated): its last part without a query or
+ * fragment, index.html for none. */
+static CHAR16 *http_local_name(const CHAR16 *url)
 {
-	const CHAR16 *path = url;
+	static const CHAR16 fallback[] = u"index.html";
+	const CHAR16 *path = url, *name;
+	CHAR16 *out;
+	UINTN n = 0;
 
-	/* Past "http://host" the path starts at the next '/'. */
+	/* Past "http://host" the path starts at the next '/'; it ends at '?' or '#'. */
 	for (int slashes = 0; *path && slashes < 3; path++)
 		if (*path == '/')
 			slashes++;
-	return net_local_name(path, u"index.html");
+	while (path[n] && path[n] != '?' && path[n] != '#')
+		n++;
+	out = app_alloc((MAX(n, ARRAY_SIZE(fallback)) + 1) * sizeof(CHAR16));
+	if (!out)
+		return NULL;
+	mem_copy(out, path, n * sizeof(CHAR16));
+	out[n] = 0;
+	/* The name lies inside out, or is the fallback: either fits (moves may overlap). */
+	name = net_local_name(out, fallback);
+	mem_copy(out, name, (str16_len(name) + 1) * sizeof(CHAR16));
+	return out;
 }
 
 static EFI_STATUS fetch(struct shell *sh, EMBER_NET_TOOLS_PROTOCOL *tools, const CHAR16 *url,
@@ -66,6 +80,7 @@ static EFI_STATUS cmd_http(struct shell *sh, UINTN argc, CHAR16 **argv)
 	EMBER_NET_TOOLS_PROTOCOL *tools;
 	struct net_if nif;
 	struct sh_args a;
+	CHAR16 *local;
 	EFI_STATUS status = sh_args_parse(sh, argc, argv, opts, &a);
 
 	if (EFI_ERROR(status))
@@ -86,7 +101,12 @@ static EFI_STATUS cmd_http(struct shell *sh, UINTN argc, CHAR16 **argv)
 		status = net_if_need_address(sh, "http", &nif);
 	if (EFI_ERROR(status))
 		return status;
-	return fetch(sh, tools, a.pos[0], a.count == 2 ? a.pos[1] : http_local_name(a.pos[0]));
+	if (a.count == 2)
+		return fetch(sh, tools, a.pos[0], a.pos[1]);
+	local = http_local_name(a.pos[0]);
+	status = local ? fetch(sh, tools, a.pos[0], local) : EFI_OUT_OF_RESOURCES;
+	app_free(local);
+	return status;
 }
 
 SH_COMMAND(http, "http", "Downloads a URL over HTTP",
