@@ -96,7 +96,8 @@ static EFI_STATUS cmd_http(struct shell *sh, UINTN argc, CHAR16 **argv)
 	}
 	status = net_if_find(sh, "http", sh_args_value(&a, "-i"), &nif);
 	if (!EFI_ERROR(status))
-		status = net_if_protocol(sh, "http", &nif, &tools_guid, (void **)&tools);
+		status = net_if_protocol(sh, "http", &nif, &tools_guid,
+					 "HTTP GET (EMBER_NET_TOOLS_PROTOCOL)", (void **)&tools);
 	if (!EFI_ERROR(status))
 		status = net_if_need_address(sh, "http", &nif);
 	if (EFI_ERROR(status))

@@ -74,18 +74,14 @@ static EFI_STATUS set_policy(struct net_if *nif, EFI_IP4_CONFIG2_POLICY policy)
 
 static EFI_STATUS set_dhcp(struct shell *sh, struct net_if *nif)
 {
-	UINTN size = sizeof(nif->info);
 	EFI_STATUS status = set_policy(nif, Ip4Config2PolicyDhcp);
 	const UINT8 *a = nif->info.StationAddress.Addr;
 
-	if (!EFI_ERROR(status))
-		status = nif->config->GetData(nif->config, Ip4Config2DataTypeInterfaceInfo, &size,
-					      &nif->info);
 	if (EFI_ERROR(status)) {
 		sh_error(sh, "ifconfig: %ls: DHCP: %s\n", nif->info.Name, net_status_text(status));
 		return status;
 	}
-	if (mem_is_zero(a, 4)) {
+	if (!net_if_wait_address(nif)) {
 		sh_error(sh, "ifconfig: %ls: no address from DHCP: no server answered\n",
 			 nif->info.Name);
 		return EFI_TIMEOUT;

@@ -21,9 +21,13 @@ EFI_STATUS net_if_find(struct shell *sh, const char *cmd, const CHAR16 *name, st
 /* Makes sure the interface has an IPv4 address, asking DHCP when its policy is DHCP and it
  * has none yet; reports and fails with EFI_NO_MAPPING when it has none. */
 EFI_STATUS net_if_need_address(struct shell *sh, const char *cmd, struct net_if *nif);
-/* The protocol guid on the interface's handle; reports when it is missing. */
+/* After DHCP was asked for: waits up to 10 s for the address (firmware may run DHCP in the
+ * background); true once the interface has one. */
+bool net_if_wait_address(struct net_if *nif);
+/* The protocol guid (called what in messages) on the interface's handle or on a child of
+ * it; reports when there is none. */
 EFI_STATUS net_if_protocol(struct shell *sh, const char *cmd, struct net_if *nif, EFI_GUID *guid,
-			   void **out);
+			   const char *what, void **out);
 /* Reads a dotted IPv4 address (four decimal numbers 0-255, nothing else). */
 bool net_parse_ipv4(const CHAR16 *s, EFI_IPv4_ADDRESS *out);
 /* A transfer's result: "N bytes in T ms (R KiB/s)" after prefix. */

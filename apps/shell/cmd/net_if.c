@@ -1,6 +1,13 @@
 /* The network commands' interfaces and addresses (net.h). */
 #include "net.h"
 #include "../../lib/tsc.h"
+#include <ember/lib/devpath_node.h>
+
+/* How long an asynchronous DHCP (UEFI 2.10, 28.5: SetData may start it in the background,
+ * as EDK2's does) is waited for, and how often the address is looked at. Ember's stack
+ * is done when SetData returns. */
+#define DHCP_WAIT_STEPS 100
+#define DHCP_STEP_US 100000
 
 static EFI_GUID config_guid = EFI_IP4_CONFIG2_PROTOCOL_GUID;
 
@@ -56,6 +63,19 @@ static bool net_if_refresh(struct net_if *nif)
 	    nif->config->GetData(nif->config, Ip4Config2DataTypeInterfaceInfo, &size, &nif->info));
 }
 
+bool net_if_wait_address(struct net_if *nif)
+{
+	for (int i = 0; i <= DHCP_WAIT_STEPS; i++) {
+		if (i)
+			app_bs->Stall(DHCP_STEP_US);
+		if (!net_if_refresh(nif))
+			return false;
+		if (!mem_is_zero(nif->info.StationAddress.Addr, 4))
+			return true;
+	}
+	return false;
+}
+
 EFI_STATUS net_if_need_address(struct shell *sh, const char *cmd, struct net_if *nif)
 {
 	EFI_IP4_CONFIG2_POLICY policy = Ip4Config2PolicyStatic;
@@ -67,10 +87,10 @@ EFI_STATUS net_if_need_address(struct shell *sh, const char *cmd, struct net_if 
 		return EFI_SUCCESS;
 	nif->config->GetData(nif->config, Ip4Config2DataTypePolicy, &size, &policy);
 	if (policy == Ip4Config2PolicyDhcp) {
-		/* Setting the DHCP policy asks for an address (Ember's stack does at once). */
+		/* Setting the DHCP policy asks for an address. */
 		nif->config->SetData(nif->config, Ip4Config2DataTypePolicy, sizeof(policy),
 				     &policy);
-		if (net_if_refresh(nif) && !mem_is_zero(nif->info.StationAddress.Addr, 4))
+		if (net_if_wait_address(nif))
 			return EFI_SUCCESS;
 		sh_error(sh, "%s: %ls has no IPv4 address: DHCP got no answer\n", cmd,
 			 nif->info.Name);
@@ -81,14 +101,37 @@ EFI_STATUS net_if_need_address(struct shell *sh, const char *cmd, struct net_if 
 	return EFI_NO_MAPPING;
 }
 
+/* guid on a child of the interface: a handle whose device path extends the interface's
+ * (EDK2 puts its PXE base code on a MAC()/IPv4() child). */
+static EFI_STATUS net_if_child_protocol(struct net_if *nif, EFI_GUID *guid, void **out)
+{
+	static EFI_GUID dp_guid = EFI_DEVICE_PATH_PROTOCOL_GUID;
+	EFI_DEVICE_PATH_PROTOCOL *nic, *path;
+	EFI_HANDLE *handles = NULL;
+	UINTN count = 0;
+	EFI_STATUS status = EFI_NOT_FOUND;
+
+	if (EFI_ERROR(app_bs->HandleProtocol(nif->handle, &dp_guid, (void **)&nic)) ||
+	    EFI_ERROR(app_bs->LocateHandleBuffer(ByProtocol, guid, NULL, &count, &handles)))
+		return EFI_NOT_FOUND;
+	for (UINTN i = 0; i < count && EFI_ERROR(status); i++)
+		if (!EFI_ERROR(app_bs->HandleProtocol(handles[i], &dp_guid, (void **)&path)) &&
+		    dp_starts_with(path, nic))
+			status = app_bs->HandleProtocol(handles[i], guid, out);
+	app_bs->FreePool(handles);
+	return status;
+}
+
 EFI_STATUS net_if_protocol(struct shell *sh, const char *cmd, struct net_if *nif, EFI_GUID *guid,
-			   void **out)
+			   const char *what, void **out)
 {
 	EFI_STATUS status = app_bs->HandleProtocol(nif->handle, guid, out);
 
 	if (EFI_ERROR(status))
-		sh_error(sh, "%s: %ls is not driven by Ember's network stack\n", cmd,
-			 nif->info.Name);
+		status = net_if_child_protocol(nif, guid, out);
+	if (EFI_ERROR(status))
+		sh_error(sh, "%s: %ls has no %s (Ember's network stack gives it)\n", cmd,
+			 nif->info.Name, what);
 	return status;
 }
 

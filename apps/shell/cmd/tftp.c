@@ -6,12 +6,21 @@
 #include "../../lib/tsc.h"
 #include <efi/protocol/pxe_base_code.h>
 
-/* Starts the PXE base code when nobody has (EFI_ALREADY_STARTED is fine). */
-static EFI_STATUS pxe_ready(EFI_PXE_BASE_CODE_PROTOCOL *pxe)
+/* Starts the PXE base code when nobody has (EFI_ALREADY_STARTED is fine) and gives it the
+ * interface's address when it has none of its own (EDK2's keeps its own, apart from
+ * Ip4Config2's). */
+static EFI_STATUS pxe_ready(EFI_PXE_BASE_CODE_PROTOCOL *pxe, struct net_if *nif)
 {
+	EFI_IP_ADDRESS ip = {0}, mask = {0};
 	EFI_STATUS status = pxe->Mode->Started ? EFI_SUCCESS : pxe->Start(pxe, false);
 
-	return status == EFI_ALREADY_STARTED ? EFI_SUCCESS : status;
+	if (EFI_ERROR(status) && status != EFI_ALREADY_STARTED)
+		return status;
+	if (!mem_is_zero(pxe->Mode->StationIp.v4.Addr, 4))
+		return EFI_SUCCESS;
+	ip.v4 = nif->info.StationAddress;
+	mask.v4 = nif->info.SubnetMask;
+	return pxe->SetStationIp(pxe, &ip, &mask);
 }
 
 static EFI_STATUS fetch(struct shell *sh, EFI_PXE_BASE_CODE_PROTOCOL *pxe, EFI_IP_ADDRESS *server,
@@ -80,10 +89,11 @@ static EFI_STATUS cmd_tftp(struct shell *sh, UINTN argc, CHAR16 **argv)
 	}
 	status = net_if_find(sh, "tftp", sh_args_value(&a, "-i"), &nif);
 	if (!EFI_ERROR(status))
-		status = net_if_protocol(sh, "tftp", &nif, &pxe_guid, (void **)&pxe);
+		status = net_if_protocol(sh, "tftp", &nif, &pxe_guid, "EFI_PXE_BASE_CODE_PROTOCOL",
+					 (void **)&pxe);
 	if (!EFI_ERROR(status))
 		status = net_if_need_address(sh, "tftp", &nif);
-	if (!EFI_ERROR(status) && EFI_ERROR(status = pxe_ready(pxe)))
+	if (!EFI_ERROR(status) && EFI_ERROR(status = pxe_ready(pxe, &nif)))
 		sh_error(sh, "tftp: %ls: cannot start: %r\n", nif.info.Name, status);
 	if (EFI_ERROR(status))
 		return status;
