@@ -96,8 +96,9 @@ static EFI_STATUS cmd_http(struct shell *sh, UINTN argc, CHAR16 **argv)
 	}
 	status = net_if_find(sh, "http", sh_args_value(&a, "-i"), &nif);
 	if (!EFI_ERROR(status))
-		status = net_if_protocol(sh, "http", &nif, &tools_guid,
-					 "HTTP GET (EMBER_NET_TOOLS_PROTOCOL)", (void **)&tools);
+		status = net_if_protocol(
+		    sh, "http", &nif, &tools_guid,
+		    "EMBER_NET_TOOLS_PROTOCOL: http needs Ember's network stack", (void **)&tools);
 	if (!EFI_ERROR(status))
 		status = net_if_need_address(sh, "http", &nif);
 	if (EFI_ERROR(status))

@@ -8,17 +8,20 @@ static void show_ip(struct shell *sh, const char *label, const UINT8 *a)
 	sh_print(sh, "%s: %u.%u.%u.%u\n", label, a[0], a[1], a[2], a[3]);
 }
 
-/* One address of Gateway or DnsServer, or "none". */
+/* One address of Gateway or DnsServer, or "none". Without a Gateway set, the default
+ * route's gateway (a DHCP router, where EDK2 keeps it). */
 static void show_server(struct shell *sh, const char *label, struct net_if *nif,
 			EFI_IP4_CONFIG2_DATA_TYPE type)
 {
 	EFI_IPv4_ADDRESS a[4];
 	UINTN size = sizeof(a);
 
-	if (EFI_ERROR(nif->config->GetData(nif->config, type, &size, a)) || size < sizeof(a[0]))
-		sh_print(sh, "%s: none\n", label);
-	else
+	if (!EFI_ERROR(nif->config->GetData(nif->config, type, &size, a)) && size >= sizeof(a[0]))
 		show_ip(sh, label, a[0].Addr);
+	else if (type == Ip4Config2DataTypeGateway && nif->has_route_gateway)
+		show_ip(sh, label, nif->route_gateway.Addr);
+	else
+		sh_print(sh, "%s: none\n", label);
 }
 
 static void show(struct shell *sh, struct net_if *nif)

@@ -10,7 +10,9 @@
 struct net_if {
 	EFI_HANDLE handle;
 	EFI_IP4_CONFIG2_PROTOCOL *config;
-	EFI_IP4_CONFIG2_INTERFACE_INFO info;
+	EFI_IP4_CONFIG2_INTERFACE_INFO info; /* without its route table */
+	bool has_route_gateway;		     /* the route table has a default route */
+	EFI_IPv4_ADDRESS route_gateway;	     /* ... through this gateway */
 };
 
 /* The interfaces, up to max, in out; returns how many there are. */

@@ -11,6 +11,42 @@
 
 static EFI_GUID config_guid = EFI_IP4_CONFIG2_PROTOCOL_GUID;
 
+/* Reads the interface's information again. Its size is asked first: a firmware may put the
+ * route table after the structure (EDK2 does, once it has an address). */
+static bool net_if_refresh(struct net_if *nif)
+{
+	EFI_IP4_CONFIG2_INTERFACE_INFO *info;
+	UINTN size = 0;
+	EFI_STATUS status =
+	    nif->config->GetData(nif->config, Ip4Config2DataTypeInterfaceInfo, &size, NULL);
+
+	if (status != EFI_BUFFER_TOO_SMALL || size < sizeof(*info) || !(info = app_alloc(size)))
+		return false;
+	status = nif->config->GetData(nif->config, Ip4Config2DataTypeInterfaceInfo, &size, info);
+	if (!EFI_ERROR(status)) {
+		nif->info = *info;
+		nif->info.Name[EFI_IP4_CONFIG2_INTERFACE_INFO_NAME_SIZE - 1] = 0;
+		/* A DHCP router is in the route table (EDK2), not in Gateway. */
+		nif->has_route_gateway = false;
+		for (UINT32 i = 0; i < info->RouteTableSize &&
+				   (i + 1) * sizeof(EFI_IP4_ROUTE_TABLE) <= size - sizeof(*info);
+		     i++) {
+			EFI_IP4_ROUTE_TABLE *r = (EFI_IP4_ROUTE_TABLE *)(info + 1) + i;
+			if (mem_is_zero(r->SubnetAddress.Addr, 4) &&
+			    mem_is_zero(r->SubnetMask.Addr, 4) &&
+			    !mem_is_zero(r->GatewayAddress.Addr, 4)) {
+				nif->route_gateway = r->GatewayAddress;
+				nif->has_route_gateway = true;
+			}
+		}
+		/* The route table was in the buffer freed here. */
+		nif->info.RouteTable = NULL;
+		nif->info.RouteTableSize = 0;
+	}
+	app_free(info);
+	return !EFI_ERROR(status);
+}
+
 UINTN net_if_list(struct net_if *out, UINTN max)
 {
 	EFI_HANDLE *handles = NULL;
@@ -20,14 +56,11 @@ UINTN net_if_list(struct net_if *out, UINTN max)
 		return 0;
 	for (UINTN i = 0; i < count; i++) {
 		struct net_if nif = {.handle = handles[i]};
-		UINTN size = sizeof(nif.info);
 
 		if (EFI_ERROR(
 			app_bs->HandleProtocol(handles[i], &config_guid, (void **)&nif.config)) ||
-		    EFI_ERROR(nif.config->GetData(nif.config, Ip4Config2DataTypeInterfaceInfo,
-						  &size, &nif.info)))
+		    !net_if_refresh(&nif))
 			continue;
-		nif.info.Name[EFI_IP4_CONFIG2_INTERFACE_INFO_NAME_SIZE - 1] = 0;
 		if (n < max)
 			out[n] = nif;
 		n++;
@@ -53,14 +86,6 @@ EFI_STATUS net_if_find(struct shell *sh, const char *cmd, const CHAR16 *name, st
 	}
 	sh_error(sh, "%s: no interface %ls (ifconfig -l lists them)\n", cmd, name);
 	return EFI_NOT_FOUND;
-}
-
-static bool net_if_refresh(struct net_if *nif)
-{
-	UINTN size = sizeof(nif->info);
-
-	return !EFI_ERROR(
-	    nif->config->GetData(nif->config, Ip4Config2DataTypeInterfaceInfo, &size, &nif->info));
 }
 
 bool net_if_wait_address(struct net_if *nif)
@@ -130,8 +155,7 @@ EFI_STATUS net_if_protocol(struct shell *sh, const char *cmd, struct net_if *nif
 	if (EFI_ERROR(status))
 		status = net_if_child_protocol(nif, guid, out);
 	if (EFI_ERROR(status))
-		sh_error(sh, "%s: %ls has no %s (Ember's network stack gives it)\n", cmd,
-			 nif->info.Name, what);
+		sh_error(sh, "%s: %ls has no %s\n", cmd, nif->info.Name, what);
 	return status;
 }
 

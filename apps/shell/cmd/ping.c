@@ -31,8 +31,9 @@ static EFI_STATUS cmd_ping(struct shell *sh, UINTN argc, CHAR16 **argv)
 	}
 	status = net_if_find(sh, "ping", sh_args_value(&a, "-i"), &nif);
 	if (!EFI_ERROR(status))
-		status = net_if_protocol(sh, "ping", &nif, &tools_guid,
-					 "ICMP echo (EMBER_NET_TOOLS_PROTOCOL)", (void **)&tools);
+		status = net_if_protocol(
+		    sh, "ping", &nif, &tools_guid,
+		    "EMBER_NET_TOOLS_PROTOCOL: ping needs Ember's network stack", (void **)&tools);
 	if (!EFI_ERROR(status))
 		status = net_if_need_address(sh, "ping", &nif);
 	if (EFI_ERROR(status))
