@@ -35,28 +35,49 @@ static EFI_STATUS config_give(UINTN *data_size, VOID *data, const void *src, UIN
 	return EFI_SUCCESS;
 }
 
-static void config_info(struct pxe_dev *d, EFI_IP4_CONFIG2_INTERFACE_INFO *info)
-{
-	char name[EFI_IP4_CONFIG2_INTERFACE_INFO_NAME_SIZE];
-	size_t i;
+/* InterfaceInfo with its route table right after it, as the size protocol hands it over:
+ * the subnet's route and the default route through the router, when there are. */
+struct config_info {
+	EFI_IP4_CONFIG2_INTERFACE_INFO info;
+	EFI_IP4_ROUTE_TABLE routes[2];
+};
+_Static_assert(offsetof(struct config_info, routes) == sizeof(EFI_IP4_CONFIG2_INTERFACE_INFO),
+	       "the routes follow the structure");
 
-	mem_set(info, 0, sizeof(*info));
+/* Fills c; returns its size (the structure and the routes used). */
+static UINTN config_info(struct pxe_dev *d, struct config_info *c)
+{
+	EFI_IP4_CONFIG2_INTERFACE_INFO *info = &c->info;
+	char name[EFI_IP4_CONFIG2_INTERFACE_INFO_NAME_SIZE];
+	UINT32 n = 0;
+
+	mem_set(c, 0, sizeof(*c));
 	format_sn(name, sizeof(name), "eth%u", d->index);
-	for (i = 0; name[i]; i++)
+	for (size_t i = 0; name[i]; i++)
 		info->Name[i] = (CHAR16)name[i];
 	info->IfType = d->snp->Mode->IfType;
 	info->HwAddressSize = NET_MAC_LEN;
 	mem_copy(info->HwAddress.Addr, d->snp->Mode->CurrentAddress.Addr, NET_MAC_LEN);
 	net_put32(info->StationAddress.Addr, d->ip);
 	net_put32(info->SubnetMask.Addr, d->subnet);
+	if (d->ip && d->subnet) {
+		net_put32(c->routes[n].SubnetAddress.Addr, d->ip & d->subnet);
+		net_put32(c->routes[n++].SubnetMask.Addr, d->subnet);
+	}
+	if (d->ip && d->router)
+		net_put32(c->routes[n++].GatewayAddress.Addr, d->router);
+	info->RouteTableSize = n;
+	return sizeof(*info) + n * sizeof(EFI_IP4_ROUTE_TABLE);
 }
 
 static EFI_STATUS EFIAPI config_get(EFI_IP4_CONFIG2_PROTOCOL *this, EFI_IP4_CONFIG2_DATA_TYPE type,
 				    UINTN *data_size, VOID *data)
 {
 	struct pxe_dev *d = config_dev(this);
-	EFI_IP4_CONFIG2_INTERFACE_INFO info;
+	EFI_STATUS status;
+	struct config_info info;
 	EFI_IP4_CONFIG2_MANUAL_ADDRESS manual;
+	UINTN size;
 	EFI_IP4_CONFIG2_POLICY policy;
 	EFI_IPv4_ADDRESS one;
 
@@ -64,8 +85,16 @@ static EFI_STATUS EFIAPI config_get(EFI_IP4_CONFIG2_PROTOCOL *this, EFI_IP4_CONF
 		return EFI_INVALID_PARAMETER;
 	switch (type) {
 	case Ip4Config2DataTypeInterfaceInfo:
-		config_info(d, &info);
-		return config_give(data_size, data, &info, sizeof(info));
+		size = config_info(d, &info);
+		status = config_give(data_size, data, &info, size);
+		/* The table's address is the caller's copy of it. */
+		if (!EFI_ERROR(status))
+			((EFI_IP4_CONFIG2_INTERFACE_INFO *)data)->RouteTable =
+			    info.info.RouteTableSize
+				? (EFI_IP4_ROUTE_TABLE *)((EFI_IP4_CONFIG2_INTERFACE_INFO *)data +
+							  1)
+				: NULL;
+		return status;
 	case Ip4Config2DataTypePolicy:
 		policy = d->static_policy ? Ip4Config2PolicyStatic : Ip4Config2PolicyDhcp;
 		return config_give(data_size, data, &policy, sizeof(policy));

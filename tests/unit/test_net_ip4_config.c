@@ -23,15 +23,16 @@ static EFI_IP4_CONFIG2_PROTOCOL *config_of(struct fake_snp *f)
 	return c;
 }
 
+/* The interface's information (its route table left out). */
 static EFI_IP4_CONFIG2_INTERFACE_INFO info_of(EFI_IP4_CONFIG2_PROTOCOL *c)
 {
-	EFI_IP4_CONFIG2_INTERFACE_INFO info;
+	EFI_IP4_CONFIG2_INTERFACE_INFO info[4];
 	UINTN size = sizeof(info);
 
-	memset(&info, 0xaa, sizeof(info));
-	if (EFI_ERROR(c->GetData(c, Ip4Config2DataTypeInterfaceInfo, &size, &info)))
-		memset(&info, 0, sizeof(info));
-	return info;
+	memset(info, 0xaa, sizeof(info));
+	if (EFI_ERROR(c->GetData(c, Ip4Config2DataTypeInterfaceInfo, &size, info)))
+		memset(info, 0, sizeof(info));
+	return info[0];
 }
 
 static EFI_STATUS set_policy(EFI_IP4_CONFIG2_PROTOCOL *c, EFI_IP4_CONFIG2_POLICY p)
@@ -86,6 +87,24 @@ TEST(net_ip4_config_dhcp_policy_and_info)
 	size = sizeof(gw);
 	EXPECT_STATUS(c->GetData(c, Ip4Config2DataTypeGateway, &size, &gw), EFI_SUCCESS);
 	EXPECT(!memcmp(gw.Addr, "\x0a\x00\x02\x02", 4));
+	/* The route table follows the structure: the subnet, then the default route. */
+	size = 0;
+	EXPECT_STATUS(c->GetData(c, Ip4Config2DataTypeInterfaceInfo, &size, NULL),
+		      EFI_BUFFER_TOO_SMALL);
+	EXPECT_EQ(size, sizeof(info) + 2 * sizeof(EFI_IP4_ROUTE_TABLE));
+	{
+		uint8_t buf[sizeof(info) + 2 * sizeof(EFI_IP4_ROUTE_TABLE)];
+		EFI_IP4_CONFIG2_INTERFACE_INFO *full = (EFI_IP4_CONFIG2_INTERFACE_INFO *)buf;
+
+		ASSERT_STATUS(c->GetData(c, Ip4Config2DataTypeInterfaceInfo, &size, buf),
+			      EFI_SUCCESS);
+		ASSERT_EQ(full->RouteTableSize, 2);
+		ASSERT(full->RouteTable == (EFI_IP4_ROUTE_TABLE *)(full + 1));
+		EXPECT(!memcmp(full->RouteTable[0].SubnetAddress.Addr, "\x0a\x00\x02\x00", 4));
+		EXPECT(!memcmp(full->RouteTable[0].SubnetMask.Addr, "\xff\xff\xff\x00", 4));
+		EXPECT(!memcmp(full->RouteTable[1].SubnetMask.Addr, "\0\0\0\0", 4));
+		EXPECT(!memcmp(full->RouteTable[1].GatewayAddress.Addr, "\x0a\x00\x02\x02", 4));
+	}
 	size = sizeof(gw);
 	EXPECT_STATUS(c->GetData(c, Ip4Config2DataTypeDnsServer, &size, &gw), EFI_NOT_FOUND);
 	EXPECT_STATUS(c->GetData(c, Ip4Config2DataTypeManualAddress, &size, &gw), EFI_NOT_FOUND);
