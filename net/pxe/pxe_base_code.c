@@ -86,7 +86,8 @@ static EFI_STATUS EFIAPI pxe_bc_mtftp(EFI_PXE_BASE_CODE_PROTOCOL *this,
 		return EFI_UNSUPPORTED;
 	if (op == EFI_PXE_BASE_CODE_TFTP_READ_FILE && !buffer && !dont_use_buffer)
 		return EFI_INVALID_PARAMETER;
-	if (block_size && *block_size < 8)
+	/* BlockSize "must be at least 512" (UEFI 2.10, Mtftp()). */
+	if (block_size && *block_size < 512)
 		return EFI_INVALID_PARAMETER;
 	/* Blocks larger than a frame holds are asked as the largest that fits. */
 	blksize = block_size ? (uint16_t)MIN(*block_size, (UINTN)TFTP_WANTED_BLKSIZE)

@@ -160,7 +160,7 @@ def test_tftp_downloads_and_errors(ember, esp, files):
     assert "tftp: blob.bin: the host does not answer" in log
     for cmd in ["tftp -s 4 10.0.2.2 blob.bin", "tftp 10.0.2.2", "tftp host.example blob.bin"]:
         assert got[cmd][1] == INVALID, (cmd, got[cmd])
-    assert "tftp: -s needs a block size from 8 to 65464, not '4'" in log
+    assert "tftp: -s needs a block size from 512 to 65464, not '4'" in log
     assert "tftp: 'host.example' is not an IPv4 address" in log
     assert got["tftp -i eth7 10.0.2.2 blob.bin"][1] == NOT_FOUND
 

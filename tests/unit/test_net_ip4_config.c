@@ -220,7 +220,7 @@ TEST(net_ip4_config_pxe_station_ip_and_block_size)
 	EXPECT_EQ(size, sizeof(file));
 	EXPECT(!memcmp(buf, file, sizeof(file)));
 	EXPECT_EQ(fake_snp_stats(f)->rrq_blksize, 512);
-	blksize = 7;
+	blksize = 511; /* Mtftp's BlockSize is 512 at least */
 	EXPECT_STATUS(pxe->Mtftp(pxe, EFI_PXE_BASE_CODE_TFTP_READ_FILE, buf, false, &size, &blksize,
 				 &server, (UINT8 *)"a.efi", NULL, false),
 		      EFI_INVALID_PARAMETER);

@@ -73,10 +73,11 @@ static EFI_STATUS cmd_tftp(struct shell *sh, UINTN argc, CHAR16 **argv)
 
 	if (EFI_ERROR(status))
 		return status;
-	/* RFC 2348's range; Ember's stack asks at most 1468 (a 1500-byte frame). */
+	/* Mtftp wants 512 at least (UEFI 2.10), RFC 2348 65464 at most; Ember's stack
+	 * asks at most 1468 (a 1500-byte frame). */
 	if ((v = sh_args_value(&a, "-s")) &&
-	    (!sh_parse_u64(v, false, &blksize) || blksize < 8 || blksize > 65464)) {
-		sh_error(sh, "tftp: -s needs a block size from 8 to 65464, not '%ls'\n", v);
+	    (!sh_parse_u64(v, false, &blksize) || blksize < 512 || blksize > 65464)) {
+		sh_error(sh, "tftp: -s needs a block size from 512 to 65464, not '%ls'\n", v);
 		return EFI_INVALID_PARAMETER;
 	}
 	if (a.count < 2 || a.count > 3) {
@@ -106,5 +107,5 @@ SH_COMMAND(tftp, "tftp", "Downloads a file from a TFTP server",
 	   "  Reads the file remote from the TFTP server at host (an IPv4 address) and writes\n"
 	   "  it as local (by default the last part of remote) in the current directory.\n"
 	   "  -i    the interface (eth0 ...; the first by default)\n"
-	   "  -s    the block size to ask for (8-65464; at most 1468 is asked)\n",
+	   "  -s    the block size to ask for (512-65464; at most 1468 is asked)\n",
 	   cmd_tftp);
