@@ -11,6 +11,25 @@
 
 static EFI_GUID config_guid = EFI_IP4_CONFIG2_PROTOCOL_GUID;
 
+/* The gateway of the default route in the table that follows info (size bytes in all): a
+ * DHCP router is there (EDK2), not in Gateway. */
+static void net_if_default_route(struct net_if *nif, const EFI_IP4_CONFIG2_INTERFACE_INFO *info,
+				 UINTN size)
+{
+	const EFI_IP4_ROUTE_TABLE *r = (const EFI_IP4_ROUTE_TABLE *)(info + 1);
+	UINTN n = MIN((UINTN)info->RouteTableSize, (size - sizeof(*info)) / sizeof(*r));
+
+	nif->has_route_gateway = false;
+	for (UINTN i = 0; i < n; i++) {
+		if (mem_is_zero(r[i].SubnetAddress.Addr, 4) &&
+		    mem_is_zero(r[i].SubnetMask.Addr, 4) &&
+		    !mem_is_zero(r[i].GatewayAddress.Addr, 4)) {
+			nif->route_gateway = r[i].GatewayAddress;
+			nif->has_route_gateway = true;
+		}
+	}
+}
+
 /* Reads the interface's information again. Its size is asked first: a firmware may put the
  * route table after the structure (EDK2 does, once it has an address). */
 static bool net_if_refresh(struct net_if *nif)
@@ -26,19 +45,7 @@ static bool net_if_refresh(struct net_if *nif)
 	if (!EFI_ERROR(status)) {
 		nif->info = *info;
 		nif->info.Name[EFI_IP4_CONFIG2_INTERFACE_INFO_NAME_SIZE - 1] = 0;
-		/* A DHCP router is in the route table (EDK2), not in Gateway. */
-		nif->has_route_gateway = false;
-		for (UINT32 i = 0; i < info->RouteTableSize &&
-				   (i + 1) * sizeof(EFI_IP4_ROUTE_TABLE) <= size - sizeof(*info);
-		     i++) {
-			EFI_IP4_ROUTE_TABLE *r = (EFI_IP4_ROUTE_TABLE *)(info + 1) + i;
-			if (mem_is_zero(r->SubnetAddress.Addr, 4) &&
-			    mem_is_zero(r->SubnetMask.Addr, 4) &&
-			    !mem_is_zero(r->GatewayAddress.Addr, 4)) {
-				nif->route_gateway = r->GatewayAddress;
-				nif->has_route_gateway = true;
-			}
-		}
+		net_if_default_route(nif, info, size);
 		/* The route table was in the buffer freed here. */
 		nif->info.RouteTable = NULL;
 		nif->info.RouteTableSize = 0;
