@@ -31,6 +31,24 @@ static CHAR16 *http_local_name(const CHAR16 *url)
 	return out;
 }
 
+/* Whether the URL's host is a dotted IPv4 address (then a not-found is the server's 404,
+ * never a name the name server does not know). */
+static bool host_is_address(const CHAR16 *url)
+{
+	const CHAR16 *p = url + 7; /* past "http://" */
+	CHAR16 host[16];
+	EFI_IPv4_ADDRESS ip;
+	UINTN n = 0;
+
+	for (; p[n] && p[n] != ':' && p[n] != '/' && p[n] != '?' && p[n] != '#'; n++) {
+		if (n == ARRAY_SIZE(host) - 1)
+			return false; /* longer than any dotted address */
+		host[n] = p[n];
+	}
+	host[n] = 0;
+	return net_parse_ipv4(host, &ip);
+}
+
 static EFI_STATUS fetch(struct shell *sh, EMBER_NET_TOOLS_PROTOCOL *tools, const CHAR16 *url,
 			const CHAR16 *local)
 {
@@ -47,7 +65,10 @@ static EFI_STATUS fetch(struct shell *sh, EMBER_NET_TOOLS_PROTOCOL *tools, const
 	status = tools->HttpGet(tools, ascii, &body, &size);
 	if (EFI_ERROR(status)) {
 		sh_error(sh, "http: %ls: %s\n", url,
-			 status == EFI_NOT_FOUND ? "404 Not Found" : net_status_text(status));
+			 status != EFI_NOT_FOUND ? net_status_text(status)
+			 : host_is_address(url)
+			     ? "404 Not Found"
+			     : "404 Not Found, or the name server does not know the host");
 		goto out;
 	}
 	net_print_rate(sh, "http: ", size, app_tsc() - start);
