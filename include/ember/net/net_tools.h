@@ -28,7 +28,8 @@ typedef EFI_STATUS(EFIAPI *EMBER_NET_TOOLS_PING)(EMBER_NET_TOOLS_PROTOCOL *This,
 						 UINT32 TimeoutMs, UINT32 *RttUs);
 
 /* GETs Url (http:// only, following up to 4 redirects) into a buffer allocated with
- * AllocatePool (*Body, *Size; the caller frees it with FreePool). EFI_NOT_FOUND for a 404,
+ * AllocatePool (*Body, *Size; the caller frees it with FreePool). EFI_NOT_FOUND for a 404
+ * (or a host name the name server does not know, or no name server),
  * EFI_ACCESS_DENIED for 401/403, EFI_HTTP_ERROR for other answers, EFI_NO_RESPONSE for a
  * refused or unreachable server, EFI_TIMEOUT when the data stops coming,
  * EFI_INVALID_PARAMETER for a URL that is not one (https:// included). */
