@@ -3,6 +3,8 @@
 #include <ember/lib/str.h>
 #include <ember/drivers/pci_driver.h>
 #include <ember/drivers/text_input_state.h>
+#include <ember/net/net_tools.h>
+#include <efi/protocol/ip4_config2.h>
 #include <ember/core/varstore.h>
 #include <efi/acpi.h>
 #include <efi/boot_services.h>
@@ -187,6 +189,8 @@ const EFI_GUID efi_simple_network_protocol_guid =
     EFI_GUID_INIT(0xa19832b9, 0xac25, 0x11d3, 0x9a, 0x2d, 0x00, 0x90, 0x27, 0x3f, 0xc1, 0x4d);
 const EFI_GUID efi_pxe_base_code_protocol_guid =
     EFI_GUID_INIT(0x03c4e603, 0xac28, 0x11d3, 0x9a, 0x2d, 0x00, 0x90, 0x27, 0x3f, 0xc1, 0x4d);
+const EFI_GUID efi_ip4_config2_protocol_guid = EFI_IP4_CONFIG2_PROTOCOL_GUID;
+const EFI_GUID ember_net_tools_protocol_guid = EMBER_NET_TOOLS_PROTOCOL_GUID;
 const EFI_GUID efi_edid_discovered_protocol_guid =
     EFI_GUID_INIT(0x1c0c34f6, 0xd380, 0x41fa, 0xa0, 0x49, 0x8a, 0xd0, 0x6c, 0x1a, 0x66, 0xaa);
 const EFI_GUID efi_edid_active_protocol_guid =
@@ -331,6 +335,8 @@ static const struct guid_name table[] = {
     {&efi_absolute_pointer_protocol_guid, "AbsolutePointer"},
     {&efi_simple_network_protocol_guid, "SimpleNetwork"},
     {&efi_pxe_base_code_protocol_guid, "PxeBaseCode"},
+    {&efi_ip4_config2_protocol_guid, "Ip4Config2"},
+    {&ember_net_tools_protocol_guid, "EmberNetTools"},
     {&efi_edid_discovered_protocol_guid, "EdidDiscovered"},
     {&efi_edid_active_protocol_guid, "EdidActive"},
     {&efi_edid_override_protocol_guid, "EdidOverride"},

@@ -14,10 +14,17 @@ static void tftp_put_str(struct tftp_client *c, const char *s)
 
 bool tftp_client_start(struct tftp_client *c, const char *name)
 {
+	return tftp_client_start_sized(c, name, TFTP_WANTED_BLKSIZE);
+}
+
+bool tftp_client_start_sized(struct tftp_client *c, const char *name, uint16_t blksize)
+{
 	size_t n = name ? str8_len(name) : 0;
+	char digits[6];
+	int i = sizeof(digits) - 1;
 
 	mem_set(c, 0, sizeof(*c));
-	if (!n || n > TFTP_NAME_MAX)
+	if (!n || n > TFTP_NAME_MAX || blksize < 8 || blksize > TFTP_WANTED_BLKSIZE)
 		return false;
 	for (size_t i = 0; i < n; i++)
 		if ((uint8_t)name[i] < 0x20 || name[i] == 0x7f)
@@ -29,7 +36,11 @@ bool tftp_client_start(struct tftp_client *c, const char *name)
 	tftp_put_str(c, name);
 	tftp_put_str(c, "octet");
 	tftp_put_str(c, "blksize");
-	tftp_put_str(c, "1468");
+	digits[i] = 0;
+	for (unsigned v = blksize; v; v /= 10)
+		digits[--i] = (char)('0' + v % 10);
+	tftp_put_str(c, digits + i);
+	c->asked = blksize;
 	tftp_put_str(c, "tsize");
 	tftp_put_str(c, "0");
 	c->tries = 1;
@@ -152,7 +163,7 @@ static const char *tftp_option(struct tftp_client *c, const char *name, const ch
 	if (tftp_same_name(name, "blksize")) {
 		if (*seen & 1)
 			return "OACK repeats blksize";
-		if (v < 8 || v > TFTP_WANTED_BLKSIZE)
+		if (v < 8 || v > c->asked)
 			return "OACK blksize out of range";
 		c->blksize = (uint16_t)v;
 		*seen |= 1;

@@ -4,6 +4,7 @@
 #ifndef EMBER_NET_PXE_H
 #define EMBER_NET_PXE_H
 
+#include <efi/protocol/ip4_config2.h>
 #include <efi/protocol/load_file.h>
 #include <efi/protocol/pxe_base_code.h>
 #include <efi/protocol/simple_network.h>
@@ -11,6 +12,7 @@
 #include <ember/net/dhcp4.h>
 #include <ember/net/http.h>
 #include <ember/net/ipv4.h>
+#include <ember/net/net_tools.h>
 #include <ember/net/tcp.h>
 
 #define PXE_SIGNATURE 0x31455850u /* "PXE1" */
@@ -38,7 +40,14 @@ struct pxe_dev {
 	struct dhcp4_client dhcp; /* dhcp.lease is the lease once bound */
 	bool bound;
 	bool bound_http; /* the lease was asked for as the HTTP boot client */
-	uint32_t dns;	 /* the name server of the lease (option 6) */
+	uint32_t dns;	 /* the name server of the lease (option 6), or the one set */
+	/* The configuration protocols for programs (the shell's ifconfig, ping, http):
+	 * Ip4Config2 with its policy, and Ember's ping and HTTP GET. */
+	unsigned index; /* the interface is "eth<index>" */
+	EFI_IP4_CONFIG2_PROTOCOL ip4_config;
+	EMBER_NET_TOOLS_PROTOCOL tools;
+	bool static_policy; /* Ip4Config2PolicyStatic: the address is what a program set */
+	bool config_dhcp;   /* DHCP for Ip4Config2: no proxyDHCP offer is awaited */
 	/* HTTP boot: the child MAC()/IPv4()/Uri() with its LoadFile, and the body the size
 	 * query downloaded, kept for the call that loads it. */
 	EFI_HANDLE http_child;
@@ -47,6 +56,8 @@ struct pxe_dev {
 	struct pxe_http_body http_cache;
 	uint8_t rx[PXE_FRAME_MAX];
 	uint8_t tx[PXE_FRAME_MAX];
+	/* ICMP's own: an echo is answered while another frame is being built in tx. */
+	uint8_t icmp_tx[PXE_FRAME_MAX];
 };
 
 /* Where a UDP payload to send is written (then pxe_send_udp). */
@@ -85,6 +96,9 @@ EFI_STATUS pxe_dhcp(struct pxe_dev *d, bool http);
  * EFI_BUFFER_TOO_SMALL *size is the file's size. */
 EFI_STATUS pxe_tftp_read(struct pxe_dev *d, uint32_t server, const char *name, void *buffer,
 			 UINTN *size);
+/* The same asking for blksize (8..1468) instead of 1468. */
+EFI_STATUS pxe_tftp_read_sized(struct pxe_dev *d, uint32_t server, const char *name,
+			       uint16_t blksize, void *buffer, UINTN *size);
 /* Prints a line (format as lib/format.h) on the console for the user. */
 void pxe_say(const char *fmt, ...);
 /* The SMBIOS system UUID, in network order, for DHCP option 97; false when there is none. */
@@ -122,6 +136,19 @@ bool pxe_is_url(const char *s);
 /* Creates and removes the HTTP boot child of the NIC (pxe_driver.c's Start and Stop). */
 EFI_STATUS pxe_http_child_create(struct pxe_dev *d, EFI_HANDLE driver);
 EFI_STATUS pxe_http_child_destroy(struct pxe_dev *d, EFI_HANDLE driver);
+
+/* Answers an ICMP echo request to us (ip, in d->rx) straight to the MAC it came from
+ * (net/pxe/pxe_icmp.c). */
+void pxe_icmp_answer(struct pxe_dev *d, const struct ipv4_packet *ip, const uint8_t *src_mac);
+/* Sends an ICMP echo request to ip and waits until timeout_ns for its reply. */
+EFI_STATUS pxe_ping(struct pxe_dev *d, uint32_t ip, uint16_t seq, UINT64 timeout_ns,
+		    UINT64 *rtt_ns);
+/* Forgets the address, its mask, router and name server (and the lease). */
+void pxe_unbind(struct pxe_dev *d);
+/* Fills EFI_IP4_CONFIG2_PROTOCOL (pxe_ip4_config.c) and EMBER_NET_TOOLS_PROTOCOL
+ * (pxe_tools.c) of the device. */
+void pxe_ip4_config_init(struct pxe_dev *d);
+void pxe_tools_init(struct pxe_dev *d);
 
 /* LoadFile (UEFI 2.10, 13.1) of the PXE boot: DHCP, then the boot file over TFTP. */
 EFI_STATUS EFIAPI pxe_load_file(EFI_LOAD_FILE_PROTOCOL *this, EFI_DEVICE_PATH_PROTOCOL *path,

@@ -1,12 +1,13 @@
 /* EFI_PXE_BASE_CODE_PROTOCOL (UEFI 2.10, 24.3), the subset loaders use: Start, Stop, Dhcp,
- * Mtftp (TFTP file size and read), UdpWrite and UdpRead, and the Mode with the DHCP
- * packets of the boot. Discover (PXE boot servers), multicast TFTP, filters, Arp and the
- * Set* calls answer EFI_UNSUPPORTED. */
+ * Mtftp (TFTP file size and read), UdpWrite and UdpRead, SetStationIp, and the Mode with
+ * the DHCP packets of the boot. Discover (PXE boot servers), multicast TFTP, filters, Arp
+ * and the other Set* calls answer EFI_UNSUPPORTED. */
 #define LOG_PREFIX "pxe: "
 #include <ember/core/core.h>
 #include <ember/core/log.h>
 #include <ember/lib/str.h>
 #include <ember/lib/util.h>
+#include <ember/net/tftp.h>
 #include "pxe.h"
 
 #define UDP_READ_WAIT_NS 100000000ull
@@ -74,6 +75,7 @@ static EFI_STATUS EFIAPI pxe_bc_mtftp(EFI_PXE_BASE_CODE_PROTOCOL *this,
 {
 	EFI_STATUS status;
 	struct pxe_dev *d = pxe_started(this, &status);
+	uint16_t blksize;
 	UINTN n;
 
 	if (!d)
@@ -84,9 +86,15 @@ static EFI_STATUS EFIAPI pxe_bc_mtftp(EFI_PXE_BASE_CODE_PROTOCOL *this,
 		return EFI_UNSUPPORTED;
 	if (op == EFI_PXE_BASE_CODE_TFTP_READ_FILE && !buffer && !dont_use_buffer)
 		return EFI_INVALID_PARAMETER;
+	/* BlockSize "must be at least 512" (UEFI 2.10, Mtftp()). */
+	if (block_size && *block_size < 512)
+		return EFI_INVALID_PARAMETER;
+	/* Blocks larger than a frame holds are asked as the largest that fits. */
+	blksize = block_size ? (uint16_t)MIN(*block_size, (UINTN)TFTP_WANTED_BLKSIZE)
+			     : TFTP_WANTED_BLKSIZE;
 	n = op == EFI_PXE_BASE_CODE_TFTP_READ_FILE && !dont_use_buffer ? (UINTN)*size : 0;
-	status =
-	    pxe_tftp_read(d, net_get32(server->v4.Addr), (const char *)name, n ? buffer : NULL, &n);
+	status = pxe_tftp_read_sized(d, net_get32(server->v4.Addr), (const char *)name, blksize,
+				     n ? buffer : NULL, &n);
 	if (status == EFI_SUCCESS || status == EFI_BUFFER_TOO_SMALL)
 		*size = n;
 	/* Asking the size is done when the size is known. */
@@ -201,10 +209,30 @@ static EFI_STATUS EFIAPI pxe_bc_set_parameters(EFI_PXE_BASE_CODE_PROTOCOL *this,
 	return EFI_UNSUPPORTED;
 }
 
+/* The station address and mask, as a static configuration (Ip4Config2 then says so). */
 static EFI_STATUS EFIAPI pxe_bc_set_station_ip(EFI_PXE_BASE_CODE_PROTOCOL *this, EFI_IP_ADDRESS *ip,
 					       EFI_IP_ADDRESS *mask)
 {
-	return EFI_UNSUPPORTED;
+	EFI_STATUS status;
+	struct pxe_dev *d = pxe_started(this, &status);
+	EFI_IP4_CONFIG2_POLICY policy = Ip4Config2PolicyStatic;
+	EFI_IP4_CONFIG2_MANUAL_ADDRESS m = {0};
+
+	if (!d)
+		return status;
+	if (ip)
+		m.Address = ip->v4;
+	else
+		net_put32(m.Address.Addr, d->ip);
+	if (mask)
+		m.SubnetMask = mask->v4;
+	else
+		net_put32(m.SubnetMask.Addr, d->subnet);
+	if (!d->static_policy)
+		d->ip4_config.SetData(&d->ip4_config, Ip4Config2DataTypePolicy, sizeof(policy),
+				      &policy);
+	return d->ip4_config.SetData(&d->ip4_config, Ip4Config2DataTypeManualAddress, sizeof(m),
+				     &m);
 }
 
 static EFI_STATUS EFIAPI pxe_bc_set_packets(

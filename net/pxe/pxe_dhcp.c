@@ -65,11 +65,12 @@ static void pxe_bind(struct pxe_dev *d)
 	d->router = l->router;
 	d->dns = l->dns;
 	d->bound = true;
+	d->static_policy = false; /* whoever asked, the address is now DHCP's */
 	net_put32(d->mode.StationIp.v4.Addr, d->ip);
 	net_put32(d->mode.SubnetMask.v4.Addr, d->subnet);
 	/* The lease names no boot file: a proxyDHCP server may, a little later (PXE only:
 	 * HTTP boot takes its URL from the lease or the boot option). */
-	if (!d->bound_http && !dhcp4_client_boot(&d->dhcp))
+	if (!d->bound_http && !d->config_dhcp && !dhcp4_client_boot(&d->dhcp))
 		pxe_dhcp_wait(d, core_time_ns() + PROXY_WAIT_NS);
 	l = dhcp4_client_boot(&d->dhcp);
 	log_info("DHCP: address %u.%u.%u.%u, boot file \"%s\"%s\n", d->ip >> 24, d->ip >> 16 & 0xff,
@@ -113,4 +114,14 @@ EFI_STATUS pxe_dhcp(struct pxe_dev *d, bool http)
 	}
 	log_debug("DHCP: no %s\n", d->dhcp.state == DHCP4_SELECTING ? "offer" : "ACK");
 	return EFI_TIMEOUT;
+}
+
+void pxe_unbind(struct pxe_dev *d)
+{
+	d->ip = d->subnet = d->router = d->dns = 0;
+	d->bound = false;
+	d->mode.DhcpAckReceived = false;
+	d->mode.ProxyOfferReceived = false;
+	mem_set(&d->mode.StationIp, 0, sizeof(d->mode.StationIp));
+	mem_set(&d->mode.SubnetMask, 0, sizeof(d->mode.SubnetMask));
 }

@@ -21,6 +21,9 @@ static EFI_STATUS EFIAPI pxe_supported(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HA
 			       &efi_simple_network_protocol_guid, NULL);
 }
 
+/* The next interface's number: eth0, eth1 ... in the order the NICs were started. */
+static unsigned pxe_next_index;
+
 static EFI_STATUS EFIAPI pxe_start(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE controller,
 				   EFI_DEVICE_PATH_PROTOCOL *remaining)
 {
@@ -46,12 +49,17 @@ static EFI_STATUS EFIAPI pxe_start(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE
 	d->controller = controller;
 	d->load_file.LoadFile = pxe_load_file;
 	pxe_base_code_init(d);
+	pxe_ip4_config_init(d);
+	pxe_tools_init(d);
 	status = protocol_install_multiple(&controller, &efi_load_file_protocol_guid, &d->load_file,
-					   &efi_pxe_base_code_protocol_guid, &d->pxe, NULL);
+					   &efi_pxe_base_code_protocol_guid, &d->pxe,
+					   &efi_ip4_config2_protocol_guid, &d->ip4_config,
+					   &ember_net_tools_protocol_guid, &d->tools, NULL);
 	if (EFI_ERROR(status)) {
-		log_debug("installing LoadFile and PxeBaseCode: %r\n", status);
+		log_debug("installing LoadFile, PxeBaseCode and the configuration: %r\n", status);
 		goto err_close;
 	}
+	d->index = pxe_next_index++;
 	/* Without a child there is still PXE: HTTP boot is the one lost. */
 	pxe_http_child_create(d, this->DriverBindingHandle);
 	return EFI_SUCCESS;
@@ -79,9 +87,10 @@ static EFI_STATUS EFIAPI pxe_stop(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE 
 	status = pxe_http_child_destroy(d, this->DriverBindingHandle);
 	if (EFI_ERROR(status) || child_count)
 		return status;
-	status =
-	    protocol_uninstall_multiple(controller, &efi_load_file_protocol_guid, &d->load_file,
-					&efi_pxe_base_code_protocol_guid, &d->pxe, NULL);
+	status = protocol_uninstall_multiple(
+	    controller, &efi_load_file_protocol_guid, &d->load_file,
+	    &efi_pxe_base_code_protocol_guid, &d->pxe, &efi_ip4_config2_protocol_guid,
+	    &d->ip4_config, &ember_net_tools_protocol_guid, &d->tools, NULL);
 	if (EFI_ERROR(status))
 		return status;
 	protocol_close(controller, &efi_simple_network_protocol_guid, this->DriverBindingHandle,

@@ -4,6 +4,7 @@
 #include <ember/core/log.h>
 #include <ember/lib/str.h>
 #include <ember/net/eth.h>
+#include <ember/net/icmp.h>
 #include "pxe.h"
 
 #define ARP_TRIES 4
@@ -91,6 +92,12 @@ bool pxe_receive_ip(struct pxe_dev *d, struct ipv4_packet *ip, bool *got_frame)
 	why = ipv4_parse(f.payload, f.payload_len, ip);
 	if (why) {
 		log_debug("dropped a packet: %s\n", why);
+		return false;
+	}
+	/* Echo requests to our address are answered here, whoever is waiting. */
+	if (ip->protocol == IPV4_PROTO_ICMP && d->ip && ip->dst == d->ip && ip->payload_len >= 1 &&
+	    ip->payload[0] == ICMP_ECHO_REQUEST) {
+		pxe_icmp_answer(d, ip, f.src);
 		return false;
 	}
 	/* Before DHCP binds us, replies may be sent to the address offered. */

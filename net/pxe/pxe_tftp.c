@@ -72,6 +72,9 @@ static EFI_STATUS pxe_tftp_step(struct pxe_dev *d, struct tftp_client *c, uint32
 	if (from != server)
 		return EFI_NOT_READY;
 	ev = tftp_client_input(c, u.src_port, u.payload, u.len);
+	if (ev == TFTP_EV_OPTIONS)
+		log_debug("TFTP options: blksize %u, tsize %llu\n", c->blksize,
+			  (unsigned long long)c->tsize);
 	if (ev == TFTP_EV_OPTIONS && c->has_tsize && c->tsize > s->size) {
 		/* LoadFile's size protocol: say the size, without reading the file. */
 		s->total = c->tsize;
@@ -88,6 +91,12 @@ static EFI_STATUS pxe_tftp_step(struct pxe_dev *d, struct tftp_client *c, uint32
 EFI_STATUS pxe_tftp_read(struct pxe_dev *d, uint32_t server, const char *name, void *buffer,
 			 UINTN *size)
 {
+	return pxe_tftp_read_sized(d, server, name, TFTP_WANTED_BLKSIZE, buffer, size);
+}
+
+EFI_STATUS pxe_tftp_read_sized(struct pxe_dev *d, uint32_t server, const char *name,
+			       uint16_t blksize, void *buffer, UINTN *size)
+{
 	struct tftp_client *c = pool_alloc(sizeof(*c));
 	struct pxe_sink s = {buffer, buffer ? *size : 0, 0, 0};
 	uint16_t port = pxe_new_port(d);
@@ -95,7 +104,7 @@ EFI_STATUS pxe_tftp_read(struct pxe_dev *d, uint32_t server, const char *name, v
 
 	if (!c)
 		return EFI_OUT_OF_RESOURCES;
-	if (!tftp_client_start(c, name)) {
+	if (!tftp_client_start_sized(c, name, blksize)) {
 		log_debug("boot file name \"%s\" cannot be asked for\n", name);
 		pool_free(c);
 		return EFI_NOT_FOUND;

@@ -118,3 +118,31 @@ write("pxe", {
     rec_k(1, dhcp(5, bytes([54, 4, 10, 0, 2, 2]))),
     "nak": rec_k(1, dhcp(2, PXE_OPTS)) + rec_k(1, dhcp(6, bytes([54, 4, 10, 0, 2, 2]))),
 })
+
+
+def icmp_frame(icmp_type, data=b"abcdefgh", code=0, good_sum=True, dst=(10, 0, 2, 15)):
+    msg = struct.pack(">BBHHH", icmp_type, code, 0, 0x454D, 1) + data
+    msg = msg[:2] + struct.pack(">H", checksum(msg) ^ (0 if good_sum else 1)) + msg[4:]
+    src = bytes([10, 0, 2, 2])
+    ip = struct.pack(">BBHHHBBH4s4s", 0x45, 0, 20 + len(msg), 1, 0x4000, 64, 1, 0, src,
+                     bytes(dst))
+    ip = ip[:10] + struct.pack(">H", checksum(ip)) + ip[12:]
+    return MAC + bytes.fromhex("52550a000202") + b"\x08\x00" + ip + msg
+
+
+# fuzz_icmp: frames carrying ICMP echo (net/icmp.c).
+write("icmp", {
+    "request": icmp_frame(8),
+    "reply": icmp_frame(0, bytes(range(32))),
+    "empty": icmp_frame(8, b""),
+    "odd-length": icmp_frame(0, b"abc"),
+    "bad-sum": icmp_frame(8, good_sum=False),
+    "code": icmp_frame(8, code=1),
+    "unreachable": icmp_frame(3, bytes(28)),
+})
+# fuzz_pxe: an echo request to the bound address, answered on the way through the boot.
+write("pxe", {
+    "ping-during-boot": rec_k(1, dhcp(2, PXE_OPTS)) + rec_k(1, dhcp(5, PXE_OPTS)) +
+    rec_k(0, ETH_ARP + arp(2, [10, 0, 2, 2], [10, 0, 2, 15])) + rec_k(0, icmp_frame(8)) +
+    rec_k(2, tftp_data(1, 16)),
+})

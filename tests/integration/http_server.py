@@ -20,7 +20,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.do_GET(head=True)
 
     def do_GET(self, head=False):
-        path = self.path
+        path = self.path.split("?", 1)[0]  # a query names the same file
         if path.startswith("/redirect/"):
             self.send_response(302)
             self.send_header("Location", path[len("/redirect"):])

@@ -42,6 +42,11 @@ struct fake_snp {
 
 static void send_udp_from(struct fake_snp *f, uint32_t src, uint16_t sport, uint16_t dport,
 			  uint32_t dst, const void *payload, size_t len);
+static void send_echo(struct fake_snp *f, uint8_t type, uint16_t id, uint16_t seq,
+		      const uint8_t *data, size_t len);
+
+/* The data of the echo request 10.0.2.2 sends with ping_client. */
+#define ECHO_DATA "fake ping data!!"
 
 static uint16_t get16(const uint8_t *p)
 {
@@ -184,6 +189,8 @@ static void serve_dhcp(struct fake_snp *f, const uint8_t *m, size_t n)
 	send_udp(f, 67, 68, 0xffffffff, reply, test_dhcp_reply(reply, &r));
 	if (f->cfg.proxy && offer != f->cfg.proxy_late)
 		send_proxy_offer(f, r.xid);
+	if (!offer && f->cfg.ping_client)
+		send_echo(f, 8, 0x1234, 7, (const uint8_t *)ECHO_DATA, sizeof(ECHO_DATA) - 1);
 }
 
 static void send_data(struct fake_snp *f, uint32_t block)
@@ -272,6 +279,55 @@ static void serve_tftp(struct fake_snp *f, const uint8_t *p, size_t n)
 		send_data(f, f->blocks_sent); /* a lost DATA: its ACK came again */
 }
 
+/* Queues an ICMP echo message (RFC 792) of type from 10.0.2.2 to the client. */
+static void send_echo(struct fake_snp *f, uint8_t type, uint16_t id, uint16_t seq,
+		      const uint8_t *data, size_t len)
+{
+	uint8_t *fr;
+	size_t n = 42 + len;
+
+	if (f->rx_count == RX_SLOTS || n > FRAME_MAX)
+		return;
+	fr = f->rx[(f->rx_head + f->rx_count) % RX_SLOTS];
+	f->rx_len[(f->rx_head + f->rx_count++) % RX_SLOTS] = n;
+	memcpy(fr, client_mac, 6);
+	memcpy(fr + 6, server_mac, 6);
+	put16(fr + 12, 0x0800);
+	memset(fr + 14, 0, 20);
+	fr[14] = 0x45;
+	put16(fr + 16, 20 + 8 + len);
+	fr[22] = 64;
+	fr[23] = 1;
+	put32(fr + 26, SERVER_IP);
+	put32(fr + 30, CLIENT_IP);
+	put16(fr + 24, csum(fr + 14, 20, 0));
+	fr[34] = type;
+	fr[35] = 0;
+	put16(fr + 36, 0);
+	put16(fr + 38, id);
+	put16(fr + 40, seq);
+	memcpy(fr + 42, data, len);
+	put16(fr + 36, csum(fr + 34, 8 + len, 0));
+}
+
+/* An echo request to 10.0.2.2 is answered; the client's reply to ours is checked. */
+static void serve_icmp(struct fake_snp *f, const uint8_t *fr, size_t size)
+{
+	size_t len = get16(fr + 16);
+
+	if (len < 28 || 14 + len > size || csum(fr + 34, len - 20, 0) != 0)
+		return;
+	if (fr[34] == 8 && get16(fr + 30) == SERVER_IP >> 16 &&
+	    get16(fr + 32) == (SERVER_IP & 0xffff)) {
+		f->stats.echo_requests++;
+		send_echo(f, 0, get16(fr + 38), get16(fr + 40), fr + 42, len - 28);
+	} else if (fr[34] == 0 && fr[35] == 0 && get16(fr + 38) == 0x1234 && get16(fr + 40) == 7 &&
+		   len - 28 == sizeof(ECHO_DATA) - 1 && !memcmp(fr + 42, ECHO_DATA, len - 28) &&
+		   !memcmp(fr, server_mac, 6)) {
+		f->stats.echo_replies++;
+	}
+}
+
 static void serve_arp(struct fake_snp *f, const uint8_t *fr)
 {
 	uint8_t *r;
@@ -316,6 +372,8 @@ static EFI_STATUS EFIAPI fake_transmit(EFI_SIMPLE_NETWORK_PROTOCOL *this, UINTN 
 		serve_rrq(f, get16(fr + 34), fr + 42, get16(fr + 38) - 8);
 	else if (get16(fr + 12) == 0x0800 && fr[23] == 17 && get16(fr + 36) == SERVER_TID)
 		serve_tftp(f, fr + 42, get16(fr + 38) - 8);
+	else if (get16(fr + 12) == 0x0800 && fr[23] == 1)
+		serve_icmp(f, fr, size);
 	return EFI_SUCCESS;
 }
 

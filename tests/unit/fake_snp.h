@@ -1,7 +1,8 @@
 /* A fake NIC with a network behind it, for the PXE driver's tests: an
  * EFI_SIMPLE_NETWORK_PROTOCOL whose Transmit hands each frame to a DHCP server and a TFTP
  * server at 10.0.2.2 (as QEMU's user network has them; TFTP answers at any 10.0.2.x it is
- * asked at, and ARP for all of 10.0.2.x), whose answers Receive then returns. Written from the
+ * asked at, and ARP for all of 10.0.2.x) and ICMP echo at 10.0.2.2, whose answers Receive
+ * then returns. Written from the
  * RFCs' layouts, without Ember's net/ code. */
 #ifndef EMBER_TEST_FAKE_SNP_H
 #define EMBER_TEST_FAKE_SNP_H
@@ -26,6 +27,7 @@ struct fake_snp_config {
 	bool proxy;		  /* a proxyDHCP offer names the boot file (with no_boot_file) */
 	bool proxy_late;	  /* ... sent after the ACK instead of after the OFFER */
 	uint32_t hw_address_size; /* the SNP's, 0 for Ethernet's 6 */
+	bool ping_client;	  /* after the DHCP ACK, 10.0.2.2 sends an ICMP echo request */
 };
 
 struct fake_snp;
@@ -44,6 +46,9 @@ struct fake_snp_stats {
 	char last_error[64];  /* the message of the client's last TFTP ERROR */
 	uint8_t option97[17]; /* the last DISCOVER's client machine identifier */
 	uint32_t tftp_ip;     /* where the last RRQ was sent (every 10.0.2.x answers) */
+	/* ICMP echo (10.0.2.2 answers requests to itself): requests the client sent, and its
+	 * replies to ping_client's request that were right (type, id, seq, data, checksum). */
+	unsigned echo_requests, echo_replies;
 };
 const struct fake_snp_stats *fake_snp_stats(struct fake_snp *f);
 

@@ -125,6 +125,8 @@ extern const EFI_GUID efi_simple_pointer_protocol_guid;
 extern const EFI_GUID efi_absolute_pointer_protocol_guid;
 extern const EFI_GUID efi_simple_network_protocol_guid;
 extern const EFI_GUID efi_pxe_base_code_protocol_guid;
+extern const EFI_GUID efi_ip4_config2_protocol_guid;
+extern const EFI_GUID ember_net_tools_protocol_guid; /* include/ember/net/net_tools.h */
 extern const EFI_GUID efi_edid_discovered_protocol_guid;
 extern const EFI_GUID efi_edid_active_protocol_guid;
 extern const EFI_GUID efi_edid_override_protocol_guid;

@@ -32,6 +32,7 @@ enum tftp_event {
 struct tftp_client {
 	enum tftp_state state;
 	uint16_t blksize; /* negotiated, 512 without an OACK */
+	uint16_t asked;	  /* the blksize asked for: an OACK may lower it, never raise it */
 	bool has_tsize;	  /* the server gave the size */
 	uint64_t tsize;
 	uint64_t blocks;	   /* data blocks received, wraps of the block number included */
@@ -53,6 +54,8 @@ struct tftp_client {
  * Returns false for an empty name, one longer than TFTP_NAME_MAX or with control
  * characters. */
 bool tftp_client_start(struct tftp_client *c, const char *name);
+/* The same asking for blksize (8..TFTP_WANTED_BLKSIZE; false for any other). */
+bool tftp_client_start_sized(struct tftp_client *c, const char *name, uint16_t blksize);
 /* Takes in a datagram from the server's src_port. After it, when send is set, out holds the
  * answer to send (an ACK, or an ERROR when the client gives up on a bad packet). Refused packets
  * (bad opcode, DATA longer than the block size, an OACK that is late, repeats an option, names one
