@@ -36,21 +36,30 @@ static void take_binding(struct candidates *c, EFI_HANDLE handle)
 		}
 }
 
-/* Takes the binding with the highest Version among those that pass the filter. */
-static bool take_highest(struct candidates *c, bool (*filter)(EFI_HANDLE),
-			 UINT32 (*rank)(UINTN, struct candidates *))
+/* Moves the bindings left that pass the filter into the sorted list, highest rank first,
+ * equal ranks in their order in the list (what repeatedly taking the first highest gives).
+ * Each rank is asked for once and the moves are an insertion sort: ConnectController runs
+ * this for every controller of every pass, over every driver. */
+static void take_by_rank(struct candidates *c, bool (*filter)(EFI_HANDLE),
+			 UINT32 (*rank)(UINTN, struct candidates *), UINT32 *ranks)
 {
-	UINTN best = c->count;
+	UINTN first = c->sorted_count;
 
-	for (UINTN i = 0; i < c->count; i++)
-		if (c->all[i] && (!filter || filter(c->handles[i])) &&
-		    (best == c->count || rank(i, c) > rank(best, c)))
-			best = i;
-	if (best == c->count)
-		return false;
-	c->sorted[c->sorted_count++] = c->all[best];
-	c->all[best] = NULL;
-	return true;
+	for (UINTN i = 0; i < c->count; i++) {
+		UINTN at = c->sorted_count;
+		UINT32 r;
+		if (!c->all[i] || (filter && !filter(c->handles[i])))
+			continue;
+		r = rank(i, c);
+		for (; at > first && ranks[at - 1] < r; at--) {
+			c->sorted[at] = c->sorted[at - 1];
+			ranks[at] = ranks[at - 1];
+		}
+		c->sorted[at] = c->all[i];
+		ranks[at] = r;
+		c->sorted_count++;
+		c->all[i] = NULL;
+	}
 }
 
 static UINT32 rank_by_version(UINTN i, struct candidates *c)
@@ -73,7 +82,8 @@ static bool has_family_override(EFI_HANDLE h)
 	return !EFI_ERROR(protocol_get(h, &efi_driver_family_override_protocol_guid, &p));
 }
 
-static void sort_candidates(struct candidates *c, EFI_HANDLE controller, EFI_HANDLE *driver_images)
+static void sort_candidates(struct candidates *c, EFI_HANDLE controller, EFI_HANDLE *driver_images,
+			    UINT32 *ranks)
 {
 	EFI_PLATFORM_DRIVER_OVERRIDE_PROTOCOL *platform;
 	EFI_BUS_SPECIFIC_DRIVER_OVERRIDE_PROTOCOL *bus;
@@ -85,14 +95,12 @@ static void sort_candidates(struct candidates *c, EFI_HANDLE controller, EFI_HAN
 		protocol_locate(&efi_platform_driver_override_protocol_guid, (void **)&platform)))
 		for (image = NULL; !EFI_ERROR(platform->GetDriver(platform, controller, &image));)
 			take_binding(c, image);
-	while (take_highest(c, has_family_override, rank_by_family))
-		;
+	take_by_rank(c, has_family_override, rank_by_family, ranks);
 	if (!EFI_ERROR(protocol_get(controller, &efi_bus_specific_driver_override_protocol_guid,
 				    (void **)&bus)))
 		for (image = NULL; !EFI_ERROR(bus->GetDriver(bus, &image));)
 			take_binding(c, image);
-	while (take_highest(c, NULL, rank_by_version))
-		;
+	take_by_rank(c, NULL, rank_by_version, ranks);
 }
 
 /* Offers the controller to each driver in turn; after a Start, the round begins again. */
@@ -100,6 +108,7 @@ static EFI_STATUS connect_single(EFI_HANDLE controller, EFI_HANDLE *driver_image
 				 EFI_DEVICE_PATH_PROTOCOL *remaining)
 {
 	struct candidates c = {0};
+	UINT32 *ranks = NULL;
 	bool found, started = false;
 	EFI_STATUS status = handle_locate_buffer(ByProtocol, &efi_driver_binding_protocol_guid,
 						 NULL, &c.count, &c.handles);
@@ -108,13 +117,14 @@ static EFI_STATUS connect_single(EFI_HANDLE controller, EFI_HANDLE *driver_image
 		return EFI_NOT_FOUND;
 	c.all = pool_alloc(c.count * sizeof(*c.all));
 	c.sorted = pool_alloc(c.count * sizeof(*c.sorted));
-	if (!c.all || !c.sorted) {
+	ranks = pool_alloc(c.count * sizeof(*ranks));
+	if (!c.all || !c.sorted || !ranks) {
 		status = EFI_OUT_OF_RESOURCES;
 		goto out;
 	}
 	for (UINTN i = 0; i < c.count; i++)
 		protocol_get(c.handles[i], &efi_driver_binding_protocol_guid, (void **)&c.all[i]);
-	sort_candidates(&c, controller, driver_images);
+	sort_candidates(&c, controller, driver_images, ranks);
 	do {
 		found = false;
 		for (UINTN i = 0; i < c.sorted_count && !found; i++) {
@@ -132,6 +142,7 @@ static EFI_STATUS connect_single(EFI_HANDLE controller, EFI_HANDLE *driver_image
 	else
 		status = EFI_NOT_FOUND;
 out:
+	pool_free(ranks);
 	pool_free(c.sorted);
 	pool_free(c.all);
 	pool_free(c.handles);
