@@ -109,7 +109,8 @@ static EFI_STATUS connect_single(EFI_HANDLE controller, EFI_HANDLE *driver_image
 {
 	struct candidates c = {0};
 	UINT32 *ranks = NULL;
-	bool found, started = false;
+	bool found, started = false, failed = false;
+	struct handle *h;
 	EFI_STATUS status = handle_locate_buffer(ByProtocol, &efi_driver_binding_protocol_guid,
 						 NULL, &c.count, &c.handles);
 
@@ -135,8 +136,16 @@ static EFI_STATUS connect_single(EFI_HANDLE controller, EFI_HANDLE *driver_image
 			found = true;
 			if (!EFI_ERROR(db->Start(db, controller, remaining)))
 				started = true;
+			else
+				failed = true;
 		}
 	} while (found);
+	/* Every driver was offered the controller as it is now and declined or started: until
+	 * it or the drivers change, offering it again changes nothing (a failed Start is tried
+	 * again, as before). */
+	h = handle_lookup(controller);
+	if (h)
+		h->settled_at = !driver_images && !remaining && !failed ? handle_generation : 0;
 	if (started || (remaining && dp_is_end(remaining)))
 		status = EFI_SUCCESS;
 	else
@@ -188,10 +197,25 @@ EFI_STATUS driver_children(EFI_HANDLE controller, EFI_HANDLE agent, EFI_HANDLE *
 	return EFI_SUCCESS;
 }
 
-EFI_STATUS driver_connect(EFI_HANDLE controller, EFI_HANDLE *driver_images,
-			  EFI_DEVICE_PATH_PROTOCOL *remaining, bool recursive)
+/* Whether every driver declined the controller, or started on it, since it and the set of
+ * drivers last changed (see connect_single). */
+static bool is_settled(EFI_HANDLE controller)
 {
-	EFI_STATUS status = connect_single(controller, driver_images, remaining);
+	struct handle *h = handle_lookup(controller);
+
+	return h && h->settled_at && h->settled_at >= h->changed_at &&
+	       h->settled_at >= driver_bindings_changed_at;
+}
+
+/* ConnectController(controller, NULL, NULL, TRUE), skipping the offer to the drivers of a
+ * controller that is settled when skip_settled (its children are still visited). */
+static EFI_STATUS connect_tree(EFI_HANDLE controller, EFI_HANDLE *driver_images,
+			       EFI_DEVICE_PATH_PROTOCOL *remaining, bool recursive,
+			       bool skip_settled)
+{
+	EFI_STATUS status = skip_settled && is_settled(controller)
+				? EFI_SUCCESS
+				: connect_single(controller, driver_images, remaining);
 	EFI_HANDLE *children;
 	UINTN count;
 
@@ -201,11 +225,21 @@ EFI_STATUS driver_connect(EFI_HANDLE controller, EFI_HANDLE *driver_images,
 		return status;
 	for (UINTN i = 0; i < count; i++)
 		if (handle_is_valid(children[i]))
-			driver_connect(children[i], NULL, NULL, true);
+			connect_tree(children[i], NULL, NULL, true, skip_settled);
 	pool_free(children);
 	return status;
 }
 
+EFI_STATUS driver_connect(EFI_HANDLE controller, EFI_HANDLE *driver_images,
+			  EFI_DEVICE_PATH_PROTOCOL *remaining, bool recursive)
+{
+	return connect_tree(controller, driver_images, remaining, recursive, false);
+}
+
+/* Every handle, recursively. A controller that every driver already declined or started on,
+ * and that has not changed since, nor have the drivers, is not offered again: a second pass
+ * (the boot manager's, after the platform's) then costs only the controllers that are new
+ * or changed. */
 void driver_connect_all(void)
 {
 	EFI_HANDLE *handles;
@@ -215,7 +249,7 @@ void driver_connect_all(void)
 		return;
 	for (UINTN i = 0; i < count; i++)
 		if (handle_is_valid(handles[i]))
-			driver_connect(handles[i], NULL, NULL, true);
+			connect_tree(handles[i], NULL, NULL, true, true);
 	pool_free(handles);
 }
 

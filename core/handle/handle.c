@@ -2,8 +2,10 @@
 #include "handle.h"
 #include "../services.h"
 #include <ember/lib/str.h>
+#include <ember/lib/guids.h>
 
 struct list handle_list = LIST_INIT(handle_list);
+UINT64 handle_generation = 1, driver_bindings_changed_at;
 static struct list protocol_list = LIST_INIT(protocol_list);
 
 /* Handles that passed the full check and are still alive, by a hash of their address:
@@ -33,6 +35,13 @@ struct handle *handle_lookup(EFI_HANDLE handle)
 bool handle_is_valid(EFI_HANDLE handle)
 {
 	return handle_lookup(handle) != NULL;
+}
+
+void handle_changed(struct handle *h, const EFI_GUID *protocol)
+{
+	h->changed_at = ++handle_generation;
+	if (guid_eq(protocol, &efi_driver_binding_protocol_guid))
+		driver_bindings_changed_at = handle_generation;
 }
 
 struct protocol_entry *protocol_entry_find(const EFI_GUID *guid, bool create)
@@ -111,6 +120,7 @@ static EFI_STATUS install_locked(EFI_HANDLE *handle, const EFI_GUID *protocol, v
 		if (!h)
 			goto no_memory;
 		h->signature = HANDLE_SIGNATURE;
+		h->settled_at = 0;
 		list_init(&h->interfaces);
 		list_add_tail(&h->link, &handle_list);
 	}
@@ -121,6 +131,7 @@ static EFI_STATUS install_locked(EFI_HANDLE *handle, const EFI_GUID *protocol, v
 	list_init(&pif->opens);
 	list_add_tail(&pif->handle_link, &h->interfaces);
 	list_add_tail(&pif->entry_link, &entry->interfaces);
+	handle_changed(h, protocol);
 	*handle = h;
 	protocol_notify_all(entry);
 	return EFI_SUCCESS;
@@ -153,6 +164,7 @@ static void remove_interface(struct protocol_interface *pif)
 {
 	struct handle *h = pif->handle;
 
+	handle_changed(h, &pif->entry->guid);
 	unlink_from_entry(pif);
 	list_del(&pif->handle_link);
 	open_list_remove(pif, UINT32_MAX);
@@ -230,6 +242,7 @@ EFI_STATUS protocol_reinstall(EFI_HANDLE handle, const EFI_GUID *protocol, void 
 	pif = find_exact(handle, protocol, old_interface);
 	if (pif) {
 		/* Move it to the end, so registrations see it as new. */
+		handle_changed(pif->handle, protocol);
 		unlink_from_entry(pif);
 		pif->interface = new_interface;
 		list_add_tail(&pif->entry_link, &pif->entry->interfaces);
