@@ -158,8 +158,6 @@ static bool huffman_build(struct huffman *h, const uint8_t *lengths, unsigned n)
 		if (lengths[i])
 			h->symbol[offset[lengths[i]]++] = (uint16_t)i;
 
-	for (i = 0; i < size; i++)
-		h->table[i] = 0;
 	/* Canonical codes: each length's codes follow the previous length's, shifted left. */
 	i = 0;
 	for (len = 1; len <= h->table_bits; len++) {
@@ -171,6 +169,11 @@ static bool huffman_build(struct huffman *h, const uint8_t *lengths, unsigned n)
 		}
 		code <<= 1;
 	}
+	/* The codes that fit took the first `code` (now as long as the index) of the indexes
+	 * read first bit highest; the rest begin a longer code or none: empty entries. Only
+	 * those are cleared, not the whole table first. */
+	for (code >>= 1; code < size; code++)
+		h->table[reverse_bits(code, h->table_bits)] = 0;
 	return true;
 }
 
