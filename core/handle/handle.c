@@ -66,10 +66,16 @@ struct protocol_entry *protocol_entry_find(const EFI_GUID *guid, bool create)
 struct protocol_interface *protocol_interface_find(struct handle *h, const EFI_GUID *guid)
 {
 	struct protocol_interface *pif;
+	uint64_t want[2], have[2];
 
-	list_for_each_entry (pif, &h->interfaces, handle_link)
-		if (guid_eq(&pif->entry->guid, guid))
+	/* Compared here, not by a call per interface: every protocol service of every driver
+	 * comes through this loop. */
+	__builtin_memcpy(want, guid, sizeof(want));
+	list_for_each_entry (pif, &h->interfaces, handle_link) {
+		__builtin_memcpy(have, &pif->entry->guid, sizeof(have));
+		if (have[0] == want[0] && have[1] == want[1])
 			return pif;
+	}
 	return NULL;
 }
 
