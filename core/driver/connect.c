@@ -7,6 +7,7 @@
 #include <efi/protocol/driver_binding.h>
 #include <efi/protocol/driver_override.h>
 #include <ember/lib/guids.h>
+#include <ember/lib/str.h>
 
 struct candidates {
 	EFI_HANDLE *handles;		      /* handles with a driver binding */
@@ -103,6 +104,44 @@ static void sort_candidates(struct candidates *c, EFI_HANDLE controller, EFI_HAN
 	take_by_rank(c, NULL, rank_by_version, ranks);
 }
 
+/* The handles with a driver binding and their bindings, kept while no binding comes or
+ * goes (driver_bindings_changed_at): ConnectController needs them for every controller of
+ * every pass, and looking them up cost a handle search and a protocol lookup per driver. */
+static struct {
+	bool valid;
+	UINT64 stamp;
+	UINTN count;
+	EFI_HANDLE *handles;
+	EFI_DRIVER_BINDING_PROTOCOL **all;
+} bindings;
+
+static bool bindings_load(void)
+{
+	EFI_DRIVER_BINDING_PROTOCOL **all = NULL;
+	EFI_HANDLE *handles = NULL;
+	UINTN count = 0;
+
+	if (bindings.valid && bindings.stamp == driver_bindings_changed_at)
+		return true;
+	if (!EFI_ERROR(handle_locate_buffer(ByProtocol, &efi_driver_binding_protocol_guid, NULL,
+					    &count, &handles)))
+		all = pool_alloc(count * sizeof(*all));
+	for (UINTN i = 0; all && i < count; i++)
+		protocol_get(handles[i], &efi_driver_binding_protocol_guid, (void **)&all[i]);
+	pool_free(bindings.handles);
+	pool_free(bindings.all);
+	if (!all) {
+		pool_free(handles);
+		handles = NULL;
+	}
+	bindings.valid = all != NULL;
+	bindings.stamp = driver_bindings_changed_at;
+	bindings.count = all ? count : 0;
+	bindings.handles = handles;
+	bindings.all = all;
+	return bindings.valid;
+}
+
 /* Offers the controller to each driver in turn; after a Start, the round begins again. */
 static EFI_STATUS connect_single(EFI_HANDLE controller, EFI_HANDLE *driver_images,
 				 EFI_DEVICE_PATH_PROTOCOL *remaining)
@@ -111,20 +150,22 @@ static EFI_STATUS connect_single(EFI_HANDLE controller, EFI_HANDLE *driver_image
 	UINT32 *ranks = NULL;
 	bool found, started = false, failed = false;
 	struct handle *h;
-	EFI_STATUS status = handle_locate_buffer(ByProtocol, &efi_driver_binding_protocol_guid,
-						 NULL, &c.count, &c.handles);
+	EFI_STATUS status;
 
-	if (EFI_ERROR(status))
+	if (!bindings_load())
 		return EFI_NOT_FOUND;
+	/* Copies: a driver's Start may connect other controllers, which may load them anew. */
+	c.count = bindings.count;
+	c.handles = pool_alloc(c.count * sizeof(*c.handles));
 	c.all = pool_alloc(c.count * sizeof(*c.all));
 	c.sorted = pool_alloc(c.count * sizeof(*c.sorted));
 	ranks = pool_alloc(c.count * sizeof(*ranks));
-	if (!c.all || !c.sorted || !ranks) {
+	if (!c.handles || !c.all || !c.sorted || !ranks) {
 		status = EFI_OUT_OF_RESOURCES;
 		goto out;
 	}
-	for (UINTN i = 0; i < c.count; i++)
-		protocol_get(c.handles[i], &efi_driver_binding_protocol_guid, (void **)&c.all[i]);
+	mem_copy(c.handles, bindings.handles, c.count * sizeof(*c.handles));
+	mem_copy(c.all, bindings.all, c.count * sizeof(*c.all));
 	sort_candidates(&c, controller, driver_images, ranks);
 	do {
 		found = false;
