@@ -13,7 +13,7 @@
 
 #define MAX_CODE_BITS 15
 #define LIT_TABLE_BITS 11
-#define DIST_TABLE_BITS 9
+#define DIST_TABLE_BITS 8
 #define CODELEN_TABLE_BITS 7
 #define LITLEN_CODES 288
 #define DIST_CODES 32
@@ -292,7 +292,7 @@ static const uint32_t low_bits[16] = {0,   1,	3,    7,    15,	  31,	63,    127,
  * copy's overshoot: literals and pairs whose codes are in the tables. Returns at anything
  * else (the end of the block, a long code, a bad symbol) for the careful loop, having
  * consumed nothing of it; false for a distance before the start. One refill per pair:
- * 56 bits hold the longest (an 11-bit table code, 5 extra bits, a 9-bit table code, 13
+ * 56 bits hold the longest (an 11-bit table code, 5 extra bits, an 8-bit table code, 13
  * extra bits), and two literals. */
 static bool fast_loop(struct bit_reader *r, struct output *o, const struct huffman *lit,
 		      const struct huffman *dist)
