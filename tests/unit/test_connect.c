@@ -5,7 +5,8 @@
  * RemainingDevicePath reaches Supported and Start unchanged; an End node means success
  * even when nothing starts. A pass over every handle (driver_connect_all) offers a
  * controller again only when it, or the set of drivers, changed since every driver
- * declined it or started, or when a Start failed. The drivers here only record what they are asked. */
+ * declined it or started, or when a Start failed. The drivers here only record what they are asked.
+ */
 #include <stdio.h>
 #include <string.h>
 
