@@ -13,7 +13,7 @@
 
 #define MAX_CODE_BITS 15
 #define LIT_TABLE_BITS 11
-#define DIST_TABLE_BITS 9
+#define DIST_TABLE_BITS 8
 #define CODELEN_TABLE_BITS 7
 #define LITLEN_CODES 288
 #define DIST_CODES 32
@@ -158,8 +158,6 @@ static bool huffman_build(struct huffman *h, const uint8_t *lengths, unsigned n)
 		if (lengths[i])
 			h->symbol[offset[lengths[i]]++] = (uint16_t)i;
 
-	for (i = 0; i < size; i++)
-		h->table[i] = 0;
 	/* Canonical codes: each length's codes follow the previous length's, shifted left. */
 	i = 0;
 	for (len = 1; len <= h->table_bits; len++) {
@@ -171,6 +169,11 @@ static bool huffman_build(struct huffman *h, const uint8_t *lengths, unsigned n)
 		}
 		code <<= 1;
 	}
+	/* The codes that fit took the first `code` (now as long as the index) of the indexes
+	 * read first bit highest; the rest begin a longer code or none: empty entries. Only
+	 * those are cleared, not the whole table first. */
+	for (code >>= 1; code < size; code++)
+		h->table[reverse_bits(code, h->table_bits)] = 0;
 	return true;
 }
 
@@ -289,7 +292,7 @@ static const uint32_t low_bits[16] = {0,   1,	3,    7,    15,	  31,	63,    127,
  * copy's overshoot: literals and pairs whose codes are in the tables. Returns at anything
  * else (the end of the block, a long code, a bad symbol) for the careful loop, having
  * consumed nothing of it; false for a distance before the start. One refill per pair:
- * 56 bits hold the longest (an 11-bit table code, 5 extra bits, a 9-bit table code, 13
+ * 56 bits hold the longest (an 11-bit table code, 5 extra bits, an 8-bit table code, 13
  * extra bits), and two literals. */
 static bool fast_loop(struct bit_reader *r, struct output *o, const struct huffman *lit,
 		      const struct huffman *dist)

@@ -2,8 +2,10 @@
 #include "handle.h"
 #include "../services.h"
 #include <ember/lib/str.h>
+#include <ember/lib/guids.h>
 
 struct list handle_list = LIST_INIT(handle_list);
+UINT64 handle_generation = 1, driver_bindings_changed_at;
 static struct list protocol_list = LIST_INIT(protocol_list);
 
 /* Handles that passed the full check and are still alive, by a hash of their address:
@@ -35,6 +37,13 @@ bool handle_is_valid(EFI_HANDLE handle)
 	return handle_lookup(handle) != NULL;
 }
 
+void handle_changed(struct handle *h, const EFI_GUID *protocol)
+{
+	h->changed_at = ++handle_generation;
+	if (guid_eq(protocol, &efi_driver_binding_protocol_guid))
+		driver_bindings_changed_at = handle_generation;
+}
+
 struct protocol_entry *protocol_entry_find(const EFI_GUID *guid, bool create)
 {
 	struct protocol_entry *entry;
@@ -57,10 +66,16 @@ struct protocol_entry *protocol_entry_find(const EFI_GUID *guid, bool create)
 struct protocol_interface *protocol_interface_find(struct handle *h, const EFI_GUID *guid)
 {
 	struct protocol_interface *pif;
+	uint64_t want[2], have[2];
 
-	list_for_each_entry (pif, &h->interfaces, handle_link)
-		if (guid_eq(&pif->entry->guid, guid))
+	/* Compared here, not by a call per interface: every protocol service of every driver
+	 * comes through this loop. */
+	__builtin_memcpy(want, guid, sizeof(want));
+	list_for_each_entry (pif, &h->interfaces, handle_link) {
+		__builtin_memcpy(have, &pif->entry->guid, sizeof(have));
+		if (have[0] == want[0] && have[1] == want[1])
 			return pif;
+	}
 	return NULL;
 }
 
@@ -111,6 +126,7 @@ static EFI_STATUS install_locked(EFI_HANDLE *handle, const EFI_GUID *protocol, v
 		if (!h)
 			goto no_memory;
 		h->signature = HANDLE_SIGNATURE;
+		h->settled_at = 0;
 		list_init(&h->interfaces);
 		list_add_tail(&h->link, &handle_list);
 	}
@@ -121,6 +137,7 @@ static EFI_STATUS install_locked(EFI_HANDLE *handle, const EFI_GUID *protocol, v
 	list_init(&pif->opens);
 	list_add_tail(&pif->handle_link, &h->interfaces);
 	list_add_tail(&pif->entry_link, &entry->interfaces);
+	handle_changed(h, protocol);
 	*handle = h;
 	protocol_notify_all(entry);
 	return EFI_SUCCESS;
@@ -153,6 +170,7 @@ static void remove_interface(struct protocol_interface *pif)
 {
 	struct handle *h = pif->handle;
 
+	handle_changed(h, &pif->entry->guid);
 	unlink_from_entry(pif);
 	list_del(&pif->handle_link);
 	open_list_remove(pif, UINT32_MAX);
@@ -230,6 +248,7 @@ EFI_STATUS protocol_reinstall(EFI_HANDLE handle, const EFI_GUID *protocol, void 
 	pif = find_exact(handle, protocol, old_interface);
 	if (pif) {
 		/* Move it to the end, so registrations see it as new. */
+		handle_changed(pif->handle, protocol);
 		unlink_from_entry(pif);
 		pif->interface = new_interface;
 		list_add_tail(&pif->entry_link, &pif->entry->interfaces);

@@ -16,6 +16,10 @@ struct handle {
 	UINT32 signature;
 	struct list link;	/* all handles, in creation order */
 	struct list interfaces; /* struct protocol_interface.handle_link */
+	/* For ConnectController's passes over every handle (core/driver/connect.c): when its
+	 * protocols or their drivers last changed, and when every driver last declined it
+	 * (0: not since it changed); both are handle_generation values. */
+	UINT64 changed_at, settled_at;
 };
 
 struct protocol_entry {
@@ -52,6 +56,14 @@ struct protocol_notify {
 };
 
 extern struct list handle_list;
+/* Counts the changes to the database that can change what a driver's Supported says: an
+ * interface installed, removed or replaced, a driver's open of one closed. */
+extern UINT64 handle_generation;
+/* The handle_generation at which a driver binding last came or went. */
+extern UINT64 driver_bindings_changed_at;
+
+/* Records a change of h's protocol (interfaces or who holds them BY_DRIVER). */
+void handle_changed(struct handle *h, const EFI_GUID *protocol);
 
 struct handle *handle_lookup(EFI_HANDLE handle);
 struct protocol_entry *protocol_entry_find(const EFI_GUID *guid, bool create);

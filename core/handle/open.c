@@ -11,6 +11,9 @@ UINTN open_list_remove(struct protocol_interface *pif, UINT32 attribute_mask)
 
 	list_for_each_entry_safe (o, tmp, &pif->opens, link) {
 		if (o->attributes & attribute_mask) {
+			if (o->attributes &
+			    (EFI_OPEN_PROTOCOL_BY_DRIVER | EFI_OPEN_PROTOCOL_EXCLUSIVE))
+				handle_changed(pif->handle, &pif->entry->guid);
 			list_del(&o->link);
 			pool_free(o);
 			removed++;
@@ -176,6 +179,9 @@ EFI_STATUS protocol_close(EFI_HANDLE handle, const EFI_GUID *protocol, EFI_HANDL
 	if (pif) {
 		list_for_each_entry_safe (o, tmp, &pif->opens, link) {
 			if (o->agent == agent && o->controller == controller) {
+				if (o->attributes &
+				    (EFI_OPEN_PROTOCOL_BY_DRIVER | EFI_OPEN_PROTOCOL_EXCLUSIVE))
+					handle_changed(h, protocol);
 				list_del(&o->link);
 				pool_free(o);
 				status = EFI_SUCCESS;
@@ -197,6 +203,9 @@ void protocol_close_all_by_agent(EFI_HANDLE agent)
 		list_for_each_entry (pif, &h->interfaces, handle_link)
 			list_for_each_entry_safe (o, tmp, &pif->opens, link)
 				if (o->agent == agent) {
+					if (o->attributes & (EFI_OPEN_PROTOCOL_BY_DRIVER |
+							     EFI_OPEN_PROTOCOL_EXCLUSIVE))
+						handle_changed(h, &pif->entry->guid);
 					list_del(&o->link);
 					pool_free(o);
 				}

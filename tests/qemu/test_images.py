@@ -52,8 +52,9 @@ def call_filter_decode(code, size):
 def test_code_flash_holds_the_packed_core():
     """The reset stage's descriptor points at a raw DEFLATE stream in the code flash that
     unpacks, once its code's calls are decoded, to the linked core exactly, but for the
-    .pointer_slots bitmap scripts/mkfd fills in (empty in the link), and the stream is
-    followed by erased flash."""
+    .pointer_slots bitmap scripts/mkfd fills in (empty in the link); the region the
+    descriptor gives ends at the reset blob and holds after the stream erased flash, then
+    the packed shell."""
     code = (FW / "ember-code.fd").read_bytes()
     core = (FW / "ember-core.bin").read_bytes()
     at = code.rindex(b"EMBERCOR")
@@ -62,8 +63,13 @@ def test_code_flash_holds_the_packed_core():
     assert load == 0x100000 and bss_end >= load + file_size and load <= entry < bss_end
     assert 0 < calls < file_size
     start = flash - ((1 << 32) - len(code))
-    stream = code[start:start + packed]
-    unpacked = bytearray(zlib.decompress(stream, -15))
+    region = code[start:start + packed]
+    unpack = zlib.decompressobj(-15)
+    unpacked = bytearray(unpack.decompress(region))
+    assert unpack.eof and start + packed == len(code) - 8192
+    shell = (FW / "shell.efi.deflate").read_bytes()
+    rest = unpack.unused_data
+    assert rest.endswith(shell) and set(rest[:-len(shell)]) <= {0xFF}
     assert unpacked[:calls] != core[:calls]
     call_filter_decode(unpacked, calls)
     slots = symbols(FW / "ember-core.elf", "__core_slots_start", "__core_slots_end")
@@ -71,19 +77,25 @@ def test_code_flash_holds_the_packed_core():
     assert 0 < first < end <= file_size and any(unpacked[first:end])
     unpacked[first:end] = bytes(end - first)
     assert unpacked == core[:file_size].ljust(file_size, b"\0")
-    assert set(code[start + packed:len(code) - 8192]) <= {0xFF}
 
 
 def test_embedded_shell_is_packed_on_its_own_and_runs(machine):
-    """The shell rides in the core packed by scripts/deflate-blob (its size, then raw DEFLATE
-    of it after the call filter), not as it is, so that the reset stage does not unpack it
-    at every boot; with nothing to boot, the firmware unpacks it and it runs."""
+    """The shell rides in the code flash packed by scripts/deflate-blob (its size, then raw
+    DEFLATE of it after the call filter), not as it is, and outside the core's image: at
+    the end of the packed core's region, right below the reset blob, where the reset
+    stage's check covers it but its unpacking of the core does not pass over it; with
+    nothing to boot, the firmware unpacks it and it runs."""
     shell = (BUILD / "apps" / "shell.efi").read_bytes()
     core = (FW / "ember-core.bin").read_bytes()
     blob = (FW / "shell.efi.deflate").read_bytes()
+    code = (FW / "ember-code.fd").read_bytes()
     middle = len(shell) // 2
     assert shell[middle:middle + 256] not in core
-    assert blob in core
+    assert blob[len(blob) // 2:len(blob) // 2 + 256] not in core
+    assert code[len(code) - 8192 - len(blob):len(code) - 8192] == blob
+    at = code.find(b"EMBERCOR", len(code) - 8192)
+    flash, _, _, _, _, packed = struct.unpack_from("<6Q", code, at + 8)
+    assert flash + packed == (1 << 32) - 8192
     size, = struct.unpack_from("<Q", blob)
     unpacked = bytearray(zlib.decompress(blob[8:], -15))
     assert size == len(shell) == len(unpacked)

@@ -3,7 +3,10 @@
  * the bus specific override, then every other driver by Version; after each Supported that
  * says yes the search restarts from the top, and each driver starts at most once per call.
  * RemainingDevicePath reaches Supported and Start unchanged; an End node means success
- * even when nothing starts. The drivers here only record what they are asked. */
+ * even when nothing starts. A pass over every handle (driver_connect_all) offers a
+ * controller again only when it, or the set of drivers, changed since every driver
+ * declined it or started, or when a Start failed. The drivers here only record what they are asked.
+ */
 #include <stdio.h>
 #include <string.h>
 
@@ -30,7 +33,7 @@ struct test_driver {
 	EFI_DRIVER_FAMILY_OVERRIDE_PROTOCOL family;
 	UINT32 family_version;
 	char name, after;
-	bool willing;
+	bool willing, start_fails;
 	EFI_HANDLE handle;
 };
 
@@ -68,7 +71,7 @@ static EFI_STATUS EFIAPI t_start(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE c
 {
 	append(started, sizeof(started), ((struct test_driver *)this)->name);
 	start_rest = rest;
-	return EFI_SUCCESS;
+	return ((struct test_driver *)this)->start_fails ? EFI_DEVICE_ERROR : EFI_SUCCESS;
 }
 
 static EFI_STATUS EFIAPI t_stop(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE c, UINTN n,
@@ -295,4 +298,74 @@ TEST(connect_passes_the_remaining_path_and_accepts_an_end_node)
 	EXPECT_STATUS(efi_connect_controller(NULL, NULL, NULL, FALSE), EFI_INVALID_PARAMETER);
 	EXPECT_STATUS(efi_connect_controller((EFI_HANDLE)&ctl_iface, NULL, NULL, FALSE),
 		      EFI_INVALID_PARAMETER);
+}
+
+static bool asked_is(const char *expect)
+{
+	bool same = !strcmp(asked, expect);
+
+	if (!same)
+		printf("    asked \"%s\", expected \"%s\"\n", asked, expect);
+	asked[0] = 0;
+	return same;
+}
+
+TEST(connect_all_offers_a_settled_controller_again_only_when_it_changed)
+{
+	static const UINT32 versions[] = {0x10, 0x20, 0x30};
+	static const EFI_GUID other_guid = {0xc0117012, 0x1, 0x2, {3, 4, 5, 6, 7, 8, 9, 10}};
+	struct test_driver *late = &drivers[2];
+
+	setup(versions, 2);
+	drivers[0].willing = drivers[1].willing = false;
+	driver_connect_all();
+	EXPECT(asked_is("ba"));
+	driver_connect_all();
+	EXPECT(asked_is(""));
+	/* ConnectController itself always asks. */
+	EXPECT_STATUS(efi_connect_controller(controller, NULL, NULL, TRUE), EFI_NOT_FOUND);
+	EXPECT(asked_is("ba"));
+	driver_connect_all();
+	EXPECT(asked_is(""));
+	/* A protocol comes, then goes: the controller is offered again each time. */
+	ASSERT_STATUS(protocol_install(&controller, &other_guid, &ctl_iface), EFI_SUCCESS);
+	driver_connect_all();
+	EXPECT(asked_is("ba"));
+	ASSERT_STATUS(protocol_uninstall(controller, &other_guid, &ctl_iface), EFI_SUCCESS);
+	driver_connect_all();
+	EXPECT(asked_is("ba"));
+	driver_connect_all();
+	EXPECT(asked_is(""));
+	/* A new driver: every controller is offered to all again. */
+	*late = (struct test_driver){.binding = {t_supported, t_start, t_stop, versions[2]},
+				     .name = 'c'};
+	ASSERT_STATUS(protocol_install(&late->handle, &binding_guid, &late->binding), EFI_SUCCESS);
+	late->binding.ImageHandle = late->binding.DriverBindingHandle = late->handle;
+	driver_count = 3;
+	driver_connect_all();
+	EXPECT(asked_is("cba"));
+	driver_connect_all();
+	EXPECT(asked_is(""));
+	teardown();
+}
+
+TEST(connect_all_tries_a_failed_start_again)
+{
+	static const UINT32 versions[] = {0x10, 0x20};
+
+	setup(versions, 2);
+	drivers[0].willing = false;
+	drivers[1].start_fails = true;
+	driver_connect_all();
+	EXPECT(asked_is("ba"));
+	driver_connect_all();
+	EXPECT(asked_is("ba"));
+	EXPECT(started_is("bb"));
+	/* Once it starts, the controller is settled. */
+	drivers[1].start_fails = false;
+	driver_connect_all();
+	EXPECT(asked_is("ba"));
+	driver_connect_all();
+	EXPECT(asked_is(""));
+	teardown();
 }

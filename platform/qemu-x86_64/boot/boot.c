@@ -13,6 +13,8 @@
 #include <ember/core/bds.h>
 #include "tables/fw_cfg.h"
 #include "qemu.h"
+#include "reset/layout.h"
+#include <ember/lib/guids.h>
 #include <ember/lib/call_filter.h>
 #include <ember/lib/inflate.h>
 
@@ -68,15 +70,16 @@ void boot_something(void)
 }
 
 /* The shell, carried packed in the firmware image (shell_blob.S: its size, then raw
- * DEFLATE of it with the call filter applied), unpacked the first time the boot manager
- * falls back to it and kept. */
-extern const UINT8 ember_shell_packed[], ember_shell_packed_end[];
+ * DEFLATE of it with the call filter applied) right below the reset blob, unpacked the
+ * first time the boot manager falls back to it and kept. */
+extern const UINT64 ember_shell_packed_size;
 
 static const void *embedded_shell(UINTN *size)
 {
 	static UINT8 *shell;
 	static UINTN shell_size;
-	UINTN packed = (UINTN)(ember_shell_packed_end - ember_shell_packed);
+	UINTN packed = (UINTN)ember_shell_packed_size;
+	const UINT8 *ember_shell_packed = (const UINT8 *)(uintptr_t)(RESET_BLOB_BASE - packed);
 	UINT64 want = 0;
 	size_t produced = 0;
 	UINT8 *buffer;

@@ -1,14 +1,21 @@
 /* The shell (build/apps/shell.efi), carried in the firmware image: what the boot manager
  * starts when nothing else boots. EMBER_SHELL_PACKED, given by the Makefile, is its path
- * packed by scripts/deflate-blob (its size, then raw DEFLATE of it after the call filter):
- * boot.c unpacks it when the shell runs, so that the reset stage does not unpack it with
- * the core at every boot. */
+ * packed by scripts/deflate-blob (its size, then raw DEFLATE of it after the call filter).
+ * It is kept out of the core's image: scripts/mkfd takes this section from the core's ELF
+ * file and puts it in flash, as it is, at the end of the packed core's region (right below
+ * the reset blob), where the reset stage's check and the PCR 0 measurement cover it but
+ * the reset stage's unpacking does not pass over it. boot.c unpacks it from there when
+ * the shell runs. */
 	.section .rodata.shell, "a"
-	.balign	16
-	.globl	ember_shell_packed
-ember_shell_packed:
+	.balign	8
+	.globl	ember_shell_packed_size
+ember_shell_packed_size:
+	.quad	shell_end - shell_start
+
+	/* Not allocated: in the ELF file, not in the core's image. */
+	.section .ember_shell, "", @progbits
+shell_start:
 	.incbin	EMBER_SHELL_PACKED
-	.globl	ember_shell_packed_end
-ember_shell_packed_end:
+shell_end:
 
 	.section .note.GNU-stack,"",@progbits
