@@ -264,9 +264,8 @@ int hii_cfg_element(struct hii_cfg *c, struct hii_cfg_elem *e)
 	e->start = c->at;
 	if (key_at(c, c->at, "OFFSET="))
 		return block_element(c, e);
-	if (key_at(c, c->at, "WIDTH=") || key_at(c, c->at, "VALUE=") ||
-	    key_at(c, c->at, "NAME=") || key_at(c, c->at, "PATH=") ||
-	    key_at(c, c->at, "ALTCFG="))
+	if (key_at(c, c->at, "WIDTH=") || key_at(c, c->at, "VALUE=") || key_at(c, c->at, "NAME=") ||
+	    key_at(c, c->at, "PATH=") || key_at(c, c->at, "ALTCFG="))
 		return element_fail(c, c->at, "configuration field out of place");
 	return label_element(c, e);
 }

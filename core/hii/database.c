@@ -326,9 +326,10 @@ EFI_STATUS hii_publish(void)
 
 	if (handle)
 		return EFI_SUCCESS;
-	status =
-	    protocol_install_multiple(&handle, &efi_hii_database_protocol_guid, &hii_database,
-				      &efi_hii_string_protocol_guid, &hii_string_protocol, NULL);
+	status = protocol_install_multiple(&handle, &efi_hii_database_protocol_guid, &hii_database,
+					   &efi_hii_string_protocol_guid, &hii_string_protocol,
+					   &efi_hii_config_routing_protocol_guid,
+					   &hii_config_routing_protocol, NULL);
 	if (EFI_ERROR(status))
 		log_debug("installing the protocols: %r\n", status);
 	return status;

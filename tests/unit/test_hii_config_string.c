@@ -112,11 +112,19 @@ TEST(hii_cfg_refused)
 	    "GUID=0403020106050807091011121314151g&NAME=&PATH=" PATH_HEX,
 	};
 	static const char *const bad_bodies[] = {
-	    "&OFFSET=&WIDTH=1",	       "&OFFSET=1",	     "&OFFSET=1&WIDTH=0",
-	    "&OFFSET=1&WIDTH=10000",   "&OFFSET=1&WIDTH=1&VALUE=123",
-	    "&OFFSET=1&WIDTH=1&VALUE=", "&WIDTH=1",	     "&",
-	    "&&OFFSET=1&WIDTH=1",      "&OFFSET=11111111111111111&WIDTH=1",
-	    "&OFFSET=100000000&WIDTH=1", "&=5",	     "&OFFSET=1&WIDTH=1&VALUE=x",
+	    "&OFFSET=&WIDTH=1",
+	    "&OFFSET=1",
+	    "&OFFSET=1&WIDTH=0",
+	    "&OFFSET=1&WIDTH=10000",
+	    "&OFFSET=1&WIDTH=1&VALUE=123",
+	    "&OFFSET=1&WIDTH=1&VALUE=",
+	    "&WIDTH=1",
+	    "&",
+	    "&&OFFSET=1&WIDTH=1",
+	    "&OFFSET=11111111111111111&WIDTH=1",
+	    "&OFFSET=100000000&WIDTH=1",
+	    "&=5",
+	    "&OFFSET=1&WIDTH=1&VALUE=x",
 	};
 	struct hii_cfg c;
 	struct hii_cfg_hdr h;
@@ -157,7 +165,8 @@ TEST(hii_cfg_bounded)
 		if (ok) {
 			int r = hii_cfg_element(&c, &e);
 
-			EXPECT(r != 1 || (e.block ? e.start < cut : e.label_at + e.label_len <= cut));
+			EXPECT(r != 1 ||
+			       (e.block ? e.start < cut : e.label_at + e.label_len <= cut));
 		}
 		EXPECT(c.at <= cut);
 	}

@@ -31,10 +31,10 @@ struct hii_cfg_hdr {
 
 /* One element of a request or response body. */
 struct hii_cfg_elem {
-	size_t start;	       /* where OFFSET= (or the label) is */
-	bool block;	       /* OFFSET/WIDTH; else a name/value label */
-	UINT64 offset, width;  /* of a block element */
-	bool has_value;	       /* VALUE= (or label=) present */
+	size_t start;	      /* where OFFSET= (or the label) is */
+	bool block;	      /* OFFSET/WIDTH; else a name/value label */
+	UINT64 offset, width; /* of a block element */
+	bool has_value;	      /* VALUE= (or label=) present */
 	size_t value_at, value_len;
 	size_t label_at, label_len; /* of a name/value element */
 };
