@@ -4,6 +4,7 @@
  * show (expressions, images, ordered lists, ...) are checked for length and scope only. */
 #include <ember/core/hii_ifr.h>
 #include <ember/lib/str.h>
+#include "unaligned.h"
 
 #define PACKAGE_HEADER_SIZE 4
 #define FORM_SET_SIZE 23
@@ -37,14 +38,6 @@ struct parser {
 	struct scope scope[IFR_SCOPE_DEPTH_MAX];
 	int depth;
 };
-
-static UINT16 read16(const UINT8 *p)
-{
-	UINT16 v;
-
-	mem_copy(&v, p, sizeof(v));
-	return v;
-}
 
 static UINT64 read_n(const UINT8 *p, size_t n)
 {
