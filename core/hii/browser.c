@@ -5,7 +5,6 @@
  * read or change the browser's copy of a varstore while its form is shown. */
 #include "browser.h"
 #include <ember/core/hii_config.h>
-#include <ember/core/init.h>
 #include <ember/core/log.h>
 #include <ember/lib/guids.h>
 #include <ember/lib/str.h>
@@ -209,16 +208,5 @@ static EFI_STATUS EFIAPI browser_callback(const EFI_FORM_BROWSER2_PROTOCOL *This
 	return r->ConfigToBlock(r, ResultsData, b->data[i], &size, &progress);
 }
 
-static EFI_FORM_BROWSER2_PROTOCOL form_browser = {browser_send_form, browser_callback};
-
-static EFI_STATUS browser_init(void)
-{
-	EFI_HANDLE handle = NULL;
-	EFI_STATUS status =
-	    protocol_install(&handle, &efi_form_browser2_protocol_guid, &form_browser);
-
-	if (EFI_ERROR(status))
-		log_debug("installing the protocol: %r\n", status);
-	return status;
-}
-EMBER_INIT(INIT_EARLY, browser_init);
+/* Published with the database (database.c). */
+EFI_FORM_BROWSER2_PROTOCOL hii_form_browser = {browser_send_form, browser_callback};

@@ -11,6 +11,7 @@
 #include <efi/protocol/hii_string.h>
 #include <efi/protocol/hii_config_access.h>
 #include <efi/protocol/hii_config_routing.h>
+#include <efi/protocol/form_browser2.h>
 
 #define HII_LIST_SIGNATURE SIGNATURE_32('h', 'i', 'i', 'l')
 
@@ -112,5 +113,6 @@ EFI_STATUS EFIAPI hii_get_alt_config(const EFI_HII_CONFIG_ROUTING_PROTOCOL *This
 
 /* The routing protocol (config_routing.c) and the browser (browser/). */
 extern EFI_HII_CONFIG_ROUTING_PROTOCOL hii_config_routing_protocol;
+extern EFI_FORM_BROWSER2_PROTOCOL hii_form_browser;
 
 #endif
