@@ -158,7 +158,9 @@ static void draw(const struct browser *b)
 	for (UINTN i = top; i < f->count && i - top < rows; i++)
 		draw_statement(b, &b->fs.stmts[f->first + i], FIRST_ROW + i - top,
 			       i == b->selected);
-	browser_text(b, b->fs.stmts[f->first + b->selected].help, part, LINE_MAX / 2);
+	part[0] = 0;
+	if (b->selected < f->count) /* a form may have no statements */
+		browser_text(b, b->fs.stmts[f->first + b->selected].help, part, LINE_MAX / 2);
 	put_line(b, b->rows - 3, part, ATTR_NORMAL);
 	put_ascii(b, b->rows - 2, b->message ? b->message : "", ATTR_NORMAL);
 	put_ascii(b, b->rows - 1, "Up/Down move  Enter change  +/- adjust  F10 save  Esc back",
@@ -301,7 +303,8 @@ static void edit_numeric(struct browser *b, const struct ifr_statement *s)
 
 	format_sn(label, sizeof(label), "Value (%llu-%llu): ", (unsigned long long)s->min,
 		  (unsigned long long)s->max);
-	if (!read_line(b, label, text, 20, true) || !text[0])
+	/* 19 digits at most: every such number fits in 64 bits. */
+	if (!read_line(b, label, text, 19, true) || !text[0])
 		return;
 	for (size_t i = 0; text[i]; i++)
 		v = v * 10 + (UINT64)(text[i] - '0');
@@ -393,7 +396,7 @@ static void adjust(struct browser *b, const struct ifr_statement *s, int directi
 		change(b, s, next_option(b, s, direction));
 	if (s->kind != IFR_NUMERIC)
 		return;
-	if (direction > 0 && v <= s->max - step)
+	if (direction > 0 && s->max >= step && v <= s->max - step)
 		change(b, s, v + step);
 	else if (direction < 0 && v >= s->min + step)
 		change(b, s, v - step);
