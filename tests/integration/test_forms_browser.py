@@ -95,3 +95,11 @@ def test_out_of_range_number_refused(tmp_path):
     out, data = run_browser(tmp_path, steps)
     assert "count=10" in out, out[-800:]
     assert data[2:4] == (10).to_bytes(2, "little")
+
+
+def test_number_past_64_bits_refused(tmp_path):
+    # 2^64 + 1: read into 64 bits it would wrap to 1, inside 1-100; only 19 digits are taken.
+    steps = [(DOWN, FOOTER), (b"\r", b"Value (1-100): "),
+             (b"18446744073709551617\r", b"Out of range"), (F10, b"Saved."), (ESC, b"actions=")]
+    out, data = run_browser(tmp_path, steps)
+    assert "count=10" in out, out[-800:]
