@@ -22,6 +22,9 @@
 #include <efi/protocol/hii_database.h>
 #include <efi/protocol/hii_string.h>
 #include <efi/protocol/hii_font.h>
+#include <efi/protocol/hii_config_access.h>
+#include <efi/protocol/hii_config_routing.h>
+#include <efi/protocol/form_browser2.h>
 #include <efi/protocol/device_path.h>
 #include <efi/protocol/device_path_from_text.h>
 #include <efi/protocol/device_path_to_text.h>
@@ -77,6 +80,9 @@ const EFI_GUID efi_hii_package_list_protocol_guid = EFI_HII_PACKAGE_LIST_PROTOCO
 const EFI_GUID efi_hii_set_keyboard_layout_event_guid = EFI_HII_SET_KEYBOARD_LAYOUT_EVENT_GUID;
 const EFI_GUID efi_hii_string_protocol_guid = EFI_HII_STRING_PROTOCOL_GUID;
 const EFI_GUID efi_hii_font_protocol_guid = EFI_HII_FONT_PROTOCOL_GUID;
+const EFI_GUID efi_hii_config_routing_protocol_guid = EFI_HII_CONFIG_ROUTING_PROTOCOL_GUID;
+const EFI_GUID efi_hii_config_access_protocol_guid = EFI_HII_CONFIG_ACCESS_PROTOCOL_GUID;
+const EFI_GUID efi_form_browser2_protocol_guid = EFI_FORM_BROWSER2_PROTOCOL_GUID;
 const EFI_GUID efi_debugport_protocol_guid = EFI_DEBUGPORT_PROTOCOL_GUID;
 const EFI_GUID efi_device_path_from_text_protocol_guid = EFI_DEVICE_PATH_FROM_TEXT_PROTOCOL_GUID;
 const EFI_GUID efi_device_path_messaging_uart_flow_control_guid =
@@ -253,6 +259,9 @@ static const struct guid_name table[] = {
     {&efi_hii_set_keyboard_layout_event_guid, "HiiSetKbdLayoutEvent"},
     {&efi_hii_string_protocol_guid, "HiiString"},
     {&efi_hii_font_protocol_guid, "HiiFont"},
+    {&efi_hii_config_routing_protocol_guid, "HiiConfigRouting"},
+    {&efi_hii_config_access_protocol_guid, "HiiConfigAccess"},
+    {&efi_form_browser2_protocol_guid, "FormBrowser2"},
     {&efi_device_path_from_text_protocol_guid, "DevicePathFromText"},
     {&efi_device_path_messaging_uart_flow_control_guid, "UartFlowControl"},
     {&efi_device_path_protocol_guid, "DevicePath"},

@@ -318,7 +318,8 @@ static EFI_HII_DATABASE_PROTOCOL hii_database = {
     hii_unregister_package_notify, hii_find_keyboard_layouts,  hii_get_keyboard_layout,
     hii_set_keyboard_layout,	   hii_get_package_list_handle};
 
-/* Publishes the database and string protocols on one handle, once. */
+/* Publishes the database, string, config routing and form browser protocols on one
+ * handle, once. */
 EFI_STATUS hii_publish(void)
 {
 	static EFI_HANDLE handle;
@@ -326,9 +327,11 @@ EFI_STATUS hii_publish(void)
 
 	if (handle)
 		return EFI_SUCCESS;
-	status =
-	    protocol_install_multiple(&handle, &efi_hii_database_protocol_guid, &hii_database,
-				      &efi_hii_string_protocol_guid, &hii_string_protocol, NULL);
+	status = protocol_install_multiple(
+	    &handle, &efi_hii_database_protocol_guid, &hii_database, &efi_hii_string_protocol_guid,
+	    &hii_string_protocol, &efi_hii_config_routing_protocol_guid,
+	    &hii_config_routing_protocol, &efi_form_browser2_protocol_guid, &hii_form_browser,
+	    NULL);
 	if (EFI_ERROR(status))
 		log_debug("installing the protocols: %r\n", status);
 	return status;

@@ -9,6 +9,9 @@
 #include <ember/lib/list.h>
 #include <efi/protocol/hii_database.h>
 #include <efi/protocol/hii_string.h>
+#include <efi/protocol/hii_config_access.h>
+#include <efi/protocol/hii_config_routing.h>
+#include <efi/protocol/form_browser2.h>
 
 #define HII_LIST_SIGNATURE SIGNATURE_32('h', 'i', 'i', 'l')
 
@@ -69,5 +72,47 @@ EFI_STATUS EFIAPI hii_get_keyboard_layout(const EFI_HII_DATABASE_PROTOCOL *This,
 					  EFI_HII_KEYBOARD_LAYOUT *KeyboardLayout);
 EFI_STATUS EFIAPI hii_set_keyboard_layout(const EFI_HII_DATABASE_PROTOCOL *This,
 					  const EFI_GUID *KeyGuid);
+
+/* A configuration string being built (config_out.c): pool memory, always terminated once
+ * anything was put; failed once memory ran out. */
+struct hii_cfg_out {
+	CHAR16 *buf;
+	size_t len, cap;
+	bool failed;
+};
+
+/* Appends n units of text (ASCII put widens each byte). */
+void hii_cfg_out_put16(struct hii_cfg_out *o, const CHAR16 *text, size_t n);
+void hii_cfg_out_put8(struct hii_cfg_out *o, const char *text);
+
+/* Appends bytes as hex, in order or reversed as a little-endian number. */
+void hii_cfg_out_hex(struct hii_cfg_out *o, const UINT8 *bytes, size_t n, bool reversed);
+
+/* The finished string (an empty one when nothing was put), or NULL without memory; the
+ * builder is then empty. */
+CHAR16 *hii_cfg_out_take(struct hii_cfg_out *o);
+
+/* The Config Access protocol of the driver whose device path a request's PATH names
+ * (config_routing.c): NULL when no handle has both. */
+struct hii_cfg_hdr;
+EFI_HII_CONFIG_ACCESS_PROTOCOL *hii_config_access_for(const CHAR16 *s, const struct hii_cfg_hdr *h);
+
+/* The routing protocol's conversions (config_block.c). */
+EFI_STATUS EFIAPI hii_block_to_config(const EFI_HII_CONFIG_ROUTING_PROTOCOL *This,
+				      const EFI_STRING ConfigRequest, const UINT8 *Block,
+				      const UINTN BlockSize, EFI_STRING *Config,
+				      EFI_STRING *Progress);
+EFI_STATUS EFIAPI hii_config_to_block(const EFI_HII_CONFIG_ROUTING_PROTOCOL *This,
+				      const EFI_STRING ConfigResp, UINT8 *Block, UINTN *BlockSize,
+				      EFI_STRING *Progress);
+EFI_STATUS EFIAPI hii_get_alt_config(const EFI_HII_CONFIG_ROUTING_PROTOCOL *This,
+				     const EFI_STRING ConfigResp, const EFI_GUID *Guid,
+				     const EFI_STRING Name,
+				     const EFI_DEVICE_PATH_PROTOCOL *DevicePath,
+				     const UINT16 *AltCfgId, EFI_STRING *AltCfgResp);
+
+/* The routing protocol (config_routing.c) and the browser (browser/). */
+extern EFI_HII_CONFIG_ROUTING_PROTOCOL hii_config_routing_protocol;
+extern EFI_FORM_BROWSER2_PROTOCOL hii_form_browser;
 
 #endif

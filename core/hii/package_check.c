@@ -4,27 +4,12 @@
 #include <ember/core/hii_packages.h>
 #include <ember/lib/devpath_node.h>
 #include <ember/lib/str.h>
+#include "unaligned.h"
 
 #define PACKAGE_HEADER_SIZE sizeof(EFI_HII_PACKAGE_HEADER)
 #define GUID_PACKAGE_SIZE (PACKAGE_HEADER_SIZE + sizeof(EFI_GUID))
 #define IFR_OP_HEADER_SIZE 2
 #define IFR_LENGTH_MASK 0x7f
-
-static UINT32 read32(const UINT8 *p)
-{
-	UINT32 v;
-
-	mem_copy(&v, p, sizeof(v));
-	return v;
-}
-
-static UINT16 read16(const UINT8 *p)
-{
-	UINT16 v;
-
-	mem_copy(&v, p, sizeof(v));
-	return v;
-}
 
 /* The length of a package from its header. */
 UINT32 hii_package_length(const UINT8 *package)

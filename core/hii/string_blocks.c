@@ -4,6 +4,7 @@
  * their own length. Bounded by the size given: a string must end before the blocks do. */
 #include <ember/core/hii_packages.h>
 #include <ember/lib/str.h>
+#include "unaligned.h"
 
 #define SCSU_TAG_LIMIT 0x20 /* bytes below are SCSU tags, but for these controls: */
 #define REPLACEMENT_CHARACTER 0xfffd
@@ -19,22 +20,6 @@ struct walk {
 	bool stopped;
 	struct hii_font_ref *font; /* a FONT block wanted: font->id says which */
 };
-
-static UINT16 read16(const UINT8 *p)
-{
-	UINT16 v;
-
-	mem_copy(&v, p, sizeof(v));
-	return v;
-}
-
-static UINT32 read32(const UINT8 *p)
-{
-	UINT32 v;
-
-	mem_copy(&v, p, sizeof(v));
-	return v;
-}
 
 /* The length of a terminated string at w->at in bytes, without the terminator, or -1. */
 static long text_length(const struct walk *w, bool ucs2)
@@ -173,25 +158,32 @@ static const char *step(struct walk *w)
 	return other_block(w, type);
 }
 
+/* The one walk of the blocks: each block in turn up to END, or until a callback (or the
+ * FONT block sought) stops it. NULL or the problem. */
+static const char *walk_run(struct walk *w, EFI_STRING_ID *last_id)
+{
+	while (w->at < w->size && !w->stopped) {
+		const char *problem;
+
+		if (w->b[w->at] == EFI_HII_SIBT_END) {
+			if (last_id)
+				*last_id = (EFI_STRING_ID)(w->next_id - 1);
+			return NULL;
+		}
+		problem = step(w);
+		if (problem)
+			return problem;
+	}
+	return w->stopped ? NULL : "string blocks without an END block";
+}
+
 /* Walks the blocks, calling fn for each string: NULL or the problem. */
 const char *hii_string_blocks_walk(const UINT8 *blocks, size_t size, hii_string_fn fn, void *ctx,
 				   EFI_STRING_ID *last_id)
 {
 	struct walk w = {.b = blocks, .size = size, .next_id = 1, .fn = fn, .ctx = ctx};
 
-	while (w.at < size && !w.stopped) {
-		const char *problem;
-
-		if (blocks[w.at] == EFI_HII_SIBT_END) {
-			if (last_id)
-				*last_id = (EFI_STRING_ID)(w.next_id - 1);
-			return NULL;
-		}
-		problem = step(&w);
-		if (problem)
-			return problem;
-	}
-	return w.stopped ? NULL : "string blocks without an END block";
+	return walk_run(&w, last_id);
 }
 
 /* Finds the FONT block defining a font id. */
@@ -201,10 +193,7 @@ bool hii_string_font(const UINT8 *blocks, size_t size, UINT8 font_id, struct hii
 
 	out->id = font_id;
 	out->name = NULL;
-	while (w.at < size && !w.stopped && blocks[w.at] != EFI_HII_SIBT_END) {
-		if (step(&w))
-			return false;
-	}
+	walk_run(&w, NULL);
 	return out->name != NULL;
 }
 

@@ -1,0 +1,197 @@
+#define LOG_PREFIX "browser: "
+/* The forms browser's copies of varstores (UEFI 2.10, 35.6): a buffer varstore is read
+ * and written as configuration strings through the routing protocol (which hands them to
+ * the driver's Config Access), an EFI varstore as its UEFI variable. */
+#include "browser.h"
+#include <ember/core/hii_config.h>
+#include <ember/core/log.h>
+#include <ember/lib/devpath_node.h>
+#include <ember/lib/format.h>
+#include <ember/lib/str.h>
+
+/* The <ConfigHdr> of a varstore. */
+CHAR16 *browser_config_header(const struct browser *b, const struct ifr_varstore *v)
+{
+	struct hii_cfg_out o = {0};
+
+	hii_cfg_out_put8(&o, "GUID=");
+	hii_cfg_out_hex(&o, (const UINT8 *)&v->guid, sizeof(v->guid), false);
+	hii_cfg_out_put8(&o, "&NAME=");
+	for (size_t i = 0; v->name[i]; i++) {
+		UINT8 unit[2] = {(UINT8)(v->name[i] >> 8), (UINT8)v->name[i]};
+
+		hii_cfg_out_hex(&o, unit, 2, false);
+	}
+	hii_cfg_out_put8(&o, "&PATH=");
+	if (b->driver_path)
+		hii_cfg_out_hex(&o, (const UINT8 *)b->driver_path, dp_size(b->driver_path), false);
+	return hii_cfg_out_take(&o);
+}
+
+/* The header and "&OFFSET=0&WIDTH=<size>": the whole varstore. */
+CHAR16 *browser_whole_request(const struct browser *b, const struct ifr_varstore *v)
+{
+	struct hii_cfg_out o = {0};
+	CHAR16 *hdr = browser_config_header(b, v);
+	char width[32];
+
+	if (!hdr)
+		return NULL;
+	format_sn(width, sizeof(width), "&OFFSET=0&WIDTH=%x", v->size);
+	hii_cfg_out_put16(&o, hdr, str16_len(hdr));
+	hii_cfg_out_put8(&o, width);
+	pool_free(hdr);
+	return hii_cfg_out_take(&o);
+}
+
+static EFI_STATUS load_routed(struct browser *b, const struct ifr_varstore *v, UINT8 *data)
+{
+	EFI_HII_CONFIG_ROUTING_PROTOCOL *r = &hii_config_routing_protocol;
+	CHAR16 *request = browser_whole_request(b, v);
+	EFI_STRING results = NULL, progress;
+	UINTN size = v->size;
+	EFI_STATUS status;
+
+	if (!request)
+		return EFI_OUT_OF_RESOURCES;
+	status = r->ExtractConfig(r, request, &progress, &results);
+	if (!EFI_ERROR(status))
+		status = r->ConfigToBlock(r, results, data, &size, &progress);
+	if (EFI_ERROR(status))
+		log_debug("reading varstore %u from its driver: %r\n", v->id, status);
+	pool_free(results);
+	pool_free(request);
+	return status;
+}
+
+static EFI_STATUS load_variable(const struct ifr_varstore *v, UINT8 *data)
+{
+	UINTN size = v->size;
+	EFI_STATUS status = variable_get(v->name, &v->guid, NULL, &size, data);
+
+	if (EFI_ERROR(status))
+		log_debug("reading variable of varstore %u: %r\n", v->id, status);
+	return status;
+}
+
+/* The questions' defaults into a varstore's copy. */
+static void defaults(struct browser *b, EFI_VARSTORE_ID id)
+{
+	for (UINT16 i = 0; i < b->fs.stmt_count; i++) {
+		const struct ifr_statement *s = &b->fs.stmts[i];
+
+		if (s->varstore_id == id && s->has_default)
+			browser_set_value(b, s, s->default_value);
+	}
+}
+
+/* Reads every varstore's values. */
+EFI_STATUS browser_load(struct browser *b)
+{
+	for (UINT16 i = 0; i < b->fs.store_count; i++) {
+		const struct ifr_varstore *v = &b->fs.stores[i];
+		EFI_STATUS status;
+
+		b->data[i] = pool_alloc(v->size ? v->size : 1);
+		if (!b->data[i])
+			return EFI_OUT_OF_RESOURCES;
+		status = v->efi ? load_variable(v, b->data[i]) : load_routed(b, v, b->data[i]);
+		if (EFI_ERROR(status))
+			defaults(b, v->id);
+	}
+	return EFI_SUCCESS;
+}
+
+static EFI_STATUS save_routed(struct browser *b, const struct ifr_varstore *v, UINT8 *data)
+{
+	EFI_HII_CONFIG_ROUTING_PROTOCOL *r = &hii_config_routing_protocol;
+	CHAR16 *request = browser_whole_request(b, v);
+	EFI_STRING config = NULL, progress;
+	EFI_STATUS status;
+
+	if (!request)
+		return EFI_OUT_OF_RESOURCES;
+	status = r->BlockToConfig(r, request, data, v->size, &config, &progress);
+	if (!EFI_ERROR(status))
+		status = r->RouteConfig(r, config, &progress);
+	pool_free(config);
+	pool_free(request);
+	return status;
+}
+
+/* Writes every varstore back. */
+EFI_STATUS browser_save(struct browser *b)
+{
+	EFI_STATUS result = EFI_SUCCESS;
+
+	for (UINT16 i = 0; i < b->fs.store_count; i++) {
+		const struct ifr_varstore *v = &b->fs.stores[i];
+		EFI_STATUS status =
+		    v->efi ? variable_set(v->name, &v->guid, v->attributes, v->size, b->data[i])
+			   : save_routed(b, v, b->data[i]);
+
+		if (EFI_ERROR(status)) {
+			log_warn("saving varstore %u: %r\n", v->id, status);
+			result = status;
+		}
+	}
+	if (!EFI_ERROR(result))
+		b->dirty = false;
+	return result;
+}
+
+static UINT8 *storage(const struct browser *b, const struct ifr_statement *s)
+{
+	for (UINT16 i = 0; i < b->fs.store_count; i++) {
+		if (b->fs.stores[i].id == s->varstore_id && s->varstore_id)
+			return b->data[i] + s->var_offset; /* the reader checked the range */
+	}
+	return NULL;
+}
+
+/* A question's value. */
+UINT64 browser_value(const struct browser *b, const struct ifr_statement *s)
+{
+	UINT8 *p = storage(b, s);
+	UINT64 v = 0;
+
+	if (p && s->width <= sizeof(v))
+		mem_copy(&v, p, s->width);
+	return v;
+}
+
+/* Changes a question's value. */
+void browser_set_value(struct browser *b, const struct ifr_statement *s, UINT64 value)
+{
+	UINT8 *p = storage(b, s);
+
+	if (p && s->width <= sizeof(value))
+		mem_copy(p, &value, s->width);
+}
+
+/* A string question's text. */
+void browser_string(const struct browser *b, const struct ifr_statement *s, CHAR16 *out,
+		    size_t units)
+{
+	UINT8 *p = storage(b, s);
+	size_t n = 0;
+
+	for (; p && n + 1 < units && n < s->max_len; n++) {
+		mem_copy(&out[n], p + 2 * n, 2);
+		if (!out[n])
+			break;
+	}
+	out[n] = 0;
+}
+
+/* Changes a string question's text (cut at its MaxSize). */
+void browser_set_string(struct browser *b, const struct ifr_statement *s, const CHAR16 *text)
+{
+	UINT8 *p = storage(b, s);
+
+	if (!p)
+		return;
+	mem_set(p, 0, s->width);
+	for (size_t n = 0; n < s->max_len && text[n]; n++)
+		mem_copy(p + 2 * n, &text[n], 2);
+}
