@@ -33,7 +33,7 @@ struct fake_snp {
 	struct fake_snp_stats stats;
 	uint8_t rx[RX_SLOTS][FRAME_MAX];
 	size_t rx_len[RX_SLOTS];
-	unsigned rx_head, rx_count, sent;
+	unsigned rx_head, rx_count, sent, received;
 	void *last_tx;
 	/* The TFTP transfer. */
 	uint16_t client_port, blksize;
@@ -388,6 +388,13 @@ static EFI_STATUS EFIAPI fake_receive(EFI_SIMPLE_NETWORK_PROTOCOL *this, UINTN *
 		return EFI_NOT_STARTED;
 	if (!f->rx_count)
 		return EFI_NOT_READY;
+	if (f->cfg.drop_reply_every && ++f->received % f->cfg.drop_reply_every == 0) {
+		/* Lost on the way to the client: DHCP answers, ARP replies and DATA alike. */
+		f->rx_head = (f->rx_head + 1) % RX_SLOTS;
+		f->rx_count--;
+		f->stats.dropped_replies++;
+		return EFI_NOT_READY;
+	}
 	n = f->rx_len[f->rx_head];
 	if (*size < n) {
 		*size = n;

@@ -19,6 +19,7 @@ struct fake_snp_config {
 	bool no_options;	      /* a TFTP server of RFC 1350 only: no OACK */
 	bool no_tsize;		      /* OACK with blksize only */
 	unsigned drop_every;	      /* lose every Nth frame the client sends (0: none) */
+	unsigned drop_reply_every;    /* lose every Nth frame sent to the client (0: none) */
 	bool boot_file_in_offer_only; /* the ACK names no boot file */
 	bool file_missing;	      /* TFTP answers every RRQ with ERROR 1 */
 	const char *option66;	      /* the TFTP server name (66) DHCP gives, or NULL */
@@ -41,11 +42,12 @@ EFI_SIMPLE_NETWORK_PROTOCOL *fake_snp_protocol(struct fake_snp *f);
 /* What the server saw. */
 struct fake_snp_stats {
 	unsigned discovers, requests, rrqs, errors_from_client, dropped, arp_requests;
-	unsigned acks;	      /* TFTP ACKs received */
-	uint16_t rrq_blksize; /* the blksize the RRQ asked for */
-	char last_error[64];  /* the message of the client's last TFTP ERROR */
-	uint8_t option97[17]; /* the last DISCOVER's client machine identifier */
-	uint32_t tftp_ip;     /* where the last RRQ was sent (every 10.0.2.x answers) */
+	unsigned dropped_replies; /* frames to the client lost (drop_reply_every) */
+	unsigned acks;		  /* TFTP ACKs received */
+	uint16_t rrq_blksize;	  /* the blksize the RRQ asked for */
+	char last_error[64];	  /* the message of the client's last TFTP ERROR */
+	uint8_t option97[17];	  /* the last DISCOVER's client machine identifier */
+	uint32_t tftp_ip;	  /* where the last RRQ was sent (every 10.0.2.x answers) */
 	/* ICMP echo (10.0.2.2 answers requests to itself): requests the client sent, and its
 	 * replies to ping_client's request that were right (type, id, seq, data, checksum). */
 	unsigned echo_requests, echo_replies;
