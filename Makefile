@@ -181,7 +181,7 @@ $(EMBER_RUN): $(call obj,host,$(FIRMWARE_SRC) $(HOSTED_SRC)) $(call mbedtls_obj,
 	$(Q)$(CC) -o $@ $^ -lpng -lz -lm -lslirp
 
 # The offline variable-store tool: the firmware's own store code, run on a file.
-$(EMBER_VARSTORE): $(call obj,host,$(FIRMWARE_SRC) $(call find_c,tools/ember-varstore)) $(call mbedtls_obj,host)
+$(EMBER_VARSTORE): $(call obj,host,$(FIRMWARE_SRC) $(call find_c,tools/ember-varstore) platform/common/clock.c) $(call mbedtls_obj,host)
 	@echo "  LD      $@"
 	$(Q)$(CC) -o $@ $^ -lm
 

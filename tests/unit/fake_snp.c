@@ -74,6 +74,32 @@ static uint16_t csum(const uint8_t *p, size_t n, uint32_t s)
 	return (uint16_t)~s;
 }
 
+/* Queues a frame from the server with an IPv4 header (protocol proto, payload_len bytes of
+ * it to follow at offset 34); NULL when the queue is full or the frame too long. */
+static uint8_t *queue_ipv4(struct fake_snp *f, uint32_t src, uint32_t dst, uint8_t proto,
+			   size_t payload_len)
+{
+	size_t n = 34 + payload_len;
+	uint8_t *fr;
+
+	if (f->rx_count == RX_SLOTS || n > FRAME_MAX)
+		return NULL;
+	fr = f->rx[(f->rx_head + f->rx_count) % RX_SLOTS];
+	f->rx_len[(f->rx_head + f->rx_count++) % RX_SLOTS] = n;
+	memcpy(fr, dst == 0xffffffff ? bcast : client_mac, 6);
+	memcpy(fr + 6, server_mac, 6);
+	put16(fr + 12, 0x0800);
+	memset(fr + 14, 0, 20);
+	fr[14] = 0x45;
+	put16(fr + 16, 20 + payload_len);
+	fr[22] = 64;
+	fr[23] = proto;
+	put32(fr + 26, src);
+	put32(fr + 30, dst);
+	put16(fr + 24, csum(fr + 14, 20, 0));
+	return fr;
+}
+
 /* Queues a UDP frame from the server to the client. */
 static void send_udp(struct fake_snp *f, uint16_t sport, uint16_t dport, uint32_t dst,
 		     const void *payload, size_t len)
@@ -84,25 +110,11 @@ static void send_udp(struct fake_snp *f, uint16_t sport, uint16_t dport, uint32_
 static void send_udp_from(struct fake_snp *f, uint32_t src, uint16_t sport, uint16_t dport,
 			  uint32_t dst, const void *payload, size_t len)
 {
-	uint8_t *fr, pseudo[12];
-	size_t n = 42 + len;
+	uint8_t *fr = queue_ipv4(f, src, dst, 17, 8 + len), pseudo[12];
 	uint16_t s;
 
-	if (f->rx_count == RX_SLOTS || n > FRAME_MAX)
+	if (!fr)
 		return;
-	fr = f->rx[(f->rx_head + f->rx_count) % RX_SLOTS];
-	f->rx_len[(f->rx_head + f->rx_count++) % RX_SLOTS] = n;
-	memcpy(fr, dst == 0xffffffff ? bcast : client_mac, 6);
-	memcpy(fr + 6, server_mac, 6);
-	put16(fr + 12, 0x0800);
-	memset(fr + 14, 0, 20);
-	fr[14] = 0x45;
-	put16(fr + 16, 20 + 8 + len);
-	fr[22] = 64;
-	fr[23] = 17;
-	put32(fr + 26, src);
-	put32(fr + 30, dst);
-	put16(fr + 24, csum(fr + 14, 20, 0));
 	put16(fr + 34, sport);
 	put16(fr + 36, dport);
 	put16(fr + 38, 8 + len);
@@ -283,24 +295,10 @@ static void serve_tftp(struct fake_snp *f, const uint8_t *p, size_t n)
 static void send_echo(struct fake_snp *f, uint8_t type, uint16_t id, uint16_t seq,
 		      const uint8_t *data, size_t len)
 {
-	uint8_t *fr;
-	size_t n = 42 + len;
+	uint8_t *fr = queue_ipv4(f, SERVER_IP, CLIENT_IP, 1, 8 + len);
 
-	if (f->rx_count == RX_SLOTS || n > FRAME_MAX)
+	if (!fr)
 		return;
-	fr = f->rx[(f->rx_head + f->rx_count) % RX_SLOTS];
-	f->rx_len[(f->rx_head + f->rx_count++) % RX_SLOTS] = n;
-	memcpy(fr, client_mac, 6);
-	memcpy(fr + 6, server_mac, 6);
-	put16(fr + 12, 0x0800);
-	memset(fr + 14, 0, 20);
-	fr[14] = 0x45;
-	put16(fr + 16, 20 + 8 + len);
-	fr[22] = 64;
-	fr[23] = 1;
-	put32(fr + 26, SERVER_IP);
-	put32(fr + 30, CLIENT_IP);
-	put16(fr + 24, csum(fr + 14, 20, 0));
 	fr[34] = type;
 	fr[35] = 0;
 	put16(fr + 36, 0);

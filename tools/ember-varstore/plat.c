@@ -1,5 +1,6 @@
 /* The platform API for ember-varstore: the tool links the firmware's code to use its
- * variable store, but runs none of the core, so these only have to exist. */
+ * variable store, but runs none of the core, so these only have to exist (the absent
+ * wake-up alarm comes from platform/common/clock.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -39,21 +40,6 @@ EFI_STATUS plat_get_time(EFI_TIME *time, EFI_TIME_CAPABILITIES *capabilities)
 }
 
 EFI_STATUS plat_set_time(const EFI_TIME *time)
-{
-	return EFI_UNSUPPORTED;
-}
-
-bool plat_has_wakeup_alarm(void)
-{
-	return false;
-}
-
-EFI_STATUS plat_get_wakeup_time(BOOLEAN *enabled, BOOLEAN *pending, EFI_TIME *time)
-{
-	return EFI_UNSUPPORTED;
-}
-
-EFI_STATUS plat_set_wakeup_time(BOOLEAN enable, const EFI_TIME *time)
 {
 	return EFI_UNSUPPORTED;
 }
