@@ -215,7 +215,7 @@ def check_mbr_partitions(devices, path, disk_index=0):
         assert int(p["start"]) == start and int(p["size"]) == size
         assert int(dev["blocks"]) == size
         assert p["esp"] == p["system"] == ("1" if ostype == 0xef else "0")
-        assert f"HD({number},MBR,0x{disk_id:X}," in dev["path"]
+        assert f"HD({number},MBR,0x{disk_id:08X}," in dev["path"]  # 8 digits, as EDK2 prints
     return parts
 
 
