@@ -71,10 +71,7 @@ static EFI_STATUS fetch(struct shell *sh, EMBER_NET_TOOLS_PROTOCOL *tools, const
 			     : "404 Not Found, or the name server does not know the host");
 		goto out;
 	}
-	net_print_rate(sh, "http: ", size, app_tsc() - start);
-	status = net_save(sh, "http", local, body, size);
-	if (!EFI_ERROR(status))
-		sh_print(sh, "http: %ls written\n", local);
+	status = net_save(sh, "http", local, body, size, app_tsc() - start);
 out:
 	if (body)
 		app_bs->FreePool(body);

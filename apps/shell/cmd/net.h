@@ -32,8 +32,6 @@ EFI_STATUS net_if_protocol(struct shell *sh, const char *cmd, struct net_if *nif
 			   const char *what, void **out);
 /* Reads a dotted IPv4 address (four decimal numbers 0-255, nothing else). */
 bool net_parse_ipv4(const CHAR16 *s, EFI_IPv4_ADDRESS *out);
-/* A transfer's result: "N bytes in T ms (R KiB/s)" after prefix. */
-void net_print_rate(struct shell *sh, const char *prefix, UINT64 bytes, UINT64 ticks);
 /* What a network status means, in words. */
 const char *net_status_text(EFI_STATUS status);
 

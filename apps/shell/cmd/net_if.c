@@ -1,6 +1,5 @@
 /* The network commands' interfaces and addresses (net.h). */
 #include "net.h"
-#include "../../lib/tsc.h"
 #include <ember/lib/devpath_node.h>
 
 /* How long an asynchronous DHCP (UEFI 2.10, 28.5: SetData may start it in the background,
@@ -179,15 +178,6 @@ bool net_parse_ipv4(const CHAR16 *s, EFI_IPv4_ADDRESS *out)
 		s++;
 	}
 	return true;
-}
-
-void net_print_rate(struct shell *sh, const char *prefix, UINT64 bytes, UINT64 ticks)
-{
-	UINT64 hz = app_tsc_hz(), ms = ticks * 1000 / (hz ? hz : 1);
-
-	sh_print(sh, "%s%llu bytes in %llu ms (%llu KiB/s)\n", prefix, (unsigned long long)bytes,
-		 (unsigned long long)ms,
-		 (unsigned long long)(ticks ? bytes * hz / ticks / 1024 : 0));
 }
 
 const char *net_status_text(EFI_STATUS status)

@@ -49,10 +49,7 @@ static EFI_STATUS fetch(struct shell *sh, EFI_PXE_BASE_CODE_PROTOCOL *pxe, EFI_I
 		sh_error(sh, "tftp: %ls: %s\n", remote, net_status_text(status));
 		goto out;
 	}
-	net_print_rate(sh, "tftp: ", size, app_tsc() - start);
-	status = net_save(sh, "tftp", local, data, size);
-	if (!EFI_ERROR(status))
-		sh_print(sh, "tftp: %ls written\n", local);
+	status = net_save(sh, "tftp", local, data, size, app_tsc() - start);
 out:
 	app_free(data);
 	app_free(name);
