@@ -5,6 +5,7 @@ shell for AArch64 as EFI/BOOT/BOOTAA64.EFI, which the boot manager's removable-m
 starts; its startup.nsh lists the files of an NVMe disk and of a disk on a legacy-only
 virtio-scsi controller (its I/O BAR reached through virt's I/O window, which is MMIO),
 after the shell's mapping table shows all three. AAVMF runs the same disks as the oracle."""
+import socket
 import subprocess
 import shutil
 import tempfile
@@ -97,4 +98,33 @@ def test_virtio_blk_boot_nvme_and_virtio_scsi(firmware, disks):
         m.expect(r"fs\d+: PciRoot\(0x0\)/Pci\(0x3,0x0\)/Scsi\(0x0,0x0\)")
         m.expect(r"NVME\.TXT")
         m.expect(r"SCSI\.TXT")
+        m.wait_exit()
+
+
+@pytest.mark.parametrize("firmware", ["ember", "aavmf"])
+def test_xhci_keyboard_and_virtio_gpu(firmware, tmp_path):
+    """virt has no display but ramfb without PCIe, and no keyboard but the serial line: the
+    article's gop_mode sees virtio-gpu-pci's Graphics Output, and a key pressed on a USB
+    keyboard behind qemu-xhci (QEMU's monitor, sendkey) reaches ConIn, in one boot of the
+    shell running both from its startup.nsh."""
+    if firmware == "aavmf" and not AAVMF_CODE.exists():
+        pytest.skip("AAVMF (qemu-efi-aarch64) is not installed")
+    startup = b"fs0:\r\ngop_mode.efi\r\nread_key.efi\r\nreset -s\r\n"
+    esp = fat_disk(tmp_path / "esp.img",
+                   {"EFI/BOOT/BOOTAA64.EFI": A64 / "apps" / "shell.efi",
+                    "gop_mode.efi": A64 / "programs" / "gop_mode.efi",
+                    "read_key.efi": A64 / "read_key.efi", "startup.nsh": startup},
+                   size_mib=16)
+    monitor = tmp_path / "monitor.sock"
+    devices = ["-drive", f"if=none,id=esp,format=raw,file={esp}",
+               "-device", "virtio-blk-pci,drive=esp", "-device", "virtio-gpu-pci",
+               "-device", "qemu-xhci", "-device", "usb-kbd",
+               "-monitor", f"unix:{monitor},server=on,wait=off"]
+    with PcieMachine(firmware, devices, timeout=300) as m:
+        m.expect(r"Mode \d+ is running at \d+x\d+")
+        m.expect(r"press a key")
+        with socket.socket(socket.AF_UNIX) as s:
+            s.connect(str(monitor))
+            s.sendall(b"sendkey z\n")
+            m.expect(r"key: z")
         m.wait_exit()
