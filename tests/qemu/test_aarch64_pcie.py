@@ -106,7 +106,8 @@ def test_xhci_keyboard_and_virtio_gpu(firmware, tmp_path):
     """virt has no display but ramfb without PCIe, and no keyboard but the serial line: the
     article's gop_mode sees virtio-gpu-pci's Graphics Output, and a key pressed on a USB
     keyboard behind qemu-xhci (QEMU's monitor, sendkey) reaches ConIn, in one boot of the
-    shell running both from its startup.nsh."""
+    shell running both from its startup.nsh. virtio-net-pci's option ROM (QEMU's efi-virtio,
+    an x64 image) is skipped without a warning: it is for another processor."""
     if firmware == "aavmf" and not AAVMF_CODE.exists():
         pytest.skip("AAVMF (qemu-efi-aarch64) is not installed")
     startup = b"fs0:\r\ngop_mode.efi\r\nread_key.efi\r\nreset -s\r\n"
@@ -119,7 +120,7 @@ def test_xhci_keyboard_and_virtio_gpu(firmware, tmp_path):
     devices = ["-drive", f"if=none,id=esp,format=raw,file={esp}",
                "-device", "virtio-blk-pci,drive=esp", "-device", "virtio-gpu-pci",
                "-device", "qemu-xhci", "-device", "usb-kbd",
-               "-monitor", f"unix:{monitor},server=on,wait=off"]
+               "-device", "virtio-net-pci", "-monitor", f"unix:{monitor},server=on,wait=off"]
     with PcieMachine(firmware, devices, timeout=300) as m:
         m.expect(r"Mode \d+ is running at \d+x\d+")
         m.expect(r"press a key")
@@ -128,3 +129,4 @@ def test_xhci_keyboard_and_virtio_gpu(firmware, tmp_path):
             s.sendall(b"sendkey z\n")
             m.expect(r"key: z")
         m.wait_exit()
+        assert "option ROM" not in m.text
