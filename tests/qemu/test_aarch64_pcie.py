@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from test_aarch64 import A64, AAVMF_CODE, AAVMF_VARS, QEMU, Arm64Machine
+from test_aarch64 import A64, AAVMF_CODE, AAVMF_VARS, QEMU, Arm64Machine, program
 
 MTOOLS_ENV = {"MTOOLS_SKIP_CHECK": "1", "PATH": "/usr/bin:/bin"}
 
@@ -130,3 +130,14 @@ def test_xhci_keyboard_and_virtio_gpu(firmware, tmp_path):
             m.expect(r"key: z")
         m.wait_exit()
         assert "option ROM" not in m.text
+
+
+@pytest.mark.parametrize("firmware", ["ember", "aavmf"])
+def test_rng_from_virtio_rng(firmware):
+    """EFI_RNG_PROTOCOL from virtio-rng-pci: cortex-a57 has no RNDR, so without PCIe there
+    is no source (tests/aarch64/rng.c draws twice)."""
+    if firmware == "aavmf" and not AAVMF_CODE.exists():
+        pytest.skip("AAVMF (qemu-efi-aarch64) is not installed")
+    with Arm64Machine(program("rng"), firmware=firmware, extra=["-device", "virtio-rng-pci"],
+                      timeout=300) as m:
+        m.expect(r"rng: two draws differ")
