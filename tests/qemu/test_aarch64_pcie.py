@@ -4,7 +4,9 @@ shared drivers on it. One boot per firmware: a FAT ESP on virtio-blk-pci holds E
 shell for AArch64 as EFI/BOOT/BOOTAA64.EFI, which the boot manager's removable-media path
 starts; its startup.nsh lists the files of an NVMe disk and of a disk on a legacy-only
 virtio-scsi controller (its I/O BAR reached through virt's I/O window, which is MMIO),
-after the shell's mapping table shows all three. AAVMF runs the same disks as the oracle."""
+after the shell's mapping table shows all three. Then, in one more boot each, a USB keyboard
+on qemu-xhci and virtio-gpu-pci's GOP, and EFI_RNG_PROTOCOL from virtio-rng-pci. AAVMF runs
+the same devices as the oracle."""
 import socket
 import subprocess
 import shutil
