@@ -10,6 +10,7 @@
 #include <ember/core/core.h>
 #include <ember/core/log.h>
 #include <ember/drivers/pci_root_bridge.h>
+#include <ember/lib/util.h>
 #include <efi/pci.h>
 #include <efi/protocol/pci_root_bridge_io.h>
 #include "aarch64.h"
@@ -75,14 +76,16 @@ static void io_write(uint64_t port, unsigned size, uint32_t value)
 		*(volatile uint32_t *)p = value;
 }
 
-/* A window as an aperture (empty when absent or, 64-bit, beyond what the MMU maps). */
-static void aperture(const struct fdt_pci_window *w, uint64_t skip, uint64_t *base, uint64_t *limit)
+/* A window as an aperture from PCI address lowest on (empty when absent, or beyond what the
+ * MMU maps). */
+static void aperture(const struct fdt_pci_window *w, uint64_t lowest, uint64_t *base,
+		     uint64_t *limit)
 {
 	*base = 1;
 	*limit = 0;
-	if (w->size <= skip || w->cpu_base + w->size > MAPPED_END)
+	if (!w->size || w->cpu_base + w->size > MAPPED_END || w->pci_base + w->size - 1 < lowest)
 		return;
-	*base = w->pci_base + skip;
+	*base = MAX(w->pci_base, lowest);
 	*limit = w->pci_base + w->size - 1;
 }
 
