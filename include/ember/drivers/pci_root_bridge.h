@@ -21,7 +21,8 @@ struct pci_apertures {
 };
 
 /* The hardware behind one root bridge (segment 0). Accesses are naturally aligned and of
- * size 1, 2 or 4; the bus number is inside [bus_base, bus_limit]. */
+ * size 1, 2 or 4; a function is bdf = bus << 8 | device << 3 | function, its bus inside
+ * [bus_base, bus_limit]. */
 struct pci_root_bridge_hw {
 	uint32_t (*config_read)(uint32_t bdf, uint16_t offset, unsigned size);
 	void (*config_write)(uint32_t bdf, uint16_t offset, unsigned size, uint32_t value);
