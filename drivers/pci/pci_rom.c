@@ -1,6 +1,7 @@
 /* Option ROMs (UEFI 2.10, 14.4.2): the expansion ROM BAR is sized with the other BARs and
  * placed in the 32-bit memory window, but decodes only while the ROM is copied to memory.
- * The copy becomes PciIo.RomImage; each x64 EFI driver image in it is loaded with the
+ * The copy becomes PciIo.RomImage; each EFI driver image in it for the firmware's own
+ * machine (x64, or AArch64 on Arm: others are skipped quietly) is loaded with the
  * device path <function>/Offset(start,end), started, and published through the bus
  * specific driver override protocol so that ConnectController offers the function to it
  * before any generic driver. Images with CompressionType 1 are decompressed first. */
@@ -9,6 +10,7 @@
 #include <ember/core/decompress.h>
 #include <ember/core/devpath.h>
 #include <ember/core/log.h>
+#include <ember/lib/arch.h>
 #include <ember/lib/guids.h>
 #include <ember/lib/option_rom.h>
 #include <ember/lib/str.h>
@@ -17,7 +19,6 @@
 #define ROM_MAX_SIZE (16u << 20) /* bigger BARs are not ROMs worth copying */
 #define SUBSYSTEM_BOOT_DRIVER 11
 #define SUBSYSTEM_RUNTIME_DRIVER 12
-#define MACHINE_X64 0x8664
 #define COMPRESSION_NONE 0
 #define COMPRESSION_UEFI 1 /* the UEFI compression algorithm (UEFI 2.10, chapter 19) */
 
@@ -100,12 +101,14 @@ void pci_rom_copy(struct pci_function *f)
 		  (unsigned long long)f->io.RomSize);
 }
 
-static bool is_x64_driver(const struct option_rom_image *img)
+/* A ROM may carry images for several machines (QEMU's are x64 only): those for another
+ * processor are no error, and are not offered to the loader. */
+static bool is_native_driver(const struct option_rom_image *img)
 {
 	return img->efi &&
 	       (img->subsystem == SUBSYSTEM_BOOT_DRIVER ||
 		img->subsystem == SUBSYSTEM_RUNTIME_DRIVER) &&
-	       img->machine == MACHINE_X64;
+	       img->machine == ARCH_PE_MACHINE;
 }
 
 static EFI_STATUS EFIAPI override_get_driver(EFI_BUS_SPECIFIC_DRIVER_OVERRIDE_PROTOCOL *this,
@@ -239,7 +242,7 @@ void pci_rom_start_drivers(EFI_HANDLE driver_image, struct pci_function *f)
 	for (int n = 0; n < OPTION_ROM_MAX_IMAGES; n++) {
 		if (option_rom_next(f->io.RomImage, f->io.RomSize, &pos, &img) != OPTION_ROM_IMAGE)
 			break;
-		if (!is_x64_driver(&img))
+		if (!is_native_driver(&img))
 			continue;
 		start_one(driver_image, f, &img);
 	}

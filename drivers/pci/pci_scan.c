@@ -9,7 +9,8 @@
 
 #define ALL_ONES_32 0xffffffffu
 
-/* Reads the root bridge's apertures and bus range from its ACPI descriptors. */
+/* Reads the root bridge's apertures (as PCI addresses) and bus range from its ACPI
+ * descriptors. */
 EFI_STATUS pci_scan_init(struct pci_scan *scan, EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *root)
 {
 	const UINT8 *p;
@@ -32,7 +33,9 @@ EFI_STATUS pci_scan_init(struct pci_scan *scan, EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL 
 		p += sizeof(d);
 		if (!d.AddrLen)
 			continue;
-		struct pci_range r = {d.AddrRangeMin, d.AddrRangeMin + d.AddrLen - 1};
+		/* Host addresses (UEFI 2.7 on): device = host + translation (Arm's I/O window). */
+		UINT64 base = d.AddrRangeMin + d.AddrTranslationOffset;
+		struct pci_range r = {base, base + d.AddrLen - 1};
 		if (d.ResType == ACPI_ADDRESS_SPACE_TYPE_IO)
 			scan->apertures[PCI_RES_IO] = r;
 		else if (d.ResType == ACPI_ADDRESS_SPACE_TYPE_MEM)

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <efi/types.h>
+#include <ember/lib/fdt_pci.h>
 
 #define READ_SYSREG(name)                                                                          \
 	({                                                                                         \
@@ -50,6 +51,8 @@ struct machine {
 	bool psci_hvc;	     /* PSCI's conduit: hvc, else smc */
 	bool psci;	     /* a PSCI node was found */
 	uint32_t timer_virq; /* the virtual timer's PPI (INTID) */
+	bool pcie;	     /* a usable pci-host-ecam-generic node was found */
+	struct fdt_pci_host pcie_host;
 };
 extern struct machine machine;
 
@@ -96,6 +99,10 @@ bool fw_cfg_write(uint16_t select, const void *buffer, uint32_t size);
 
 /* ram_disk.c: opt/ember/disk as a RAM disk. */
 void ram_disk_from_fw_cfg(void);
+
+/* pcie.c: the PCIe host bridge as EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL, connected (the PCI bus
+ * driver assigns every BAR and bridge window). */
+void pcie_init(void);
 
 /* boot.c */
 void boot_something(void);

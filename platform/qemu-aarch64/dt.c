@@ -1,5 +1,6 @@
 /* The device tree QEMU's virt machine writes at the start of RAM for a firmware boot: the
- * memory, the UART, the RTC, fw_cfg, the GIC, the timer's interrupt and PSCI's conduit.
+ * memory, the UART, the RTC, fw_cfg, the GIC, the timer's interrupt, PSCI's conduit and the
+ * PCIe host bridge (lib/fdt_pci.c).
  * The machine's fixed addresses stand where the tree says nothing. All of virt's devices
  * sit at the root, whose #address-cells and #size-cells their reg properties use. */
 #include <ember/core/varstore.h>
@@ -94,6 +95,13 @@ static void read_timer(void)
 	machine.timer_virq = PPI_BASE + ((UINT32)p[2] << 8 | p[3]);
 }
 
+static void read_pcie(UINT32 ac, UINT32 sc)
+{
+	long node = fdt_find_node(&tree, -1, NULL, "pci-host-ecam-generic");
+
+	machine.pcie = node >= 0 && fdt_pci_host_read(&tree, node, ac, sc, &machine.pcie_host);
+}
+
 static void read_psci(void)
 {
 	long node = fdt_find_node(&tree, -1, "psci", NULL);
@@ -132,6 +140,7 @@ bool dt_read(void)
 	read_flash(ac, sc);
 	read_timer();
 	read_psci();
+	read_pcie(ac, sc);
 	return true;
 }
 

@@ -1,20 +1,24 @@
 /* Fuzzes the flattened device tree reader (lib/fdt.c) as platform/qemu-aarch64/dt.c uses
- * it: any blob, every node walked, the properties and reg entries the platform reads. */
+ * it: any blob, every node walked, the properties and reg entries the platform reads, and
+ * the PCI host bridge nodes read whole (lib/fdt_pci.c). */
 #include "fuzz.h"
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <ember/lib/fdt.h>
+#include <ember/lib/fdt_pci.h>
 
 static const char *const names[] = {"", "memory", "psci", "chosen"};
-static const char *const compatibles[] = {"arm,pl011", "arm,pl031", "qemu,fw-cfg-mmio",
-					  "arm,cortex-a15-gic", "arm,armv8-timer"};
+static const char *const compatibles[] = {"arm,pl011",	      "arm,pl031",
+					  "qemu,fw-cfg-mmio", "arm,cortex-a15-gic",
+					  "arm,armv8-timer",  "pci-host-ecam-generic"};
 
 static void read_node(const struct fdt *f, long node)
 {
-	static const char *const props[] = {"reg", "compatible", "method", "interrupts",
-					    "#address-cells"};
+	static const char *const props[] = {"reg",	  "compatible",	    "method",
+					    "interrupts", "#address-cells", "ranges"};
+	struct fdt_pci_host host;
 	const void *value;
 	UINT32 len;
 	UINT64 address, size;
@@ -26,6 +30,9 @@ static void read_node(const struct fdt *f, long node)
 	for (UINT32 ac = 1; ac <= 2; ac++)
 		for (UINT32 idx = 0; idx < 3; idx++)
 			fdt_get_reg(f, node, ac, 2, idx, &address, &size);
+	for (UINT32 ac = 1; ac <= 3; ac++)
+		if (fdt_pci_host_read(f, node, ac, 2, &host) && host.bus_first > host.bus_last)
+			__builtin_trap(); /* the reader promised first <= last */
 	(void)sink;
 }
 

@@ -395,6 +395,11 @@ void pci_sim_aperture(int i, UINT8 type, UINT8 granularity, UINT64 base, UINT64 
 							     len};
 }
 
+void pci_sim_aperture_translation(int i, UINT64 offset)
+{
+	apertures.d[i].AddrTranslationOffset = offset;
+}
+
 EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL pci_sim_root = {
     .PollMem = sim_poll_mem,
     .PollIo = sim_poll_io,

@@ -61,6 +61,8 @@ struct pci_sim_func *pci_sim_add_func(UINT8 behind, UINT8 dev, UINT8 fn, UINT32 
 				      UINT32 class_code, UINT8 header);
 void pci_sim_set_bar(struct pci_sim_func *f, int i, UINT32 size, UINT32 type_bits);
 void pci_sim_aperture(int i, UINT8 type, UINT8 granularity, UINT64 base, UINT64 len);
+/* Sets aperture i's AddrTranslationOffset (device address = host address + offset). */
+void pci_sim_aperture_translation(int i, UINT64 offset);
 /* Host bridge 00:00.0; NIC 00:02.0 (I/O BAR0 0x20, 32-bit BAR1 4 KiB, 64-bit prefetchable
  * BAR4 16 KiB, interrupt pin A); a Red Hat bridge 00:03.0 (BAR0 4 KiB, reserving three
  * buses) with a disk 01:00.0 behind it; multi-function 00:04.0 and 00:04.2. Apertures: I/O

@@ -265,6 +265,23 @@ TEST(pci_bus_sizes_16_bit_io_decoders)
 	pci_sim_remove();
 }
 
+/* Arm's way: the I/O aperture is where the CPU sees it (MMIO), with a translation offset
+ * back to PCI I/O space (UEFI 2.7 on); BARs take PCI addresses. */
+TEST(pci_bus_takes_apertures_as_host_addresses_with_their_translation)
+{
+	UINTN count;
+	UINT64 len, gran;
+
+	pci_sim_standard_machine();
+	pci_sim_aperture(0, ACPI_ADDRESS_SPACE_TYPE_IO, 0, 0x3eff1000, 0xf000);
+	pci_sim_aperture_translation(0, 0 - 0x3eff0000ULL);
+	ASSERT(pci_sim_start());
+	EFI_PCI_IO_PROTOCOL *nic = pci_sim_child(0, 2, 0, &count, NULL);
+	ASSERT(nic != NULL);
+	EXPECT_EQ(pci_sim_bar(nic, 0, &len, &gran), 0x1000);
+	pci_sim_remove();
+}
+
 TEST(pci_bus_leaves_a_bar_that_does_not_fit_unassigned)
 {
 	UINTN count;

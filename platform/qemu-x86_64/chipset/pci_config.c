@@ -16,7 +16,7 @@ static volatile void *ecam(uint32_t bdf, uint16_t offset)
 	return (volatile void *)(uintptr_t)(ecam_base + ((uint64_t)bdf << 12) + (offset & 0xfff));
 }
 
-static uint32_t config_read(uint32_t bdf, uint16_t offset, unsigned size)
+uint32_t pci_config_read(uint32_t bdf, uint16_t offset, unsigned size)
 {
 	uint32_t v;
 	bool was_on;
@@ -39,7 +39,7 @@ static uint32_t config_read(uint32_t bdf, uint16_t offset, unsigned size)
 	return v;
 }
 
-static void config_write(uint32_t bdf, uint16_t offset, unsigned size, uint32_t value)
+void pci_config_write(uint32_t bdf, uint16_t offset, unsigned size, uint32_t value)
 {
 	bool was_on;
 
@@ -69,32 +69,32 @@ static void config_write(uint32_t bdf, uint16_t offset, unsigned size, uint32_t 
 
 uint32_t pci_read32(uint32_t bdf, uint16_t offset)
 {
-	return config_read(bdf, offset & ~3, 4);
+	return pci_config_read(bdf, offset & ~3, 4);
 }
 
 uint16_t pci_read16(uint32_t bdf, uint16_t offset)
 {
-	return (uint16_t)config_read(bdf, offset & ~1, 2);
+	return (uint16_t)pci_config_read(bdf, offset & ~1, 2);
 }
 
 uint8_t pci_read8(uint32_t bdf, uint16_t offset)
 {
-	return (uint8_t)config_read(bdf, offset, 1);
+	return (uint8_t)pci_config_read(bdf, offset, 1);
 }
 
 void pci_write32(uint32_t bdf, uint16_t offset, uint32_t value)
 {
-	config_write(bdf, offset & ~3, 4, value);
+	pci_config_write(bdf, offset & ~3, 4, value);
 }
 
 void pci_write16(uint32_t bdf, uint16_t offset, uint16_t value)
 {
-	config_write(bdf, offset & ~1, 2, value);
+	pci_config_write(bdf, offset & ~1, 2, value);
 }
 
 void pci_write8(uint32_t bdf, uint16_t offset, uint8_t value)
 {
-	config_write(bdf, offset, 1, value);
+	pci_config_write(bdf, offset, 1, value);
 }
 
 bool pci_config_extended(void)

@@ -8,6 +8,9 @@
 
 #define PCI_BDF(bus, dev, fn) (((uint32_t)(bus) << 8) | ((uint32_t)(dev) << 3) | (fn))
 
+/* One access of size 1, 2 or 4 bytes (the root bridge's hooks). */
+uint32_t pci_config_read(uint32_t bdf, uint16_t offset, unsigned size);
+void pci_config_write(uint32_t bdf, uint16_t offset, unsigned size, uint32_t value);
 uint32_t pci_read32(uint32_t bdf, uint16_t offset);
 uint16_t pci_read16(uint32_t bdf, uint16_t offset);
 uint8_t pci_read8(uint32_t bdf, uint16_t offset);

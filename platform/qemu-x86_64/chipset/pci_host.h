@@ -6,23 +6,16 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <ember/drivers/pci_root_bridge.h>
 #include <efi/status.h>
-
-/* Address ranges of the root bridge, inclusive limits; a range is empty when
- * base > limit. */
-struct pci_apertures {
-	uint64_t io_base, io_limit;
-	uint64_t mem32_base, mem32_limit;
-	uint64_t mem64_base, mem64_limit;
-};
 
 /* pci_apertures.c: OVMF-like apertures for this machine and its memory (identity-maps the
  * 64-bit window when it lies above the reset code's map). */
 void pci_apertures_compute(struct pci_apertures *ap);
 
-/* pci_root_bridge.c: installs EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL for segment 0 on a new handle
- * with the device path PciRoot(0x0). */
-EFI_STATUS pci_root_bridge_install(EFI_HANDLE *handle);
+/* pci_root_bridge.c: installs EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL (drivers/pci_root_bridge) for
+ * segment 0 over this machine's configuration mechanism, ports and apertures. */
+EFI_STATUS qemu_pci_root_bridge_install(EFI_HANDLE *handle);
 
 /* pci_irq.c: routes the chipset's PIRQ lines to ISA IRQs 10/11 and sets the Interrupt Line
  * register of every PCI function (from its device path, as QEMU's _PRT has it). */

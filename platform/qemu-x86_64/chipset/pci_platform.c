@@ -9,7 +9,7 @@
 void pci_platform_init(void)
 {
 	EFI_HANDLE root;
-	EFI_STATUS status = pci_root_bridge_install(&root);
+	EFI_STATUS status = qemu_pci_root_bridge_install(&root);
 
 	if (EFI_ERROR(status)) {
 		log_error("pci: cannot install the root bridge: %r\n", status);

@@ -1,10 +1,10 @@
 /* The root bridge's private state, shared by its files (pci_root_bridge*.c). */
-#ifndef QEMU_PCI_ROOT_BRIDGE_H
-#define QEMU_PCI_ROOT_BRIDGE_H
+#ifndef PCI_ROOT_BRIDGE_PRIVATE_H
+#define PCI_ROOT_BRIDGE_PRIVATE_H
 
+#include <ember/drivers/pci_root_bridge.h>
 #include <ember/lib/list.h>
 #include <efi/protocol/pci_root_bridge_io.h>
-#include "chipset/pci_host.h"
 
 /* Configuration(): I/O, 32-bit and 64-bit memory, bus numbers, then the end tag. */
 #define RB_DESCRIPTORS 4
@@ -12,7 +12,7 @@
 struct root_bridge {
 	EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL io;
 	EFI_HANDLE handle;
-	struct pci_apertures apertures;
+	struct pci_root_bridge_hw hw;
 	UINT64 attributes;
 	struct list mappings; /* live Map() results (struct rb_mapping) */
 	struct __attribute__((packed)) {

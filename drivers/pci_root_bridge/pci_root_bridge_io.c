@@ -1,17 +1,17 @@
 /* EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL accessors (UEFI 2.10, 14.2): Mem, Io and Pci reads and
  * writes with their FIFO (address fixed) and Fill (buffer fixed) variants, PollMem, PollIo
- * and CopyMem. Accesses must be naturally aligned; x86 has no 64-bit port I/O. */
+ * and CopyMem. Accesses must be naturally aligned; PCI has no 64-bit I/O cycles. I/O and
+ * configuration cycles go through the platform's hooks (struct pci_root_bridge_hw). */
 #include <ember/core/core.h>
 #include <ember/core/platform.h>
 #include <ember/lib/str.h>
 #include <efi/pci.h>
-#include "cpu/io.h"
-#include "chipset/pci_config.h"
-#include "chipset/pci_root_bridge.h"
+#include "pci_root_bridge.h"
 
 enum space { SPACE_MEM, SPACE_IO, SPACE_PCI };
 
 struct access {
+	const struct pci_root_bridge_hw *hw;
 	enum space space;
 	UINT32 bdf;	/* configuration space: the function */
 	UINT64 address; /* memory or port address, or configuration register */
@@ -23,6 +23,7 @@ static UINT64 read_one(const struct access *a)
 {
 	uintptr_t p = (uintptr_t)a->address;
 	UINT16 r = (UINT16)a->address;
+	unsigned size = (unsigned)a->size;
 
 	if (a->space == SPACE_MEM)
 		return a->size == 1   ? *(volatile UINT8 *)p
@@ -30,12 +31,11 @@ static UINT64 read_one(const struct access *a)
 		       : a->size == 4 ? *(volatile UINT32 *)p
 				      : *(volatile UINT64 *)p;
 	if (a->space == SPACE_IO)
-		return a->size == 1 ? inb(r) : a->size == 2 ? inw(r) : inl(r);
+		return a->hw->io_read(a->address, size);
 	if (a->size == 8)
-		return pci_read32(a->bdf, r) | (UINT64)pci_read32(a->bdf, r + 4) << 32;
-	return a->size == 1   ? pci_read8(a->bdf, r)
-	       : a->size == 2 ? pci_read16(a->bdf, r)
-			      : pci_read32(a->bdf, r);
+		return a->hw->config_read(a->bdf, r, 4) |
+		       (UINT64)a->hw->config_read(a->bdf, r + 4, 4) << 32;
+	return a->hw->config_read(a->bdf, r, size);
 }
 
 static void write_one(const struct access *a, UINT64 v)
@@ -53,45 +53,40 @@ static void write_one(const struct access *a, UINT64 v)
 		else
 			*(volatile UINT64 *)p = v;
 	} else if (a->space == SPACE_IO) {
-		if (a->size == 1)
-			outb(r, (UINT8)v);
-		else if (a->size == 2)
-			outw(r, (UINT16)v);
-		else
-			outl(r, (UINT32)v);
+		a->hw->io_write(a->address, (unsigned)a->size, (UINT32)v);
 	} else if (a->size == 8) {
-		pci_write32(a->bdf, r, (UINT32)v);
-		pci_write32(a->bdf, r + 4, (UINT32)(v >> 32));
-	} else if (a->size == 1) {
-		pci_write8(a->bdf, r, (UINT8)v);
-	} else if (a->size == 2) {
-		pci_write16(a->bdf, r, (UINT16)v);
+		a->hw->config_write(a->bdf, r, 4, (UINT32)v);
+		a->hw->config_write(a->bdf, r + 4, 4, (UINT32)(v >> 32));
 	} else {
-		pci_write32(a->bdf, r, (UINT32)v);
+		a->hw->config_write(a->bdf, r, (unsigned)a->size, (UINT32)v);
 	}
 }
 
-/* Splits a Pci.Read/Write address into the function and the register. */
+/* Splits a Pci.Read/Write address into the function and the register; a bus outside the
+ * bridge's range is refused (ECAM has no room for it: the access would land elsewhere). */
 static EFI_STATUS decode_config_address(UINT64 address, struct access *a)
 {
 	EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_PCI_ADDRESS pa;
 
 	mem_copy(&pa, &address, sizeof(pa));
-	if (pa.Device > PCI_MAX_DEVICE || pa.Function > PCI_MAX_FUNC)
+	if (pa.Device > PCI_MAX_DEVICE || pa.Function > PCI_MAX_FUNC || pa.Bus < a->hw->bus_base ||
+	    pa.Bus > a->hw->bus_limit)
 		return EFI_INVALID_PARAMETER;
-	a->bdf = PCI_BDF(pa.Bus, pa.Device, pa.Function);
+	a->bdf = (UINT32)pa.Bus << 8 | (UINT32)pa.Device << 3 | pa.Function;
 	a->address = pa.ExtendedRegister ? pa.ExtendedRegister : pa.Register;
 	return EFI_SUCCESS;
 }
 
 /* Validates width, alignment and range of count accesses and sets up the first. */
-static EFI_STATUS prepare(enum space space, EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_WIDTH width,
-			  UINT64 address, UINTN count, struct access *a)
+static EFI_STATUS prepare(const struct root_bridge *rb, enum space space,
+			  EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_WIDTH width, UINT64 address, UINTN count,
+			  struct access *a)
 {
 	UINT64 span, last, limit;
 
 	if ((UINT32)width >= EfiPciWidthMaximum)
 		return EFI_INVALID_PARAMETER;
+	a->hw = &rb->hw;
 	a->space = space;
 	a->size = (UINTN)1 << (width & 3);
 	a->step_address = width < EfiPciWidthFifoUint8 || width >= EfiPciWidthFillUint8;
@@ -107,10 +102,10 @@ static EFI_STATUS prepare(enum space space, EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_WIDT
 	if (mul_overflows(span, (UINT64)a->size, &span) ||
 	    add_overflows(span, a->size - 1, &span) || add_overflows(a->address, span, &last))
 		return EFI_INVALID_PARAMETER;
-	limit = space == SPACE_MEM	? UINT64_MAX
-		: space == SPACE_IO	? 0xffff
-		: pci_config_extended() ? PCI_EXPRESS_CONFIG_SPACE_SIZE - 1
-					: PCI_CONFIG_SPACE_SIZE - 1;
+	limit = space == SPACE_MEM	 ? UINT64_MAX
+		: space == SPACE_IO	 ? rb->hw.io_space_limit
+		: rb->hw.extended_config ? PCI_EXPRESS_CONFIG_SPACE_SIZE - 1
+					 : PCI_CONFIG_SPACE_SIZE - 1;
 	return last > limit ? EFI_INVALID_PARAMETER : EFI_SUCCESS;
 }
 
@@ -127,7 +122,7 @@ static void mem_read32(UINT64 address, UINTN count, UINT8 *buf)
 	}
 }
 
-static EFI_STATUS transfer(enum space space, bool write,
+static EFI_STATUS transfer(EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *this, enum space space, bool write,
 			   EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_WIDTH width, UINT64 address, UINTN count,
 			   void *buffer)
 {
@@ -137,7 +132,7 @@ static EFI_STATUS transfer(enum space space, bool write,
 
 	if (!buffer)
 		return EFI_INVALID_PARAMETER;
-	status = prepare(space, width, address, count, &a);
+	status = prepare(rb_from(this), space, width, address, count, &a);
 	if (EFI_ERROR(status))
 		return status;
 	if (space == SPACE_MEM && !write && width == EfiPciWidthUint32) {
@@ -165,47 +160,48 @@ static EFI_STATUS EFIAPI rb_mem_read(EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *This,
 				     EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_WIDTH Width, UINT64 Address,
 				     UINTN Count, VOID *Buffer)
 {
-	return transfer(SPACE_MEM, false, Width, Address, Count, Buffer);
+	return transfer(This, SPACE_MEM, false, Width, Address, Count, Buffer);
 }
 
 static EFI_STATUS EFIAPI rb_mem_write(EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *This,
 				      EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_WIDTH Width, UINT64 Address,
 				      UINTN Count, VOID *Buffer)
 {
-	return transfer(SPACE_MEM, true, Width, Address, Count, Buffer);
+	return transfer(This, SPACE_MEM, true, Width, Address, Count, Buffer);
 }
 
 static EFI_STATUS EFIAPI rb_io_read(EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *This,
 				    EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_WIDTH Width, UINT64 Address,
 				    UINTN Count, VOID *Buffer)
 {
-	return transfer(SPACE_IO, false, Width, Address, Count, Buffer);
+	return transfer(This, SPACE_IO, false, Width, Address, Count, Buffer);
 }
 
 static EFI_STATUS EFIAPI rb_io_write(EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *This,
 				     EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_WIDTH Width, UINT64 Address,
 				     UINTN Count, VOID *Buffer)
 {
-	return transfer(SPACE_IO, true, Width, Address, Count, Buffer);
+	return transfer(This, SPACE_IO, true, Width, Address, Count, Buffer);
 }
 
 static EFI_STATUS EFIAPI rb_pci_read(EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *This,
 				     EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_WIDTH Width, UINT64 Address,
 				     UINTN Count, VOID *Buffer)
 {
-	return transfer(SPACE_PCI, false, Width, Address, Count, Buffer);
+	return transfer(This, SPACE_PCI, false, Width, Address, Count, Buffer);
 }
 
 static EFI_STATUS EFIAPI rb_pci_write(EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *This,
 				      EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_WIDTH Width, UINT64 Address,
 				      UINTN Count, VOID *Buffer)
 {
-	return transfer(SPACE_PCI, true, Width, Address, Count, Buffer);
+	return transfer(This, SPACE_PCI, true, Width, Address, Count, Buffer);
 }
 
 /* Reads until (value & Mask) == Value or Delay (100 ns units) has passed. */
-static EFI_STATUS poll(enum space space, EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_WIDTH width,
-		       UINT64 address, UINT64 mask, UINT64 value, UINT64 delay, UINT64 *result)
+static EFI_STATUS poll(EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *this, enum space space,
+		       EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_WIDTH width, UINT64 address, UINT64 mask,
+		       UINT64 value, UINT64 delay, UINT64 *result)
 {
 	struct access a;
 	UINT64 deadline;
@@ -213,7 +209,7 @@ static EFI_STATUS poll(enum space space, EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_WIDTH w
 
 	if (!result || width > EfiPciWidthUint64)
 		return EFI_INVALID_PARAMETER;
-	status = prepare(space, width, address, 1, &a);
+	status = prepare(rb_from(this), space, width, address, 1, &a);
 	if (EFI_ERROR(status))
 		return status;
 	*result = read_one(&a);
@@ -233,14 +229,14 @@ static EFI_STATUS EFIAPI rb_poll_mem(EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *This,
 				     EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_WIDTH Width, UINT64 Address,
 				     UINT64 Mask, UINT64 Value, UINT64 Delay, UINT64 *Result)
 {
-	return poll(SPACE_MEM, Width, Address, Mask, Value, Delay, Result);
+	return poll(This, SPACE_MEM, Width, Address, Mask, Value, Delay, Result);
 }
 
 static EFI_STATUS EFIAPI rb_poll_io(EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *This,
 				    EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_WIDTH Width, UINT64 Address,
 				    UINT64 Mask, UINT64 Value, UINT64 Delay, UINT64 *Result)
 {
-	return poll(SPACE_IO, Width, Address, Mask, Value, Delay, Result);
+	return poll(This, SPACE_IO, Width, Address, Mask, Value, Delay, Result);
 }
 
 /* Copies Count elements; overlapping ranges are copied in the safe direction. */
@@ -253,8 +249,8 @@ static EFI_STATUS EFIAPI rb_copy_mem(EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *This,
 
 	if (Width > EfiPciWidthUint64)
 		return EFI_INVALID_PARAMETER;
-	if (EFI_ERROR(prepare(SPACE_MEM, Width, SrcAddress, Count, &src)) ||
-	    EFI_ERROR(prepare(SPACE_MEM, Width, DestAddress, Count, &dst)))
+	if (EFI_ERROR(prepare(rb_from(This), SPACE_MEM, Width, SrcAddress, Count, &src)) ||
+	    EFI_ERROR(prepare(rb_from(This), SPACE_MEM, Width, DestAddress, Count, &dst)))
 		return EFI_INVALID_PARAMETER;
 	if (DestAddress == SrcAddress || !Count)
 		return EFI_SUCCESS;

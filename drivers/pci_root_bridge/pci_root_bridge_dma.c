@@ -1,9 +1,12 @@
 /* Bus-master DMA for the root bridge (UEFI 2.10, 14.2): QEMU has no IOMMU by default, so
  * device addresses are host addresses. A 32-bit operation on a buffer that reaches above
- * 4 GiB goes through a bounce buffer below 4 GiB; the 64-bit operations map as is. */
+ * 4 GiB goes through a bounce buffer below 4 GiB; the 64-bit operations map as is. DMA is
+ * taken to be cache-coherent, so Map, Unmap and Flush do no cache maintenance: always so
+ * on x86; on Arm virt the host bridge is "dma-coherent" in the device tree (and TCG
+ * models no caches). A non-coherent bridge would need clean/invalidate by VA here. */
 #include <ember/core/core.h>
 #include <ember/lib/str.h>
-#include "chipset/pci_root_bridge.h"
+#include "pci_root_bridge.h"
 
 #define FOUR_GIB 0x100000000ULL
 #define MAPPING_SIGNATURE SIGNATURE_32('r', 'b', 'm', 'p')
@@ -146,7 +149,7 @@ static EFI_STATUS EFIAPI rb_free_buffer(EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *This, U
 	return status == EFI_NOT_FOUND ? EFI_INVALID_PARAMETER : status;
 }
 
-/* Writes reach memory at once: QEMU's DMA is coherent, and there is no write buffer. */
+/* Writes reach memory at once: the DMA is coherent (above), and there is no write buffer. */
 static EFI_STATUS EFIAPI rb_flush(EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *This)
 {
 	return EFI_SUCCESS;

@@ -1,0 +1,156 @@
+/* The root bridge protocol the platforms share (drivers/pci_root_bridge) over fake hooks:
+ * configuration cycles only inside the bus range (ECAM has no room for others), I/O cycles
+ * through the platform's hook at PCI port numbers and bounded by its I/O space, and
+ * Configuration() giving the I/O aperture as host addresses with the translation offset
+ * (UEFI 2.7 on), as Arm's memory-mapped I/O window needs. */
+#include "support/test.h"
+#include <ember/core/core.h>
+#include <ember/drivers/pci_root_bridge.h>
+#include <ember/lib/guids.h>
+#include <efi/pci.h>
+#include <efi/protocol/device_path.h>
+#include <efi/protocol/pci_root_bridge_io.h>
+
+static struct {
+	unsigned config_calls, io_calls;
+	uint32_t bdf;
+	uint16_t offset;
+	uint64_t port;
+	unsigned size;
+	uint32_t written;
+} seen;
+
+static uint32_t fake_config_read(uint32_t bdf, uint16_t offset, unsigned size)
+{
+	seen.config_calls++;
+	seen.bdf = bdf;
+	seen.offset = offset;
+	seen.size = size;
+	return 0x12345678u & (size == 4 ? 0xffffffffu : (1u << size * 8) - 1);
+}
+
+static void fake_config_write(uint32_t bdf, uint16_t offset, unsigned size, uint32_t value)
+{
+	seen.config_calls++;
+	seen.bdf = bdf;
+	seen.written = value;
+}
+
+static uint32_t fake_io_read(uint64_t port, unsigned size)
+{
+	seen.io_calls++;
+	seen.port = port;
+	seen.size = size;
+	return 0xab;
+}
+
+static void fake_io_write(uint64_t port, unsigned size, uint32_t value)
+{
+	seen.io_calls++;
+	seen.port = port;
+	seen.written = value;
+}
+
+/* virt's bridge without highmem: 16 buses, ports 0-0xffff at 0x3eff0000. */
+static EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *install(EFI_HANDLE *handle)
+{
+	struct pci_root_bridge_hw hw = {
+	    .config_read = fake_config_read,
+	    .config_write = fake_config_write,
+	    .io_read = fake_io_read,
+	    .io_write = fake_io_write,
+	    .apertures = {0x1000, 0xffff, 0x10000000, 0x3efeffff, 1, 0},
+	    .io_host_base = 0x3eff0000,
+	    .io_space_limit = 0xffff,
+	    .bus_base = 0,
+	    .bus_limit = 15,
+	    .extended_config = true,
+	};
+	EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *rb = NULL;
+
+	*handle = NULL;
+	seen = (__typeof__(seen)){0};
+	if (EFI_ERROR(pci_root_bridge_install(&hw, handle)) ||
+	    EFI_ERROR(protocol_get(*handle, &efi_pci_root_bridge_io_protocol_guid, (void **)&rb)))
+		return NULL;
+	return rb;
+}
+
+static void uninstall(EFI_HANDLE handle, EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *rb)
+{
+	void *path;
+
+	ASSERT_STATUS(protocol_get(handle, &efi_device_path_protocol_guid, &path), EFI_SUCCESS);
+	EXPECT_STATUS(protocol_uninstall_multiple(handle, &efi_device_path_protocol_guid, path,
+						  &efi_pci_root_bridge_io_protocol_guid, rb, NULL),
+		      EFI_SUCCESS);
+}
+
+static UINT64 config_address(UINT8 bus, UINT8 dev, UINT8 fn, UINT8 reg)
+{
+	return EFI_PCI_ADDRESS(bus, dev, fn, reg);
+}
+
+TEST(pci_root_bridge_configuration_cycles_stay_in_the_bus_range)
+{
+	EFI_HANDLE handle;
+	EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *rb = install(&handle);
+	UINT32 value = 0;
+
+	ASSERT(rb != NULL);
+	EXPECT_STATUS(rb->Pci.Read(rb, EfiPciWidthUint32, config_address(15, 3, 1, 8), 1, &value),
+		      EFI_SUCCESS);
+	EXPECT_EQ(value, 0x12345678u);
+	EXPECT_EQ(seen.bdf, 15u << 8 | 3 << 3 | 1);
+	EXPECT_EQ(seen.offset, 8);
+	EXPECT_STATUS(rb->Pci.Read(rb, EfiPciWidthUint32, config_address(16, 0, 0, 0), 1, &value),
+		      EFI_INVALID_PARAMETER);
+	EXPECT_STATUS(rb->Pci.Write(rb, EfiPciWidthUint8, config_address(200, 0, 0, 0), 1, &value),
+		      EFI_INVALID_PARAMETER);
+	EXPECT_EQ(seen.config_calls, 1);
+	uninstall(handle, rb);
+}
+
+TEST(pci_root_bridge_io_cycles_go_to_the_platform_at_pci_ports)
+{
+	EFI_HANDLE handle;
+	EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *rb = install(&handle);
+	UINT8 b = 0;
+	UINT16 w = 0x5a5a;
+	UINT64 q = 0;
+
+	ASSERT(rb != NULL);
+	EXPECT_STATUS(rb->Io.Read(rb, EfiPciWidthUint8, 0x1010, 1, &b), EFI_SUCCESS);
+	EXPECT_EQ(b, 0xab);
+	EXPECT_EQ(seen.port, 0x1010);
+	EXPECT_EQ(seen.size, 1);
+	EXPECT_STATUS(rb->Io.Write(rb, EfiPciWidthUint16, 0xfffe, 1, &w), EFI_SUCCESS);
+	EXPECT_EQ(seen.port, 0xfffe);
+	EXPECT_EQ(seen.written, 0x5a5a);
+	/* Past the I/O space, and 64-bit I/O, are refused before any cycle. */
+	EXPECT_STATUS(rb->Io.Read(rb, EfiPciWidthUint16, 0xffff, 1, &w), EFI_UNSUPPORTED);
+	EXPECT_STATUS(rb->Io.Read(rb, EfiPciWidthUint32, 0xfffc, 2, &q), EFI_INVALID_PARAMETER);
+	EXPECT_STATUS(rb->Io.Read(rb, EfiPciWidthUint64, 0x1000, 1, &q), EFI_INVALID_PARAMETER);
+	EXPECT_EQ(seen.io_calls, 2);
+	uninstall(handle, rb);
+}
+
+TEST(pci_root_bridge_configuration_gives_host_addresses_and_translation)
+{
+	EFI_HANDLE handle;
+	EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *rb = install(&handle);
+	EFI_ACPI_ADDRESS_SPACE_DESCRIPTOR *d;
+
+	ASSERT(rb != NULL);
+	ASSERT_STATUS(rb->Configuration(rb, (void **)&d), EFI_SUCCESS);
+	EXPECT_EQ(d[0].ResType, ACPI_ADDRESS_SPACE_TYPE_IO);
+	EXPECT_EQ(d[0].AddrRangeMin, 0x3eff1000ULL);
+	EXPECT_EQ(d[0].AddrRangeMax, 0x3effffffULL);
+	EXPECT_EQ(d[0].AddrRangeMin + d[0].AddrTranslationOffset, 0x1000ULL);
+	EXPECT_EQ(d[1].AddrRangeMin, 0x10000000ULL);
+	EXPECT_EQ(d[1].AddrTranslationOffset, 0);
+	EXPECT_EQ(d[2].AddrLen, 0); /* no 64-bit window */
+	EXPECT_EQ(d[3].ResType, ACPI_ADDRESS_SPACE_TYPE_BUS);
+	EXPECT_EQ(d[3].AddrRangeMax, 15);
+	uninstall(handle, rb);
+}
