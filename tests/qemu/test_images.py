@@ -67,7 +67,7 @@ def test_code_flash_holds_the_packed_core():
     unpack = zlib.decompressobj(-15)
     unpacked = bytearray(unpack.decompress(region))
     assert unpack.eof and start + packed == len(code) - 8192
-    shell = (FW / "shell.efi.deflate").read_bytes()
+    shell = (FW / "shell.efi.deflate").read_bytes() + (FW / "setup.efi.deflate").read_bytes()
     rest = unpack.unused_data
     assert rest.endswith(shell) and set(rest[:-len(shell)]) <= {0xFF}
     assert unpacked[:calls] != core[:calls]
@@ -92,7 +92,10 @@ def test_embedded_shell_is_packed_on_its_own_and_runs(machine):
     middle = len(shell) // 2
     assert shell[middle:middle + 256] not in core
     assert blob[len(blob) // 2:len(blob) // 2 + 256] not in core
-    assert code[len(code) - 8192 - len(blob):len(code) - 8192] == blob
+    setup = (FW / "setup.efi.deflate").read_bytes()
+    end = len(code) - 8192 - len(setup)
+    assert code[end:len(code) - 8192] == setup
+    assert code[end - len(blob):end] == blob
     at = code.find(b"EMBERCOR", len(code) - 8192)
     flash, _, _, _, _, packed = struct.unpack_from("<6Q", code, at + 8)
     assert flash + packed == (1 << 32) - 8192
