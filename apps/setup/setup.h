@@ -14,18 +14,17 @@
 #include <efi/protocol/hii_config_access.h>
 
 /* Form ids of the pages (a page's varstore id is its form id; its sub-forms are
- * form | k << 8, k = 1..255). 1-15 belong to the core pages (main.c, boot_*.c, reset.c);
+ * SETUP_SUBFORM(form, k), k = 1..255). 1-15 belong to the core pages (main.c, boot_*.c, reset.c);
  * 16-31 to the settings pages (sb_*.c, settings_*.c). */
 #define SETUP_FORM_MAIN 1
 #define SETUP_FORM_BOOT 2
-#define SETUP_FORM_BOOT_ORDER 3
-#define SETUP_FORM_BOOT_DELETE 4
-#define SETUP_FORM_RESET 5
+#define SETUP_FORM_RESET 3
 #define SETUP_FORM_SECURE_BOOT 16
 #define SETUP_FORM_RESOLUTION 17
 #define SETUP_FORM_SERIAL 18
 #define SETUP_FORM_DATE_TIME 19
 #define SETUP_FORM_SYSTEM_INFO 20
+#define SETUP_SUBFORM(form, k) ((EFI_FORM_ID)((form) | (k) << 8))
 
 /* A page's question ids: SETUP_QID(page's form, n), n = 1..255; the app hands a callback
  * to the page whose form is the id's high byte. */

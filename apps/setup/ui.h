@@ -14,5 +14,8 @@ void ui_size(UINTN *cols, UINTN *rows);
 bool ui_key(EFI_INPUT_KEY *key);
 /* Writes text at a row, in attr, padded to the screen's width. */
 void ui_line(UINTN row, const char *text, UINTN attr);
+void ui_line16(UINTN row, const CHAR16 *text, UINTN attr);
+/* Clears the screen and lets the user choose one of items: its index, -1 for Esc. */
+int ui_choose(const char *title, const CHAR16 *const *items, UINTN count);
 
 #endif
