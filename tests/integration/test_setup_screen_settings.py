@@ -1,0 +1,146 @@
+"""The setup screen's Secure Boot and Resolution pages (apps/setup/sb_page.c,
+settings_console_page.c) driven by keys on an 80x25 terminal under ember-run, started as
+the firmware's own setup program (--firmware-ui): a db certificate enrolled from a file
+in Setup Mode, then the PK, after which the page shows Secure Boot enabled and User Mode;
+a resolution chosen and saved, and the GOP in that mode at the next start.
+
+Issue 15's acceptance points "enroll a db certificate from a file and see Secure Boot
+state change after the PK is enrolled" and "change the resolution and see the GOP mode
+change on the next boot", on ember-run (the QEMU firmware does not embed the setup
+screen yet)."""
+import os
+import re
+import shutil
+import subprocess
+import time
+
+from conftest import BUILD, app
+from test_console import drain, read_until, spawn_on_pty
+
+DOWN, ESC, F10 = b"\x1b[B", b"\x1b", b"\x1b[21~"
+FOOTER = b"Esc back"
+CSI = re.compile(rb"\x1b\[[0-9;?]*[A-Za-z]")
+
+
+def screen_text(data):
+    return CSI.sub(b"\n", data).decode(errors="replace")
+
+
+def press(master, keys, marker=FOOTER, timeout=60):
+    os.write(master, keys)
+    out = read_until(master, marker, timeout=timeout)
+    if keys == ESC:
+        time.sleep(0.3)  # a lone Esc is told from a sequence by the pause after it
+    return out
+
+
+def choose(master, name):
+    """In the file picker's first volume, the file called name."""
+    out = press(master, b"\r", b"Choose a key file")
+    out += press(master, b"\r", name.encode())
+    time.sleep(0.3)
+    out += drain(master)
+    listing = screen_text(out).split("Esc goes back")[-1]
+    rows = [line.strip() for line in listing.split("\n") if line.strip()]
+    index = rows.index(name)
+    for _ in range(index):
+        os.write(master, DOWN)
+        time.sleep(0.1)
+    drain(master)
+    out = press(master, b"\r", b"Last change")
+    if FOOTER not in out.split(b"Last change")[-1]:
+        out += read_until(master, FOOTER)
+    return out
+
+
+def setup_session(args):
+    proc, master, slave, _ = spawn_on_pty(["--firmware-ui", *args, app("setup")], columns=80,
+                                         rows=25)
+    read_until(master, FOOTER, timeout=60)
+    return proc, master, slave
+
+
+def leave(proc, master):
+    """Esc from a page to the main form, Esc again: the program ends."""
+    press(master, ESC, b"Boot options")
+    os.write(master, ESC)
+    assert proc.wait(timeout=30) == 0
+
+
+def finish(proc, master, slave):
+    proc.kill()
+    os.close(master)
+    os.close(slave)
+
+
+def test_enroll_db_then_pk_turns_secure_boot_on(tmp_path):
+    esp = tmp_path / "keys"
+    esp.mkdir()
+    for name in ("PK", "db"):
+        subprocess.run(["openssl", "req", "-new", "-x509", "-newkey", "rsa:2048", "-nodes",
+                        "-subj", f"/CN=Ember setup screen {name}/", "-keyout",
+                        tmp_path / f"{name}.key", "-outform", "DER", "-out",
+                        esp / f"{name}.der"], check=True, capture_output=True, timeout=60)
+    store = tmp_path / "vars.fd"
+    proc, master, slave = setup_session(["--vars", store, "--esp", esp])
+    try:
+        out = press(master, DOWN)
+        out = screen_text(press(master, b"\r", b"Key changes"))
+        assert "Secure Boot: disabled" in out and "Setup Mode" in out, out
+        assert "Key changes: allowed" in out, out
+        press(master, DOWN)
+        press(master, DOWN)  # "Enroll db from a file"
+        out = screen_text(choose(master, "db.der"))
+        assert "Last change: enrolling db: done" in out, out
+        assert "Signatures: PK 0, KEK 0, db 1, dbx 0" in out, out
+        assert "Secure Boot: disabled" in out, out
+        # The rebuilt form starts at its first question: "Enroll PK from a file".
+        out = screen_text(choose(master, "PK.der"))
+        assert "Last change: enrolling PK: done" in out, out
+        assert "Secure Boot: enabled" in out and "Mode: User Mode" in out, out
+        assert "Signatures: PK 1, KEK 0, db 1, dbx 0" in out, out
+        leave(proc, master)
+    finally:
+        finish(proc, master, slave)
+    listing = subprocess.run([BUILD / "ember-varstore", store, "list"], capture_output=True,
+                             timeout=60).stdout.decode()
+    assert re.search(r"NV,BS,RT,AT +\d+ PK$", listing, re.M), listing
+    assert re.search(r"NV,BS,RT,AT +\d+ db$", listing, re.M), listing
+
+
+def test_ordinary_program_sees_keys_locked(tmp_path):
+    """The same program started as an ordinary one: the page says keys are locked."""
+    proc, master, slave, _ = spawn_on_pty(["--vars", tmp_path / "vars.fd", app("setup")],
+                                          columns=80, rows=25)
+    try:
+        read_until(master, FOOTER, timeout=60)
+        press(master, DOWN)
+        out = screen_text(press(master, b"\r", b"Key changes"))
+        out += screen_text(read_until(master, FOOTER))
+        assert "Key changes: locked" in out, out
+        leave(proc, master)
+    finally:
+        finish(proc, master, slave)
+
+
+def test_resolution_chosen_is_the_mode_at_the_next_start(ember, tmp_path):
+    store = tmp_path / "vars.fd"
+    proc, master, slave = setup_session(["--vars", store])
+    try:
+        for _ in range(2):
+            press(master, DOWN)
+        out = screen_text(press(master, b"\r", b"Resolution at the next boot"))
+        assert "Now: 1024x768" in out, out
+        # The one-of: default, then the GOP's sizes in mode order (1024x768 first).
+        out = press(master, DOWN)
+        for _ in range(3):
+            out = press(master, b"+")
+        assert b"800x600" in out, screen_text(out)
+        press(master, F10, b"Saved")
+        leave(proc, master)
+    finally:
+        finish(proc, master, slave)
+    shutil.copy(app("setup-backends-test"), tmp_path / "t.efi")
+    result = ember("--vars", store, tmp_path / "t.efi", "gop", timeout=60)
+    out = result.stdout.decode()
+    assert re.search(r"^gop: mode [1-9]\d* 800x600", out, re.M), out
