@@ -117,43 +117,74 @@ static bool os_asked_for_menu(void)
 	return true;
 }
 
-static void run_fallback(const struct bds_platform *platform)
+/* Starts a program the platform carries in memory (buffer), or makes when needed: false
+ * when there is none or it does not load. */
+static bool run_builtin(const void *buffer, UINTN size, const void *(*make)(UINTN *size),
+			const CHAR16 *name, const char *image_name)
 {
-	const void *buffer = platform->fallback_image;
-	UINTN size = platform->fallback_size;
 	EFI_HANDLE image;
 	const char *reason;
 	EFI_STATUS status;
 
-	if (!buffer && platform->fallback_make)
-		buffer = platform->fallback_make(&size);
+	if (!buffer && make)
+		buffer = make(&size);
 	if (!buffer)
-		return;
+		return false;
 	status = image_load_builtin(core_image_handle, buffer, size, &image, &reason);
 	if (EFI_ERROR(status)) {
-		log_debug("loading the fallback: %s: %r\n", reason ? reason : "", status);
-		return;
+		log_debug("loading %ls: %s: %r\n", name, reason ? reason : "", status);
+		return false;
 	}
-	image_set_name(image, "fallback");
-	bds_start_image(image, platform->fallback_name ? platform->fallback_name : u"fallback");
+	image_set_name(image, image_name);
+	bds_start_image(image, name);
+	return true;
+}
+
+static void run_fallback(const struct bds_platform *platform)
+{
+	run_builtin(platform->fallback_image, platform->fallback_size, platform->fallback_make,
+		    platform->fallback_name ? platform->fallback_name : u"fallback", "fallback");
+}
+
+static bool run_setup(const struct bds_platform *platform)
+{
+	return run_builtin(NULL, 0, platform->setup_make, u"Ember settings", "setup");
+}
+
+/* The boot menu; the settings when chosen there, an option when one is. */
+static void open_menu(const struct bds_platform *platform)
+{
+	int chosen = bds_menu_with(platform->setup_make != NULL);
+
+	if (chosen == BDS_MENU_SETTINGS)
+		run_setup(platform);
+	else if (chosen >= 0)
+		boot_number((UINT16)chosen);
 }
 
 void bds_run(const struct bds_platform *platform)
 {
-	int chosen;
+	bool asked;
 
 	driver_connect_all();
 	run_driver_options();
 	bds_console_variables();
 	bds_default_options(platform);
 	run_sysprep_options();
-	if (os_asked_for_menu() || bds_menu_key_pressed(platform->menu_wait_ms)) {
-		chosen = bds_menu();
-		if (chosen >= 0)
-			boot_number((UINT16)chosen);
+	/* BOOT_TO_FW_UI opens the setup screen itself, as OVMF's opens its front page; the
+	 * menu stands in for it on a platform without one. */
+	asked = os_asked_for_menu();
+	if (asked && platform->setup_make)
+		run_setup(platform);
+	else if (asked || bds_menu_key_pressed(platform->menu_wait_ms))
+		open_menu(platform);
+	for (;;) {
+		boot_next();
+		boot_order();
+		log_info("no boot option started a system\n");
+		run_fallback(platform);
+		/* The fallback (the shell) returned: the settings, then the boot order again. */
+		if (!run_setup(platform))
+			return;
 	}
-	boot_next();
-	boot_order();
-	log_info("no boot option started a system\n");
-	run_fallback(platform);
 }

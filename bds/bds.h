@@ -55,6 +55,10 @@ bool bds_is_auto_option(const struct load_option *lo);
 
 /* menu.c: the interactive menu; the option number chosen, or -1 for none. */
 int bds_menu(void);
+/* The same with an "Ember settings" entry when settings is true: BDS_MENU_SETTINGS when
+ * it is chosen. */
+#define BDS_MENU_SETTINGS (-2)
+int bds_menu_with(bool settings);
 bool bds_menu_key_pressed(UINT32 wait_ms);
 /* Prints a line (UTF-8, format.h's format) on the console. */
 void bds_say(const char *fmt, ...);

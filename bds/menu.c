@@ -1,5 +1,6 @@
 /* The boot menu: a key at start (Esc, F2 or F12, on any console) opens a list of the boot
- * options; arrow keys move, Enter boots, Esc leaves. */
+ * options (and "Ember settings" when the platform has the setup screen); arrow keys move,
+ * Enter boots, Esc leaves. */
 #include "bds.h"
 #include <ember/core/boot_logo.h>
 #include <ember/lib/format.h>
@@ -69,7 +70,7 @@ static UINT8 global_u8(const CHAR16 *name, UINT8 fallback)
 	return value;
 }
 
-static void draw(const UINT16 *order, UINTN count, UINTN selected)
+static void draw(const UINT16 *order, UINTN count, UINTN selected, bool settings)
 {
 	/* Users check here whether keys are enrolled before they boot (32.3). */
 	bool secure = global_u8(u"SecureBoot", 0) == 1, setup = global_u8(u"SetupMode", 1) == 1;
@@ -86,16 +87,25 @@ static void draw(const UINT16 *order, UINTN count, UINTN selected)
 		if (ok)
 			bds_option_free(&o);
 	}
+	if (settings)
+		bds_say("%s Ember settings\r\n", selected == count ? " >" : "  ");
 }
 
 int bds_menu(void)
 {
+	return bds_menu_with(false);
+}
+
+/* The menu's choice: an option number, BDS_MENU_SETTINGS, -1 for none. */
+int bds_menu_with(bool settings)
+{
 	UINTN count, selected = 0;
 	UINT16 *order = bds_order_read(u"BootOrder", &count);
+	UINTN entries = count + (settings ? 1 : 0);
 	EFI_INPUT_KEY key;
 	int chosen = -1;
 
-	if (!out() || !count) {
+	if (!out() || !entries) {
 		pool_free(order);
 		return -1;
 	}
@@ -104,7 +114,7 @@ int bds_menu(void)
 	while (read_key(&key))
 		;
 	boot_logo_covered(); /* the menu clears the screen */
-	draw(order, count, selected);
+	draw(order, count, selected, settings);
 	for (;;) {
 		if (!read_key(&key)) {
 			core_stall_us(POLL_US);
@@ -112,16 +122,16 @@ int bds_menu(void)
 		}
 		if (key.ScanCode == SCAN_UP && selected > 0)
 			selected--;
-		else if (key.ScanCode == SCAN_DOWN && selected + 1 < count)
+		else if (key.ScanCode == SCAN_DOWN && selected + 1 < entries)
 			selected++;
 		else if (key.UnicodeChar == CHAR_CARRIAGE_RETURN) {
-			chosen = order[selected];
+			chosen = selected < count ? order[selected] : BDS_MENU_SETTINGS;
 			break;
 		} else if (key.ScanCode == SCAN_ESC)
 			break;
 		else
 			continue;
-		draw(order, count, selected);
+		draw(order, count, selected, settings);
 	}
 	out()->ClearScreen(out());
 	pool_free(order);

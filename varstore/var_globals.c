@@ -90,7 +90,9 @@ static EFI_STATUS install_secure_boot(struct var_service *svc)
 static EFI_STATUS install_capabilities(struct var_service *svc)
 {
 	static const UINT32 boot_option_support = EFI_BOOT_OPTION_SUPPORT_APP;
-	static const UINT64 os_indications_supported = 0;
+	/* BOOT_TO_FW_UI (UEFI 2.10, 8.5.4): the boot manager opens the setup screen, or its
+	 * menu where there is none, when the OS asks. */
+	static const UINT64 os_indications_supported = 1;
 	EFI_STATUS status;
 
 	status = firmware_put(svc, u"PlatformLangCodes", BR, platform_lang_codes,

@@ -8,14 +8,13 @@
 
 static void reset_build(struct setup_build *b)
 {
-	struct ifrb_question q =
-	    setup_q(setup_str(b, "Reset all variables to defaults"),
-		    setup_str(b, "Deletes the boot options and settings, then restarts"), Q_RESET,
-		    0, 0, 0);
+	struct ifrb_question q = setup_q(
+	    setup_str(b, "Reset all variables to defaults"),
+	    setup_str(b, "Deletes the boot options and settings, then restarts"), Q_RESET, 0, 0, 0);
 
 	ifrb_form(&b->ifr, SETUP_FORM_RESET, setup_str(b, "Reset to defaults"));
-	ifrb_text(&b->ifr, setup_str(b, "Every setting returns to its default"),
-		  setup_str(b, ""), 0);
+	ifrb_text(&b->ifr, setup_str(b, "Every setting returns to its default"), setup_str(b, ""),
+		  0);
 	ifrb_text(&b->ifr, setup_str(b, "Secure Boot keys stay (see the Secure Boot page)"),
 		  setup_str(b, ""), 0);
 	ifrb_action(&b->ifr, &q);
@@ -76,7 +75,7 @@ static EFI_STATUS reset_callback(EFI_BROWSER_ACTION action, EFI_QUESTION_ID id, 
 {
 	if (id != Q_RESET || action != EFI_BROWSER_ACTION_CHANGED)
 		return id == Q_RESET && action == EFI_BROWSER_ACTION_CHANGING ? EFI_SUCCESS
-									: EFI_UNSUPPORTED;
+									      : EFI_UNSUPPORTED;
 	if (!setup_confirm("Delete every setting and restart?"))
 		return EFI_SUCCESS;
 	app_print("\r\nsetup: %u variables deleted\r\n", (unsigned)delete_all());

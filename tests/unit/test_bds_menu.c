@@ -234,3 +234,87 @@ TEST(bds_console_variables)
 {
 	RUN_ISOLATED(console_variables);
 }
+
+/* The setup screen (apps/setup on the QEMU image): a program the platform makes when it is
+ * needed, here program 9, made once (a second make finds none, so bds_run returns). */
+static UINT8 *setup_image; /* static: reachable for LeakSanitizer at the child's exit */
+static size_t setup_size;
+static int setup_made;
+
+static const void *make_setup(UINTN *size)
+{
+	if (setup_made++)
+		return NULL;
+	setup_image = bds_program(9, &setup_size);
+	*size = setup_size;
+	return setup_image;
+}
+
+/* BOOT_TO_FW_UI opens the setup screen directly (no menu), before the options. */
+static void os_indications_open_setup(void)
+{
+	UINT64 indications = 1; /* EFI_OS_INDICATIONS_BOOT_TO_FW_UI */
+	struct bds_platform platform = {.setup_make = make_setup};
+
+	two_options();
+	console_use(NULL, 0);
+	ASSERT_STATUS(variable_set(u"OsIndications", &global_guid,
+				   EFI_VARIABLE_NON_VOLATILE | EFI_VARIABLE_BOOTSERVICE_ACCESS |
+				       EFI_VARIABLE_RUNTIME_ACCESS,
+				   sizeof(indications), &indications),
+		      EFI_SUCCESS);
+	bds_run(&platform);
+	EXPECT(!strcmp(bds_runs_text(), "9,1,2"));
+	EXPECT(!strstr(con.text, "Ember boot menu"));
+}
+
+TEST(bds_menu_os_indications_open_the_setup_screen)
+{
+	RUN_ISOLATED(os_indications_open_setup);
+}
+
+/* The menu's last entry, "Ember settings", opens the setup screen. */
+static void menu_settings_entry(void)
+{
+	static const EFI_INPUT_KEY keys[] = {{GAP, 0},
+					     {SCAN_ESC, 0},
+					     {GAP, 0},
+					     {SCAN_DOWN, 0},
+					     {SCAN_DOWN, 0},
+					     {SCAN_DOWN, 0},
+					     {0, CHAR_CARRIAGE_RETURN}};
+	struct bds_platform platform = {.menu_wait_ms = 20, .setup_make = make_setup};
+
+	two_options();
+	console_use(keys, ARRAY_SIZE(keys));
+	bds_run(&platform);
+	EXPECT(strstr(con.text, " > Ember settings"));
+	EXPECT(!strcmp(bds_runs_text(), "9,1,2"));
+}
+
+TEST(bds_menu_settings_entry)
+{
+	RUN_ISOLATED(menu_settings_entry);
+}
+
+/* Nothing boots and the fallback (the shell) returns, as with its exit: the setup screen
+ * opens, then the boot order runs again. */
+static void fallback_exit_opens_setup(void)
+{
+	static UINT8 *shell;
+	struct bds_platform platform = {.setup_make = make_setup};
+	size_t size;
+
+	shell = bds_program(8, &size);
+	platform.fallback_image = shell;
+	platform.fallback_size = size;
+	two_options();
+	console_use(NULL, 0);
+	bds_run(&platform);
+	EXPECT(!strcmp(bds_runs_text(), "1,2,8,9,1,2,8"));
+}
+
+TEST(bds_menu_setup_after_the_shell_exits)
+{
+	RUN_ISOLATED(fallback_exit_opens_setup);
+}

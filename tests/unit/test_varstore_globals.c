@@ -50,7 +50,7 @@ TEST(var_globals_are_installed)
 	static const UINT8 zero = 0, one = 1;
 	static const UINT16 timeout = 0, hwerr = 1;
 	static const UINT32 support = EFI_BOOT_OPTION_SUPPORT_APP;
-	static const UINT64 indications = 0;
+	static const UINT64 indications = 1; /* EFI_OS_INDICATIONS_BOOT_TO_FW_UI */
 
 	setup();
 	EXPECT(value_is(u"PlatformLangCodes", BR, "en-US", 6));

@@ -20,6 +20,11 @@ struct bds_platform {
 	 * its shell then, not at every boot); NULL when it cannot. */
 	const void *(*fallback_make)(UINTN *size);
 	const CHAR16 *fallback_name;
+	/* The setup screen ("Ember settings", apps/setup), made when it is needed like the
+	 * fallback: opened by OsIndications' BOOT_TO_FW_UI, from the boot menu, and when the
+	 * fallback returns (the shell's exit). NULL: the platform has none (the menu then
+	 * stands in for it). */
+	const void *(*setup_make)(UINTN *size);
 };
 
 /* Connects everything, runs driver and boot options; returns only when nothing booted
