@@ -27,8 +27,11 @@ def screen_text(data):
 
 
 def press(master, keys, marker=FOOTER, timeout=60):
+    """Types keys; reads until marker and the footer after it (the whole screen drawn)."""
     os.write(master, keys)
     out = read_until(master, marker, timeout=timeout)
+    if marker != FOOTER and FOOTER not in out.split(marker)[-1]:
+        out += read_until(master, FOOTER, timeout=timeout)
     if keys == ESC:
         time.sleep(0.3)  # a lone Esc is told from a sequence by the pause after it
     return out
@@ -36,8 +39,10 @@ def press(master, keys, marker=FOOTER, timeout=60):
 
 def choose(master, name):
     """In the file picker's first volume, the file called name."""
-    out = press(master, b"\r", b"Choose a key file")
-    out += press(master, b"\r", name.encode())
+    os.write(master, b"\r")
+    out = read_until(master, b"Choose a key file")
+    os.write(master, b"\r")
+    out += read_until(master, name.encode())
     time.sleep(0.3)
     out += drain(master)
     listing = screen_text(out).split("Esc goes back")[-1]
@@ -47,10 +52,7 @@ def choose(master, name):
         os.write(master, DOWN)
         time.sleep(0.1)
     drain(master)
-    out = press(master, b"\r", b"Last change")
-    if FOOTER not in out.split(b"Last change")[-1]:
-        out += read_until(master, FOOTER)
-    return out
+    return press(master, b"\r", b"Last change")
 
 
 def setup_session(args):
@@ -64,7 +66,15 @@ def leave(proc, master):
     """Esc from a page to the main form, Esc again: the program ends."""
     press(master, ESC, b"Boot options")
     os.write(master, ESC)
-    assert proc.wait(timeout=30) == 0
+    # A store whose saving failed (see below) is still changed: the browser asks.
+    out = b""
+    deadline = time.monotonic() + 30
+    while proc.poll() is None and time.monotonic() < deadline:
+        out += drain(master)
+        if b"Save changes?" in out:
+            os.write(master, b"n")
+            out = b""
+    assert proc.wait(timeout=5) == 0
 
 
 def finish(proc, master, slave):
@@ -116,7 +126,6 @@ def test_ordinary_program_sees_keys_locked(tmp_path):
         read_until(master, FOOTER, timeout=60)
         press(master, DOWN)
         out = screen_text(press(master, b"\r", b"Key changes"))
-        out += screen_text(read_until(master, FOOTER))
         assert "Key changes: locked" in out, out
         leave(proc, master)
     finally:
@@ -132,11 +141,13 @@ def test_resolution_chosen_is_the_mode_at_the_next_start(ember, tmp_path):
         out = screen_text(press(master, b"\r", b"Resolution at the next boot"))
         assert "Now: 1024x768" in out, out
         # The one-of: default, then the GOP's sizes in mode order (1024x768 first).
-        out = press(master, DOWN)
         for _ in range(3):
             out = press(master, b"+")
         assert b"800x600" in out, screen_text(out)
-        press(master, F10, b"Saved")
+        # F10 saves every page's store: the boot page's may fail on a machine without
+        # boot options; the setting is checked at the next start below.
+        os.write(master, F10)
+        read_until(master, b"Sav")
         leave(proc, master)
     finally:
         finish(proc, master, slave)
