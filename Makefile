@@ -249,9 +249,14 @@ $(BUILD)/fw/%.o: %.S | $(DEPS_STAMP)
 $(FW_DIR)/shell.efi.deflate: $(BUILD)/apps/shell.efi scripts/deflate-blob scripts/mkfd
 	@mkdir -p $(dir $@)
 	$(Q)scripts/deflate-blob $< $@
-$(BUILD)/fw/platform/qemu-x86_64/boot/shell_blob.o: platform/qemu-x86_64/boot/shell_blob.S $(FW_DIR)/shell.efi.deflate
+# The setup screen (apps/setup) rides after it, packed the same way.
+$(FW_DIR)/setup.efi.deflate: $(BUILD)/apps/setup.efi scripts/deflate-blob scripts/mkfd
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(FW_CFLAGS) -DEMBER_SHELL_PACKED='"$(FW_DIR)/shell.efi.deflate"' -c $< -o $@
+	$(Q)scripts/deflate-blob $< $@
+$(BUILD)/fw/platform/qemu-x86_64/boot/shell_blob.o: platform/qemu-x86_64/boot/shell_blob.S $(FW_DIR)/shell.efi.deflate $(FW_DIR)/setup.efi.deflate
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(FW_CFLAGS) -DEMBER_SHELL_PACKED='"$(FW_DIR)/shell.efi.deflate"' \
+		-DEMBER_SETUP_PACKED='"$(FW_DIR)/setup.efi.deflate"' -c $< -o $@
 # --trace (core/trace) is a hosted tool: the QEMU image goes without it.
 QEMU_FIRMWARE_SRC := $(filter-out core/trace/%,$(FIRMWARE_SRC))
 $(FW_DIR)/ember-core.elf: $(call obj,fw,$(QEMU_FIRMWARE_SRC) $(FREESTANDING_SRC) $(CRYPTO_LIBC_SRC) $(QEMU_SRC)) $(call mbedtls_obj,fw) platform/qemu-x86_64/core.ld

@@ -36,6 +36,7 @@ static EFI_STATUS start(EFI_HANDLE image, const char *what)
 static const struct bds_fw_cfg fw_cfg = {fw_cfg_find, fw_cfg_read, panic_printf};
 
 static const void *embedded_shell(UINTN *size);
+static const void *embedded_setup(UINTN *size);
 
 /* The time GetTime reports, in the log (tests compare it with what the OS reads). */
 static void log_time(void)
@@ -66,44 +67,65 @@ void boot_something(void)
 	}
 	platform.fallback_make = embedded_shell;
 	platform.fallback_name = u"Ember shell";
+	platform.setup_make = embedded_setup;
 	bds_run(&platform);
 }
 
-/* The shell, carried packed in the firmware image (shell_blob.S: its size, then raw
- * DEFLATE of it with the call filter applied) right below the reset blob, unpacked the
- * first time the boot manager falls back to it and kept. */
-extern const UINT64 ember_shell_packed_size;
+/* The shell and the setup screen, carried packed in the firmware image (shell_blob.S: for
+ * each its size, then raw DEFLATE of it with the call filter applied) right below the reset
+ * blob, the setup screen last; each unpacked the first time the boot manager needs it and
+ * kept. */
+extern const UINT64 ember_shell_packed_size, ember_setup_packed_size;
 
-static const void *embedded_shell(UINTN *size)
+struct blob {
+	const char *name;
+	UINT8 *image;
+	UINTN size;
+};
+
+/* Unpacks a blob of packed bytes at at, once. */
+static const void *unpack(struct blob *b, const UINT8 *at, UINTN packed, UINTN *size)
 {
-	static UINT8 *shell;
-	static UINTN shell_size;
-	UINTN packed = (UINTN)ember_shell_packed_size;
-	const UINT8 *ember_shell_packed = (const UINT8 *)(uintptr_t)(RESET_BLOB_BASE - packed);
 	UINT64 want = 0;
 	size_t produced = 0;
 	UINT8 *buffer;
 
-	if (!shell && packed > sizeof(want)) {
+	if (!b->image && packed > sizeof(want)) {
 		for (unsigned i = 0; i < sizeof(want); i++)
-			want |= (UINT64)ember_shell_packed[i] << (8 * i);
+			want |= (UINT64)at[i] << (8 * i);
 		buffer = pool_alloc_typed(EfiBootServicesData, (UINTN)want);
 		if (!buffer) {
-			log_warn("no memory to unpack the shell (%llu bytes)\n",
+			log_warn("no memory to unpack the %s (%llu bytes)\n", b->name,
 				 (unsigned long long)want);
 			return NULL;
 		}
-		if (!inflate_raw(ember_shell_packed + sizeof(want), packed - sizeof(want), buffer,
-				 (size_t)want, &produced) ||
+		if (!inflate_raw(at + sizeof(want), packed - sizeof(want), buffer, (size_t)want,
+				 &produced) ||
 		    produced != want) {
-			log_warn("the shell in the firmware image does not unpack\n");
+			log_warn("the %s in the firmware image does not unpack\n", b->name);
 			pool_free(buffer);
 			return NULL;
 		}
 		call_filter_decode(buffer, (size_t)want);
-		shell = buffer;
-		shell_size = (UINTN)want;
+		b->image = buffer;
+		b->size = (UINTN)want;
 	}
-	*size = shell_size;
-	return shell;
+	*size = b->size;
+	return b->image;
+}
+
+static const void *embedded_shell(UINTN *size)
+{
+	static struct blob shell = {"shell"};
+	UINTN all = (UINTN)ember_shell_packed_size, setup = (UINTN)ember_setup_packed_size;
+
+	return unpack(&shell, (const UINT8 *)(uintptr_t)(RESET_BLOB_BASE - all), all - setup, size);
+}
+
+static const void *embedded_setup(UINTN *size)
+{
+	static struct blob setup = {"setup screen"};
+	UINTN packed = (UINTN)ember_setup_packed_size;
+
+	return unpack(&setup, (const UINT8 *)(uintptr_t)(RESET_BLOB_BASE - packed), packed, size);
 }
