@@ -99,8 +99,11 @@ EFI_STATUS gop_front_set_boot_mode(struct gop_front *g, UINT32 fallback)
 {
 	UINT32 n;
 
-	if (preferred_mode(g, &n) && !EFI_ERROR(gop_front_set_mode(g, n)))
+	if (preferred_mode(g, &n) && !EFI_ERROR(gop_front_set_mode(g, n))) {
+		log_info("mode %u (%ux%u) from the ConsoleResolution setting\n", n,
+			 g->info.HorizontalResolution, g->info.VerticalResolution);
 		return EFI_SUCCESS;
+	}
 	return gop_front_set_mode(g, fallback);
 }
 
