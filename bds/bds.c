@@ -136,7 +136,7 @@ static bool run_builtin(const void *buffer, UINTN size, const void *(*make)(UINT
 		return false;
 	}
 	image_set_name(image, image_name);
-	/* The setup screen may write Secure Boot keys as the owner (docs/setup.md). */
+	/* The setup screen may write Secure Boot keys as the owner (docs/setup-settings.md). */
 	if (owner)
 		variable_owner_grant(image);
 	bds_start_image(image, name);

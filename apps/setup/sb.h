@@ -2,7 +2,7 @@
  * owner's changes to PK, KEK, db and dbx from files (DER certificates, .esl signature
  * lists, signed .auth updates), deletions, the default keys and Setup Mode. Writes of
  * unsigned keys go through EMBER_VARIABLE_OWNER_PROTOCOL, which only the firmware's own
- * setup program started at the console gets (docs/setup.md); .auth files go through
+ * setup program started at the console gets (docs/setup-settings.md); .auth files go through
  * SetVariable as an OS's update would. */
 #ifndef APPS_SETUP_SB_H
 #define APPS_SETUP_SB_H

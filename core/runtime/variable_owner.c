@@ -1,6 +1,6 @@
 /* EMBER_VARIABLE_OWNER_PROTOCOL (include/ember/core/variable_owner.h): the firmware's own
  * setup program writes Secure Boot's keys as the platform owner at the console. The rules
- * that keep every other program out are here, in one place (docs/setup.md). */
+ * that keep every other program out are here, in one place (docs/setup-settings.md). */
 #define LOG_PREFIX "owner: "
 #include "../services.h"
 #include "../image/image.h"

@@ -316,7 +316,7 @@ static EFI_HANDLE load_app(EFI_DEVICE_PATH_PROTOCOL *esp_path)
 	EFI_HANDLE image = NULL;
 	EFI_STATUS status;
 
-	if (firmware_ui) { /* from the host file, as the firmware's own (docs/setup.md) */
+	if (firmware_ui) { /* from the host file, as the firmware's own (docs/setup-settings.md) */
 		pool_free(path);
 		path = NULL;
 		file = read_host_file(hosted_options.app, &size);

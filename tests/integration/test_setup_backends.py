@@ -1,7 +1,7 @@
 """The setup screen's Secure Boot and settings backends (apps/setup/sb_keys.c,
 settings_*.c) under ember-run, driven by apps/setup-backends-test, and the rule that only
 the firmware's own setup program writes keys without signatures
-(EMBER_VARIABLE_OWNER_PROTOCOL, core/runtime/variable_owner.c; docs/setup.md).
+(EMBER_VARIABLE_OWNER_PROTOCOL, core/runtime/variable_owner.c; docs/setup-settings.md).
 
 ember-run --firmware-ui starts the program as the firmware's own setup program, as the
 boot manager starts the embedded setup screen; without it the program is an ordinary one.

@@ -163,7 +163,7 @@ void image_set_name(EFI_HANDLE image, const char *name);
 /* The handle of the innermost image StartImage runs now; NULL when none does. */
 EFI_HANDLE image_current_handle(void);
 /* Whether an application loaded from outside the firmware (not image_load_builtin, not
- * the firmware's volume) has been started since reset (docs/setup.md: the owner's writes
+ * the firmware's volume) has been started since reset (docs/setup-settings.md: the owner's writes
  * end then). */
 bool image_outside_application_started(void);
 

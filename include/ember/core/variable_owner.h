@@ -1,7 +1,7 @@
 /* EMBER_VARIABLE_OWNER_PROTOCOL: how the firmware's own setup screen writes Secure Boot's
  * keys (PK, KEK, db, dbx, dbt) without a signature, as the platform owner at the console
  * (UEFI 2.10 32.3 leaves the owner's physically present way to the platform; EDK2 calls
- * its way "custom mode"). docs/setup.md says why this cannot serve any other program:
+ * its way "custom mode"). docs/setup-settings.md says why this cannot serve any other program:
  *  - the boot manager (or ember-run --firmware-ui) puts it only on the image handle of the
  *    firmware's own setup program, loaded from the firmware, before starting it, and takes
  *    it away when that program returns;
