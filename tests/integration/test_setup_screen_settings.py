@@ -155,3 +155,38 @@ def test_resolution_chosen_is_the_mode_at_the_next_start(ember, tmp_path):
     result = ember("--vars", store, tmp_path / "t.efi", "gop", timeout=60)
     out = result.stdout.decode()
     assert re.search(r"^gop: mode [1-9]\d* 800x600", out, re.M), out
+
+
+def test_serial_speed_chosen_is_saved(tmp_path):
+    store = tmp_path / "vars.fd"
+    proc, master, slave = setup_session(["--vars", store])
+    try:
+        for _ in range(3):  # Boot options, Secure Boot, Resolution, Serial console
+            press(master, DOWN)
+        press(master, b"\r", b"Serial console speed")
+        for _ in range(4):  # default, 9600, 19200, 38400, 57600
+            out = press(master, b"+")
+        assert b"57600 baud" in out, screen_text(out)
+        os.write(master, F10)
+        read_until(master, b"Sav")
+        leave(proc, master)
+    finally:
+        finish(proc, master, slave)
+    got = subprocess.run([BUILD / "ember-varstore", store, "get", "SerialConsole",
+                          "8f1d2a64-5c3e-4b71-9e02-7a6bd41358e9", "--raw"],
+                         capture_output=True, timeout=60)
+    assert got.returncode == 0 and got.stdout == (57600).to_bytes(4, "little"), got
+
+
+def test_system_information_page(tmp_path):
+    proc, master, slave = setup_session(["--vars", tmp_path / "vars.fd", "--mem", "512"])
+    try:
+        for _ in range(5):  # ... Serial console, Date and time, System information
+            press(master, DOWN)
+        out = screen_text(press(master, b"\r", b"Devices:"))
+        assert re.search(r"Firmware: Ember, revision 0x[0-9a-f]{8}", out), out
+        assert re.search(r"Memory: (4[5-9]\d|50\d|51[0-2]) MiB", out), out
+        assert "handles with a device path" in out, out
+        leave(proc, master)
+    finally:
+        finish(proc, master, slave)
