@@ -87,16 +87,43 @@ static EFI_STATUS auth_write(enum sb_key key, const UINT8 *data, UINTN size, con
 	return EFI_SUCCESS;
 }
 
+/* A certificate becomes a list of one X509 entry, owned by the setup screen. */
+static EFI_STATUS enroll_der(enum sb_key key, const UINT8 *der, UINTN size, const char **why)
+{
+	UINT8 *esl = app_alloc(SB_FILE_MAX);
+	UINTN esl_size;
+	EFI_STATUS status;
+
+	if (!esl)
+		return refuse(why, "out of memory", EFI_OUT_OF_RESOURCES);
+	esl_size = sb_esl_from_der(der, size, &setup_owner, esl, SB_FILE_MAX);
+	status = esl_size ? owner_write(key, esl, esl_size, key != SB_PK, why)
+			  : refuse(why, "the certificate is too big", EFI_BAD_BUFFER_SIZE);
+	app_free(esl);
+	return status;
+}
+
+static EFI_STATUS enroll_pem(enum sb_key key, const UINT8 *data, UINTN size, const char **why)
+{
+	UINT8 *der = app_alloc(SB_FILE_MAX);
+	UINTN der_size;
+	EFI_STATUS status;
+
+	if (!der)
+		return refuse(why, "out of memory", EFI_OUT_OF_RESOURCES);
+	der_size = sb_pem_to_der(data, size, der, SB_FILE_MAX);
+	status = der_size
+		     ? enroll_der(key, der, der_size, why)
+		     : refuse(why, "the PEM file holds no readable certificate", EFI_UNSUPPORTED);
+	app_free(der);
+	return status;
+}
+
 EFI_STATUS sb_enroll(enum sb_key key, const UINT8 *data, UINTN size, const char **why)
 {
-	enum sb_file_kind kind = sb_file_kind(data, size);
-	EFI_STATUS status;
-	UINT8 *esl;
-	UINTN esl_size;
-
 	if (key >= SB_KEYS)
 		return EFI_INVALID_PARAMETER;
-	switch (kind) {
+	switch (sb_file_kind(data, size)) {
 	case SB_FILE_AUTH:
 		return auth_write(key, data, size, why);
 	case SB_FILE_ESL:
@@ -105,18 +132,13 @@ EFI_STATUS sb_enroll(enum sb_key key, const UINT8 *data, UINTN size, const char 
 				      EFI_INVALID_PARAMETER);
 		return owner_write(key, data, size, key != SB_PK, why);
 	case SB_FILE_DER:
-		esl = app_alloc(SB_FILE_MAX);
-		if (!esl)
-			return refuse(why, "out of memory", EFI_OUT_OF_RESOURCES);
-		esl_size = sb_esl_from_der(data, size, &setup_owner, esl, SB_FILE_MAX);
-		status = esl_size ? owner_write(key, esl, esl_size, key != SB_PK, why)
-				  : refuse(why, "the certificate is too big", EFI_BAD_BUFFER_SIZE);
-		app_free(esl);
-		return status;
+		return enroll_der(key, data, size, why);
+	case SB_FILE_PEM:
+		return enroll_pem(key, data, size, why);
 	default:
 		return refuse(why,
-			      "not a DER certificate, an EFI_SIGNATURE_LIST or a signed .auth "
-			      "update",
+			      "not a certificate (DER or PEM), an EFI_SIGNATURE_LIST or a signed "
+			      ".auth update",
 			      EFI_UNSUPPORTED);
 	}
 }

@@ -1,5 +1,6 @@
 /* Fuzzes the setup screen's key-file checks (apps/setup/pure/sb_file.c): any bytes as a key
- * file, a signature-list chain walked, an entry read and removed, a certificate wrapped. */
+ * file, a signature-list chain walked, an entry read and removed, a certificate wrapped,
+ * a PEM file decoded. */
 #include "fuzz.h"
 
 #include <stdlib.h>
@@ -29,6 +30,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    sb_esl_from_der(data, size, &owner, esl, size + 64) &&
 	    sb_siglist_count(esl, size + 44) != 1)
 		abort();
+	if (size) {
+		size_t der = sb_pem_to_der(data, size, copy, size);
+		if (der > size || (der && !sb_der_is_certificate(copy, der)))
+			abort(); /* what it returns fits and is a certificate's shape */
+	}
 	free(copy);
 	free(esl);
 	return 0;

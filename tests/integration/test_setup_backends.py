@@ -62,16 +62,18 @@ def states(out):
 
 def test_enroll_from_files_and_secure_boot_turns_on_with_pk(ember, esp, tmp_path):
     """db from a DER certificate, KEK from an .esl, in Setup Mode; then PK: User Mode and
-    SecureBoot 1; then db grows without a signature (the owner at the console)."""
+    SecureBoot 1; then db grows without a signature (the owner at the console), and dbx
+    takes a PEM certificate."""
     store = tmp_path / "vars.fd"
     out = backends(ember, esp, store, "state", "enroll", "db", "db.der", "state", "enroll",
                    "KEK", "KEK.esl", "enroll", "PK", "PK.der", "state", "enroll", "db",
-                   "db2.der", "state")
+                   "db2.der", "enroll", "dbx", "wrong.crt", "state")
     s = states(out)
     assert s[0][:2] == (0, 1) and s[0][4:8] == (0, 0, 0, 0) and s[0][9] == 1, out
     assert s[1][:2] == (0, 1) and s[1][6] == 1, out        # db enrolled, still Setup Mode
     assert s[2][:2] == (1, 0) and s[2][4:7] == (1, 1, 1), out  # PK: Secure Boot on
     assert s[3][6] == 2 and s[3][:2] == (1, 0), out        # db appended in User Mode
+    assert "enroll dbx wrong.crt: EFI_SUCCESS" in out and s[3][7] == 1, out  # PEM
     assert s[0][2:4] == (-1, -1), out                      # no Audit/Deployed Mode
     # The store file keeps them for the next process (and boot).
     listing = subprocess.run([BUILD / "ember-varstore", store, "list"], capture_output=True,

@@ -144,3 +144,21 @@ TEST(setup_settings_memory_bytes)
 	EXPECT_EQ(settings_memory_bytes(map, sizeof(map) - 1, 48), (256ull + 512) << 12);
 	EXPECT_EQ(settings_memory_bytes(map, sizeof(map), 8), 0);
 }
+
+TEST(setup_sb_pem_certificate)
+{
+	static const char pem[] = "junk before\n-----BEGIN CERTIFICATE-----\nMAYwAUEC\nAQc=\n"
+				  "-----END CERTIFICATE-----\n";
+	static const char broken[] = "-----BEGIN CERTIFICATE-----\nMA*G\n-----END CERTIFICATE-----";
+	static const char unended[] = "-----BEGIN CERTIFICATE-----\nMAYwAUECAQc=\n";
+	UINT8 der[16];
+
+	EXPECT_EQ(sb_file_kind((const UINT8 *)pem, sizeof(pem) - 1), SB_FILE_PEM);
+	EXPECT_EQ(sb_pem_to_der((const UINT8 *)pem, sizeof(pem) - 1, der, sizeof(der)), 8);
+	EXPECT(!memcmp(der, "\x30\x06\x30\x01\x41\x02\x01\x07", 8));
+	EXPECT_EQ(sb_pem_to_der((const UINT8 *)pem, sizeof(pem) - 1, der, 7), 0); /* no room */
+	EXPECT_EQ(sb_pem_to_der((const UINT8 *)broken, sizeof(broken) - 1, der, sizeof(der)), 0);
+	EXPECT_EQ(sb_pem_to_der((const UINT8 *)unended, sizeof(unended) - 1, der, sizeof(der)), 0);
+	/* A cut inside the BEGIN line is not PEM at all. */
+	EXPECT_EQ(sb_file_kind((const UINT8 *)pem, 20), SB_FILE_UNKNOWN);
+}

@@ -174,6 +174,82 @@ size_t sb_auth_payload(const UINT8 *data, size_t size)
 	return sb_siglist_valid(data + end, size - end) ? end : 0;
 }
 
+/* The value of a base64 digit, -1 for another character. */
+static int base64_value(UINT8 c)
+{
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A';
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 26;
+	if (c >= '0' && c <= '9')
+		return c - '0' + 52;
+	return c == '+' ? 62 : c == '/' ? 63 : -1;
+}
+
+/* Where text (within size bytes from at) starts, or size when it does not occur. */
+static size_t find_text(const UINT8 *data, size_t size, size_t at, const char *text)
+{
+	size_t n = str8_len(text);
+
+	for (; at < size && size - at >= n; at++)
+		if (!mem_cmp(data + at, text, n))
+			return at;
+	return size;
+}
+
+/* Decodes base64 from data[at..end) into out; white space is skipped, '=' ends it. */
+static size_t base64_decode(const UINT8 *data, size_t at, size_t end, UINT8 *out, size_t out_size)
+{
+	UINT32 bits = 0;
+	int count = 0;
+	size_t n = 0;
+
+	for (; at < end && data[at] != '='; at++) {
+		int v = base64_value(data[at]);
+		if (v < 0) {
+			if (data[at] == ' ' || data[at] == '\t' || data[at] == '\r' ||
+			    data[at] == '\n')
+				continue;
+			return 0;
+		}
+		bits = bits << 6 | (UINT32)v;
+		if (++count == 4) {
+			if (out_size - n < 3)
+				return 0;
+			out[n++] = (UINT8)(bits >> 16);
+			out[n++] = (UINT8)(bits >> 8);
+			out[n++] = (UINT8)bits;
+			bits = 0;
+			count = 0;
+		}
+	}
+	if (count == 1 || out_size - n < (size_t)(count ? count - 1 : 0))
+		return 0;
+	if (count == 2)
+		out[n++] = (UINT8)(bits >> 4);
+	if (count == 3) {
+		out[n++] = (UINT8)(bits >> 10);
+		out[n++] = (UINT8)(bits >> 2);
+	}
+	return n;
+}
+
+size_t sb_pem_to_der(const UINT8 *data, size_t size, UINT8 *out, size_t out_size)
+{
+	static const char begin[] = "-----BEGIN CERTIFICATE-----",
+			  end[] = "-----END CERTIFICATE-----";
+	size_t start = find_text(data, size, 0, begin), stop, n;
+
+	if (start == size)
+		return 0;
+	start += sizeof(begin) - 1;
+	stop = find_text(data, size, start, end);
+	if (stop == size)
+		return 0;
+	n = base64_decode(data, start, stop, out, out_size);
+	return n && sb_der_is_certificate(out, n) ? n : 0;
+}
+
 enum sb_file_kind sb_file_kind(const UINT8 *data, size_t size)
 {
 	if (sb_auth_payload(data, size))
@@ -182,5 +258,7 @@ enum sb_file_kind sb_file_kind(const UINT8 *data, size_t size)
 		return SB_FILE_DER;
 	if (size && sb_siglist_valid(data, size))
 		return SB_FILE_ESL;
+	if (find_text(data, size, 0, "-----BEGIN CERTIFICATE-----") < size)
+		return SB_FILE_PEM;
 	return SB_FILE_UNKNOWN;
 }

@@ -14,6 +14,7 @@ enum sb_file_kind {
 	SB_FILE_DER,	 /* one DER X.509 certificate (.cer, .der, .crt in DER) */
 	SB_FILE_ESL,	 /* a chain of EFI_SIGNATURE_LISTs (.esl) */
 	SB_FILE_AUTH,	 /* EFI_VARIABLE_AUTHENTICATION_2 then a chain or nothing (.auth) */
+	SB_FILE_PEM,	 /* a PEM certificate: its first CERTIFICATE block is used */
 };
 
 /* What data (size bytes) is; the checks are structural (signatures are the firmware's). */
@@ -51,6 +52,10 @@ size_t sb_siglist_remove(UINT8 *data, size_t size, UINT32 index);
  * returns its size, or 0 when it does not fit. */
 size_t sb_esl_from_der(const UINT8 *cert, size_t cert_size, const EFI_GUID *owner, UINT8 *out,
 		       size_t out_size);
+
+/* Decodes the first "CERTIFICATE" block of a PEM file into out (out_size bytes); returns
+ * the DER's size, 0 when there is none, it does not fit, or it is not a certificate. */
+size_t sb_pem_to_der(const UINT8 *data, size_t size, UINT8 *out, size_t out_size);
 
 /* Where the variable's data starts in an .auth file (after the descriptor); 0 when data is
  * not one. */
