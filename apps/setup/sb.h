@@ -1,6 +1,6 @@
 /* The Secure Boot backend of the setup screen (sb_keys.c): the state, and the
- * owner's changes to PK, KEK, db and dbx from files (DER certificates, .esl signature
- * lists, signed .auth updates), deletions, the default keys and Setup Mode. Writes of
+ * owner's changes to PK, KEK, db and dbx from files (DER or PEM certificates, .esl
+ * signature lists, signed .auth updates), deletions, the default keys and Setup Mode. Writes of
  * unsigned keys go through EMBER_VARIABLE_OWNER_PROTOCOL, which only the firmware's own
  * setup program started at the console gets (docs/setup-settings.md); .auth files go through
  * SetVariable as an OS's update would. */
@@ -31,7 +31,7 @@ EFI_STATUS sb_state_read(struct sb_state *state);
 /* A database's whole value in a pool buffer (*data NULL and *size 0 when it is absent). */
 EFI_STATUS sb_key_read(enum sb_key key, UINT8 **data, UINTN *size);
 
-/* Enrolls a key file's bytes: a DER certificate (a list of one X509 entry) or an .esl
+/* Enrolls a key file's bytes: a DER or PEM certificate (a list of one X509 entry) or an .esl
  * replaces PK and is added to KEK, db and dbx; an .auth goes through SetVariable (replace
  * first, then, if its signature was made for APPEND_WRITE, append). *why (when not NULL)
  * says in a short phrase why it failed. */

@@ -84,7 +84,8 @@ static void main_form(struct setup_build *b)
 		text(b, "Last change: %s", last);
 	ifrb_subtitle(&b->ifr, setup_str(b, ""));
 	for (UINT8 k = 0; k < SB_KEYS; k++)
-		action(b, enroll[k], "A DER certificate, an .esl list or a signed .auth update",
+		action(b, enroll[k],
+		       "A certificate (DER, PEM), an .esl list or a signed .auth update",
 		       Q_ENROLL + k);
 	ifrb_goto(&b->ifr, &g, FORM_DELETE);
 	action(b, "Restore the default keys", "PK, KEK, db and dbx from the firmware's defaults",
