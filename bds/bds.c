@@ -117,6 +117,19 @@ static bool os_asked_for_menu(void)
 	return true;
 }
 
+/* How long to wait for the menu key: the Timeout variable's seconds (UEFI 2.10, 3.3: what
+ * the setup screen sets) when longer than the platform's own wait. */
+static UINT32 menu_wait_ms(const struct bds_platform *platform)
+{
+	UINT16 timeout = 0;
+	UINTN size = sizeof(timeout);
+
+	if (EFI_ERROR(variable_get(u"Timeout", &efi_global_variable_guid, NULL, &size, &timeout)) ||
+	    size != sizeof(timeout) || (UINT32)timeout * 1000 <= platform->menu_wait_ms)
+		return platform->menu_wait_ms;
+	return (UINT32)timeout * 1000;
+}
+
 /* Starts a program the platform carries in memory (buffer), or makes when needed: false
  * when there is none or it does not load. */
 static bool run_builtin(const void *buffer, UINTN size, const void *(*make)(UINTN *size),
@@ -182,7 +195,7 @@ void bds_run(const struct bds_platform *platform)
 	asked = os_asked_for_menu();
 	if (asked && platform->setup_make)
 		run_setup(platform);
-	else if (asked || bds_menu_key_pressed(platform->menu_wait_ms))
+	else if (asked || bds_menu_key_pressed(menu_wait_ms(platform)))
 		open_menu(platform);
 	for (;;) {
 		boot_next();

@@ -86,12 +86,12 @@ def test_reorder_then_boot_the_new_first(machine, tmp_path):
     press(m, ESC, "Move an option down")
     press(m, ESC, "Enter opens a page")
     m.send(ESC)
-    first = m.expect(r"boot-marker: (\S+)", timeout=120).group(1)
+    first = m.expect(r"boot-marker: (\S+)\n", timeout=120).group(1)
     assert first.upper().endswith("B.EFI"), m.text[-2000:]
     m.close()
     assert boot_order(vars_file)[:2] == [2, 1]
     again = machine(firmware="pflash", vars_file=vars_file, disks=[drive], timeout=300)
-    first = again.expect(r"boot-marker: (\S+)", timeout=300).group(1)
+    first = again.expect(r"boot-marker: (\S+)\n", timeout=300).group(1)
     assert first.upper().endswith("B.EFI"), again.text[-2000:]
     assert "Ember settings" not in again.text  # BOOT_TO_FW_UI is used once
 
@@ -104,3 +104,17 @@ def test_boot_to_fw_ui_from_a_program(machine, tmp_path, firmware):
     m.expect(r"OsIndications set Success; resetting", timeout=300)
     want = {"pflash": r"Ember settings", "ovmf": r"Device Manager"}[firmware]
     m.expect(want, timeout=300)
+
+
+@pytest.mark.parametrize("firmware", ["bios", "ovmf"])
+def test_shell_exit_opens_the_setup_screen(machine, firmware):
+    """Nothing to boot: the shell runs; its `exit` opens the setup screen (on OVMF, the
+    oracle, its front page), and leaving that (Ember) goes through the boot order again
+    to the shell."""
+    m = machine(firmware=firmware, timeout=300)
+    m.expect(r"Shell> ", timeout=300)
+    time.sleep(1)
+    press(m, "exit\r", {"bios": "Ember settings", "ovmf": "Device Manager"}[firmware])
+    if firmware == "bios":
+        m.expect(FOOTER)
+        press(m, ESC, "Shell> ")

@@ -318,3 +318,32 @@ TEST(bds_menu_setup_after_the_shell_exits)
 {
 	RUN_ISOLATED(fallback_exit_opens_setup);
 }
+
+/* The Timeout variable (set in the setup screen) lengthens the wait for the menu key: a key
+ * that comes after the first look opens the menu only with it. */
+static void timeout_variable(void)
+{
+	static const EFI_INPUT_KEY keys[] = {{GAP, 0}, {SCAN_ESC, 0}, {GAP, 0}, {SCAN_ESC, 0}};
+	UINT16 timeout = 1;
+	struct bds_platform platform = {0};
+
+	two_options();
+	console_use(keys, ARRAY_SIZE(keys));
+	bds_run(&platform);
+	EXPECT(!strstr(con.text, "Ember boot menu"));
+	ASSERT_STATUS(variable_set(u"Timeout", &global_guid,
+				   EFI_VARIABLE_NON_VOLATILE | EFI_VARIABLE_BOOTSERVICE_ACCESS |
+				       EFI_VARIABLE_RUNTIME_ACCESS,
+				   sizeof(timeout), &timeout),
+		      EFI_SUCCESS);
+	console_use(keys, ARRAY_SIZE(keys));
+	con.next_key = 0;
+	bds_run(&platform);
+	EXPECT(strstr(con.text, "Press Esc, F2 or F12 for the boot menu."));
+	EXPECT(strstr(con.text, "Ember boot menu"));
+}
+
+TEST(bds_menu_waits_the_timeout_variable)
+{
+	RUN_ISOLATED(timeout_variable);
+}
