@@ -341,6 +341,11 @@ $(BUILD)/apps/%.efi: $$(call obj,pe,$$(call find_c,apps/$$*)) $$(patsubst %.S,$(
 	@echo "  LD      $@"
 	$(Q)$(CC) $(PE_LDFLAGS) -o $@ $^
 
+# setup-backends-test drives the setup screen's Secure Boot and settings backends.
+SETUP_BACKENDS := $(wildcard apps/setup/sb_keys.c apps/setup/settings_display.c apps/setup/settings_serial.c \
+	apps/setup/settings_time.c apps/setup/settings_sysinfo.c apps/setup/pure/sb_file.c apps/setup/pure/settings_memory.c)
+$(BUILD)/apps/setup-backends-test.efi: $(call obj,pe,$(SETUP_BACKENDS))
+
 # decompress-test decodes streams Ember's encoder makes at build time.
 DECOMPRESS_STREAMS := $(BUILD)/gen/decompress_streams.c
 $(DECOMPRESS_STREAMS): apps/decompress-test/mkstreams $(EMBER_COMPRESS) $(BUILD)/tests/programs/exit_status.efi

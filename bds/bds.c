@@ -133,7 +133,7 @@ static UINT32 menu_wait_ms(const struct bds_platform *platform)
 /* Starts a program the platform carries in memory (buffer), or makes when needed: false
  * when there is none or it does not load. */
 static bool run_builtin(const void *buffer, UINTN size, const void *(*make)(UINTN *size),
-			const CHAR16 *name, const char *image_name)
+			const CHAR16 *name, const char *image_name, bool owner)
 {
 	EFI_HANDLE image;
 	const char *reason;
@@ -149,19 +149,25 @@ static bool run_builtin(const void *buffer, UINTN size, const void *(*make)(UINT
 		return false;
 	}
 	image_set_name(image, image_name);
+	/* The setup screen may write Secure Boot keys as the owner (docs/setup-settings.md). */
+	if (owner)
+		variable_owner_grant(image);
 	bds_start_image(image, name);
+	if (owner)
+		variable_owner_revoke(image);
 	return true;
 }
 
 static void run_fallback(const struct bds_platform *platform)
 {
 	run_builtin(platform->fallback_image, platform->fallback_size, platform->fallback_make,
-		    platform->fallback_name ? platform->fallback_name : u"fallback", "fallback");
+		    platform->fallback_name ? platform->fallback_name : u"fallback", "fallback",
+		    false);
 }
 
 static bool run_setup(const struct bds_platform *platform)
 {
-	return run_builtin(NULL, 0, platform->setup_make, u"Ember settings", "setup");
+	return run_builtin(NULL, 0, platform->setup_make, u"Ember settings", "setup", true);
 }
 
 /* The boot menu; the settings when chosen there, an option when one is. */

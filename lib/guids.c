@@ -3,6 +3,8 @@
 #include <ember/lib/str.h>
 #include <ember/drivers/pci_driver.h>
 #include <ember/drivers/text_input_state.h>
+#include <ember/core/variable_owner.h>
+#include <ember/core/settings.h>
 #include <ember/net/net_tools.h>
 #include <efi/protocol/ip4_config2.h>
 #include <ember/core/varstore.h>
@@ -219,6 +221,8 @@ const EFI_GUID ember_usb_bus_data_guid =
     EFI_GUID_INIT(0x5d4c3ab1, 0x2f6e, 0x4c1b, 0x9e, 0x07, 0x3a, 0x51, 0xc8, 0x2d, 0x6f, 0x90);
 const EFI_GUID ember_secure_boot_defaults_guid = EMBER_SECURE_BOOT_DEFAULTS_GUID;
 const EFI_GUID ember_tcg2_pcr_banks_guid = EMBER_TCG2_PCR_BANKS_GUID;
+const EFI_GUID ember_variable_owner_protocol_guid = EMBER_VARIABLE_OWNER_PROTOCOL_GUID;
+const EFI_GUID ember_settings_guid = EMBER_SETTINGS_GUID;
 const EFI_GUID efi_variable_arch_protocol_guid =
     EFI_GUID_INIT(0x1e5668e2, 0x8481, 0x11d4, 0xbc, 0xf1, 0x00, 0x80, 0xc7, 0x3c, 0x88, 0x81);
 const EFI_GUID efi_variable_write_arch_protocol_guid =
@@ -230,6 +234,8 @@ static const struct guid_name table[] = {
     {&ember_usb_bus_data_guid, "EmberUsbBusData"},
     {&ember_secure_boot_defaults_guid, "EmberSecureBootDefaults"},
     {&ember_tcg2_pcr_banks_guid, "EmberTcg2PcrBanks"},
+    {&ember_variable_owner_protocol_guid, "EmberVariableOwner"},
+    {&ember_settings_guid, "EmberSettings"},
     {&efi_variable_arch_protocol_guid, "VariableArch"},
     {&efi_variable_write_arch_protocol_guid, "VariableWriteArch"},
     {&efi_acpi_20_table_guid, "ACPI20Table"},

@@ -23,6 +23,7 @@ struct image {
 	bool started;
 	bool deferred; /* the security policy said EFI_SECURITY_VIOLATION: never started */
 	bool aborting; /* image_abort_running is unwinding it */
+	bool outside;  /* loaded from outside the firmware (the security policy judged it) */
 	struct jump_buffer *exit_jump;
 	EFI_STATUS exit_status;
 	UINTN exit_data_size;

@@ -311,6 +311,7 @@ static EFI_STATUS load_image(bool verify, bool boot_policy, EFI_HANDLE parent,
 	} else {
 		/* Loaded, but the policy says it must not run (StartImage refuses it). */
 		img->deferred = verdict == EFI_SECURITY_VIOLATION;
+		img->outside = verify;
 		/* Measured boot: what comes from outside the firmware is measured before it
 		 * can run (PFP 1.05 3.3.4.3, 3.3.4.5). */
 		if (verify && !img->deferred)

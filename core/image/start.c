@@ -19,6 +19,17 @@ void __asan_handle_no_return(void);
 JUMP_BUFFER_CHECK_LAYOUT();
 
 static struct image *current_image;
+static bool outside_application_started;
+
+EFI_HANDLE image_current_handle(void)
+{
+	return current_image ? current_image->handle : NULL;
+}
+
+bool image_outside_application_started(void)
+{
+	return outside_application_started;
+}
 
 void image_free(struct image *img)
 {
@@ -51,6 +62,8 @@ EFI_STATUS image_start(EFI_HANDLE handle, UINTN *exit_data_size, CHAR16 **exit_d
 	if (img->deferred)
 		return EFI_SECURITY_VIOLATION;
 	img->started = true;
+	if (img->outside && img->pe.subsystem == EFI_IMAGE_SUBSYSTEM_EFI_APPLICATION)
+		outside_application_started = true;
 	img->exit_jump = &jb;
 	img->start_tpl = tpl_current();
 	current_image = img;

@@ -172,6 +172,28 @@ EFI_STATUS variable_set_firmware(const CHAR16 *name, const EFI_GUID *guid, UINT3
 	return status;
 }
 
+EFI_STATUS variable_set_owner(const CHAR16 *name, const EFI_GUID *guid, UINT32 attributes,
+			      UINTN size, const void *data)
+{
+	EFI_STATUS status;
+	EFI_TIME now;
+	EFI_TPL old;
+
+	if (!variables_ready)
+		return EFI_UNSUPPORTED;
+	/* Stamped now, as ember-varstore's enroll does: a later signed update must be newer. */
+	status = core_get_time(&now);
+	if (EFI_ERROR(status))
+		return status;
+	now.Nanosecond = 0;
+	now.TimeZone = 0;
+	now.Daylight = 0;
+	old = variables_enter();
+	status = var_set_firmware_at(&variables, name, guid, attributes, size, data, &now);
+	variables_leave(old);
+	return status;
+}
+
 EFI_STATUS EFIAPI efi_query_variable_info(UINT32 attributes, UINT64 *max_storage, UINT64 *remaining,
 					  UINT64 *max_size)
 {

@@ -7,6 +7,7 @@
 #include <ember/core/log.h>
 #include <ember/lib/str.h>
 #include <ember/lib/guids.h>
+#include <ember/core/settings.h>
 
 #define PIXEL_SIZE sizeof(EFI_GRAPHICS_OUTPUT_BLT_PIXEL)
 
@@ -67,6 +68,43 @@ EFI_STATUS gop_front_set_mode(struct gop_front *g, UINT32 n)
 	}
 	commit(g, n, &info, fb.pixels);
 	return fb.black ? EFI_SUCCESS : clear(g);
+}
+
+/* The mode of the size the ConsoleResolution setting names; false when there is no
+ * setting or no such mode. */
+static bool preferred_mode(struct gop_front *g, UINT32 *n)
+{
+	struct ember_console_resolution want;
+	EFI_GRAPHICS_OUTPUT_MODE_INFORMATION info;
+	UINTN size = sizeof(want);
+
+	if (EFI_ERROR(variable_get(EMBER_CONSOLE_RESOLUTION_VARIABLE, &ember_settings_guid, NULL,
+				   &size, &want)) ||
+	    size != sizeof(want))
+		return false;
+	for (UINT32 i = 0; i < g->mode.MaxMode; i++) {
+		mem_set(&info, 0, sizeof(info));
+		if (!EFI_ERROR(g->ops->query_mode(g, i, &info)) &&
+		    info.HorizontalResolution == want.width &&
+		    info.VerticalResolution == want.height) {
+			*n = i;
+			return true;
+		}
+	}
+	log_debug("no %ux%u mode: the driver's own is used\n", want.width, want.height);
+	return false;
+}
+
+EFI_STATUS gop_front_set_boot_mode(struct gop_front *g, UINT32 fallback)
+{
+	UINT32 n;
+
+	if (preferred_mode(g, &n) && !EFI_ERROR(gop_front_set_mode(g, n))) {
+		log_info("mode %u (%ux%u) from the ConsoleResolution setting\n", n,
+			 g->info.HorizontalResolution, g->info.VerticalResolution);
+		return EFI_SUCCESS;
+	}
+	return gop_front_set_mode(g, fallback);
 }
 
 /* ---- EFI_GRAPHICS_OUTPUT_PROTOCOL ---- */

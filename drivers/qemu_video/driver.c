@@ -58,7 +58,7 @@ static EFI_STATUS qv_bring_up(struct qemu_video *qv)
 		return EFI_UNSUPPORTED;
 	}
 	qv_gop_init(qv);
-	return gop_front_set_mode(&qv->front, 0);
+	return gop_front_set_boot_mode(&qv->front, 0);
 }
 
 static EFI_STATUS EFIAPI qv_start(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE controller,

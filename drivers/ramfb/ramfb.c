@@ -129,7 +129,7 @@ EFI_STATUS ramfb_publish(const struct ramfb_fw_cfg *fw_cfg)
 		goto err_free;
 	}
 	gop_front_init(&r->front, &ramfb_ops, ARRAY_SIZE(ramfb_sizes));
-	status = gop_front_set_mode(&r->front, 0);
+	status = gop_front_set_boot_mode(&r->front, 0);
 	if (EFI_ERROR(status))
 		goto err_pages;
 	ramfb_path_init(&r->path);

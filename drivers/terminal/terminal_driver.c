@@ -6,6 +6,7 @@
 #include <ember/core/devpath.h>
 #include <ember/core/driver.h>
 #include <ember/core/log.h>
+#include <ember/core/settings.h>
 #include <ember/lib/str.h>
 #include "terminal.h"
 #include <ember/lib/guids.h>
@@ -96,6 +97,25 @@ err_input:
 	return status;
 }
 
+/* The line speed the SerialConsole setting names (include/ember/core/settings.h), set
+ * before the child's Uart() node records it; a device that refuses it keeps its own. */
+static void apply_serial_setting(EFI_SERIAL_IO_PROTOCOL *serial)
+{
+	struct ember_serial_console want;
+	UINTN size = sizeof(want);
+	EFI_STATUS status;
+
+	if (EFI_ERROR(variable_get(EMBER_SERIAL_CONSOLE_VARIABLE, &ember_settings_guid, NULL, &size,
+				   &want)) ||
+	    size != sizeof(want) || !want.baud || want.baud == serial->Mode->BaudRate)
+		return;
+	status = serial->SetAttributes(serial, want.baud, serial->Mode->ReceiveFifoDepth,
+				       serial->Mode->Timeout, (EFI_PARITY_TYPE)serial->Mode->Parity,
+				       (UINT8)serial->Mode->DataBits,
+				       (EFI_STOP_BITS_TYPE)serial->Mode->StopBits);
+	log_debug("%u baud from the SerialConsole setting: %r\n", want.baud, status);
+}
+
 static void log_terminal(const struct terminal *t)
 {
 	CHAR16 *text = dp_to_text(t->path, false, true);
@@ -129,6 +149,7 @@ static EFI_STATUS EFIAPI terminal_start(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_H
 		log_debug("the serial device has no device path: %r\n", status);
 		goto err_close;
 	}
+	apply_serial_setting(t->serial);
 	t->path = child_path(parent, t->serial->Mode);
 	if (!t->path) {
 		log_debug("no memory for the child's device path\n");

@@ -110,13 +110,16 @@ static void take_down(struct virtio_gpu *g)
 	virtio_queue_destroy(&g->vp.dev, &g->control);
 }
 
-/* The first mode the device takes becomes current. */
+/* The ConsoleResolution setting's mode, else the first mode the device takes, becomes
+ * current. */
 static EFI_STATUS first_mode(struct virtio_gpu *g)
 {
 	EFI_STATUS status = EFI_UNSUPPORTED;
 
 	vgpu_gop_init(g);
-	for (UINT32 n = 0; n < g->mode_count && EFI_ERROR(status) && !g->broken; n++)
+	if (g->mode_count && !EFI_ERROR(gop_front_set_boot_mode(&g->front, 0)))
+		status = EFI_SUCCESS;
+	for (UINT32 n = 1; n < g->mode_count && EFI_ERROR(status) && !g->broken; n++)
 		status = gop_front_set_mode(&g->front, n);
 	if (!EFI_ERROR(status))
 		log_info("%ux%u, %u modes\n", g->front.info.HorizontalResolution,

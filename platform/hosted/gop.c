@@ -136,7 +136,7 @@ EFI_STATUS hosted_gop_init(UINT32 width, UINT32 height)
 	}
 	g->fresh = true;
 	gop_front_init(&g->front, &gop_ops, g->mode_count);
-	status = gop_front_set_mode(&g->front, 0);
+	status = gop_front_set_boot_mode(&g->front, 0);
 	if (EFI_ERROR(status))
 		goto err_unmap;
 	path_init(&g->path);

@@ -45,6 +45,7 @@ static struct {
 static const char *vars_file;  /* --vars FILE; NULL: a new store in RAM */
 static const char *tpm_socket; /* --tpm SOCKET; NULL: no TPM */
 static bool screen_console;    /* --screen */
+static bool firmware_ui;       /* --firmware-ui: APP is the firmware's own setup program */
 
 static const char usage_text[] =
     "usage: ember-run [options] APP.efi [ARGS...]\n"
@@ -74,6 +75,8 @@ static const char usage_text[] =
     "  --mem MIB             RAM for the firmware (default 1024)\n"
     "  --trace               print every boot and runtime service call on stderr\n"
     "  --debug               print Ember's debug log on stderr\n"
+    "  --firmware-ui         APP (a host file) runs as the firmware's own setup program:\n"
+    "                        it may write Secure Boot keys as the platform owner\n"
     "  --keep-going          a program that crashes is reported and ended as if it had\n"
     "                        called Exit(EFI_ABORTED); the program that started it goes\n"
     "                        on (without it, a crash ends ember-run with status 3)\n"
@@ -170,6 +173,8 @@ static void parse_options(int argc, char **argv)
 			opt.gdb = opt.gdb_print = true;
 		} else if (!strcmp(a, "--break-at-entry")) {
 			opt.gdb = opt.break_at_entry = true;
+		} else if (!strcmp(a, "--firmware-ui")) {
+			firmware_ui = true;
 		} else if (!strcmp(a, "--keep-going")) {
 			hosted_options.keep_going = true;
 		} else if (!strcmp(a, "--")) {
@@ -311,6 +316,16 @@ static EFI_HANDLE load_app(EFI_DEVICE_PATH_PROTOCOL *esp_path)
 	EFI_HANDLE image = NULL;
 	EFI_STATUS status;
 
+	if (firmware_ui) { /* from the host file, as the firmware's own (docs/setup-settings.md) */
+		pool_free(path);
+		path = NULL;
+		file = read_host_file(hosted_options.app, &size);
+		status = file ? image_load_builtin(core_image_handle, file, size, &image, &reason)
+			      : EFI_NOT_FOUND;
+		if (!EFI_ERROR(status))
+			status = variable_owner_grant(image);
+		goto out;
+	}
 	if (!path && inside) {
 		EFI_DEVICE_PATH_PROTOCOL *file_node = dp_file_path(inside);
 		path = file_node ? dp_append(esp_path, file_node) : NULL;
@@ -319,6 +334,7 @@ static EFI_HANDLE load_app(EFI_DEVICE_PATH_PROTOCOL *esp_path)
 		file = read_host_file(hosted_options.app, &size);
 	}
 	status = image_load(false, core_image_handle, path, file, size, &image, &reason);
+out:
 	free(file);
 	pool_free(path);
 	if (EFI_ERROR(status)) {

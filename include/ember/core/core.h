@@ -160,6 +160,12 @@ EFI_STATUS image_start(EFI_HANDLE image, UINTN *exit_data_size, CHAR16 **exit_da
 EFI_STATUS image_unload(EFI_HANDLE image);
 /* Gives an image a name for traces and crash reports (a copy is kept). */
 void image_set_name(EFI_HANDLE image, const char *name);
+/* The handle of the innermost image StartImage runs now; NULL when none does. */
+EFI_HANDLE image_current_handle(void);
+/* Whether an application loaded from outside the firmware (not image_load_builtin, not
+ * the firmware's volume) has been started since reset (docs/setup-settings.md: the owner's writes
+ * end then). */
+bool image_outside_application_started(void);
 
 /* The loaded image containing address, for crash reports: its name and base. */
 struct image_location {
@@ -201,6 +207,15 @@ EFI_STATUS variable_set_firmware(const CHAR16 *name, const EFI_GUID *guid, UINT3
 				 UINTN size, const void *data);
 EFI_STATUS variable_read(const CHAR16 *name, const EFI_GUID *guid, void **data, UINTN *size,
 			 UINT32 *attributes);
+/* A Secure Boot key database written as the platform owner (var_set_firmware_at, stamped
+ * with the current time): only variable_owner.c calls it, after its checks. */
+EFI_STATUS variable_set_owner(const CHAR16 *name, const EFI_GUID *guid, UINT32 attributes,
+			      UINTN size, const void *data);
+/* Puts EMBER_VARIABLE_OWNER_PROTOCOL on the image handle of the firmware's own setup
+ * program (loaded with image_load_builtin, not started yet); variable_owner_revoke takes
+ * it away once the program returned (include/ember/core/variable_owner.h). */
+EFI_STATUS variable_owner_grant(EFI_HANDLE image);
+void variable_owner_revoke(EFI_HANDLE image);
 
 /* The runtime clock (GetTime), for timestamps in drivers. */
 EFI_STATUS core_get_time(EFI_TIME *time);

@@ -58,6 +58,9 @@ void gop_front_init(struct gop_front *gop, const struct gop_front_ops *ops, UINT
 /* Makes mode n current as SetMode does (n < MaxMode), without the caller checks: for the
  * driver's first mode, before gop_front_install. */
 EFI_STATUS gop_front_set_mode(struct gop_front *gop, UINT32 n);
+/* The mode a driver starts in: the one the ConsoleResolution setting names
+ * (include/ember/core/settings.h) when the device has it, else fallback. */
+EFI_STATUS gop_front_set_boot_mode(struct gop_front *gop, UINT32 fallback);
 
 /* Installs the GOP on *handle (a new handle when *handle is NULL), with the device path when
  * path is not NULL; records the handle. EFI_NOT_READY when no mode is current. */

@@ -148,6 +148,8 @@ extern const EFI_GUID ember_pci_driver_data_guid;
 extern const EFI_GUID ember_usb_bus_data_guid;
 extern const EFI_GUID ember_secure_boot_defaults_guid;
 extern const EFI_GUID ember_tcg2_pcr_banks_guid;
+extern const EFI_GUID ember_variable_owner_protocol_guid; /* include/ember/core/variable_owner.h */
+extern const EFI_GUID ember_settings_guid;		  /* include/ember/core/settings.h */
 
 /* One entry of the table: a GUID and its short name ("BlockIo", "GlobalVariable"). */
 struct guid_name {
