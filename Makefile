@@ -61,8 +61,10 @@ FIRMWARE_SRC := $(LIB_SRC) $(wildcard lib/x86_64/*.S) $(CORE_SRC) $(DRIVER_SRC) 
 # the host too, into the unit tests and the fuzzers.
 APP_PURE_SRC := $(sort $(wildcard apps/*/pure/*.c))
 # The same for the QEMU platform's logic that touches no hardware (table loader, ACPI entry
-# points, PS/2 decoding): platform/qemu-x86_64/pure.
-QEMU_PURE_SRC := $(call find_c,platform/qemu-x86_64/pure)
+# points, PS/2 decoding): platform/qemu-x86_64/pure; the table loader and the ACPI entry
+# points are in platform/common, shared with AArch64.
+QEMU_SHARED_PURE_SRC := platform/common/qemu_loader.c platform/common/acpi_tables.c
+QEMU_PURE_SRC := $(call find_c,platform/qemu-x86_64/pure) $(QEMU_SHARED_PURE_SRC)
 # Host tools' own library (tools/lib: the UEFI compression encoder), tested the same way.
 TOOLS_LIB_SRC := $(call find_c,tools/lib)
 HOST_PURE_SRC := $(APP_PURE_SRC) $(QEMU_PURE_SRC) $(TOOLS_LIB_SRC)
@@ -70,7 +72,7 @@ UNIT_SRC := $(call find_c,tests/unit) $(HOST_PURE_SRC)
 FUZZ_SRC := $(wildcard tests/fuzz/*.c)
 FUZZ_SUPPORT_SRC := tests/unit/support/plat_test.c
 QEMU_SRC := $(filter-out platform/qemu-x86_64/reset/%,$(call find_c,platform/qemu-x86_64) $(shell find platform/qemu-x86_64 -name '*.S' 2>/dev/null | sort)) \
-	platform/common/reset_log.c
+	platform/common/reset_log.c $(QEMU_SHARED_PURE_SRC)
 APPS := $(filter-out lib,$(notdir $(wildcard apps/*)))
 APP_LIB_SRC := $(wildcard apps/lib/*.c)
 GNUEFI_PROGRAMS := $(basename $(notdir $(wildcard tests/programs/*.c)))
@@ -439,9 +441,11 @@ $(BUILD)/fw-aarch64/platform/qemu-aarch64/shell_blob.o: platform/qemu-aarch64/sh
 $(A64_DIR)/ember.elf: $(call obj,fw-aarch64,$(A64_SRC)) $(call mbedtls_obj,fw-aarch64) platform/qemu-aarch64/core.ld
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
-	$(Q)ld.lld -static -nostdlib --gc-sections -T platform/qemu-aarch64/core.ld -o $@ $(filter %.o,$^)
-$(A64_DIR)/ember-code.fd: $(A64_DIR)/ember.elf
-	$(Q)llvm-objcopy -O binary $< $@.tmp && truncate -s $(A64_FLASH_SIZE) $@.tmp && mv $@.tmp $@
+	$(Q)ld.lld -static -nostdlib --gc-sections --emit-relocs -T platform/qemu-aarch64/core.ld -o $@ $(filter %.o,$^)
+# The words of .data that hold addresses, for SetVirtualAddressMap (scripts/a64-pointer-slots).
+$(A64_DIR)/ember-code.fd: $(A64_DIR)/ember.elf scripts/a64-pointer-slots
+	$(Q)llvm-objcopy -O binary $< $@.tmp && scripts/a64-pointer-slots $< $@.tmp && \
+		truncate -s $(A64_FLASH_SIZE) $@.tmp && mv $@.tmp $@
 # The variables' bank: erased flash (all 0xFF), which the store formats at its first start.
 $(A64_DIR)/ember-vars.fd: Makefile
 	@mkdir -p $(dir $@)
