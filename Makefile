@@ -415,10 +415,11 @@ check-aarch64: | $(MBEDTLS_STAMP)
 # What works and what does not: docs/aarch64.md. The same core, drivers and library as the
 # x86-64 image, for AArch64, with platform/qemu-aarch64; stored unpacked at the start of
 # the code flash, which QEMU's pflash wants 64 MiB long. No FP/SIMD registers in the
-# firmware: the interrupt vector saves only the general ones.
+# firmware: the interrupt vector saves only the general ones. x18 is never touched: the
+# UEFI binding keeps it for the OS (Linux checks it across runtime calls).
 A64_DIR := $(BUILD)/qemu-aarch64
 A64_FLASH_SIZE := 67108864
-A64_CFLAGS := $(AARCH64_CFLAGS) -mgeneral-regs-only -Iplatform/qemu-aarch64 \
+A64_CFLAGS := $(AARCH64_CFLAGS) -mgeneral-regs-only -ffixed-x18 -Iplatform/qemu-aarch64 \
 	-ffunction-sections -fdata-sections
 A64_SRC := $(filter-out core/trace/%,$(AARCH64_SRC)) $(FONT_SRC) $(LOGO_SRC) \
 	$(call find_c,platform/qemu-aarch64) $(wildcard platform/qemu-aarch64/*.S) \
