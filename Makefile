@@ -502,8 +502,9 @@ coverage: all $(COV_DIR)/unit-tests $(COV_DIR)/ember-run
 bench: all
 	$(Q)EMBER_BUILD=$(BUILD) scripts/bench
 
+# make run ARCH=aarch64: the demo on QEMU's AArch64 virt machine.
 run: all
-	$(Q)EMBER_BUILD=$(BUILD) scripts/run-demo
+	$(Q)EMBER_BUILD=$(BUILD) ARCH=$(ARCH) scripts/run-demo
 
 # Every C file of the project (the fuzz corpora hold data, not code).
 FORMAT_FILES = $(shell git ls-files --cached --others --exclude-standard '*.[ch]' 2>/dev/null | grep -v '^tests/fuzz/corpus/')
