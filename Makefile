@@ -309,7 +309,7 @@ firmware: $(FW_IMAGES) $(FW_DIR)/ember-x86_64.json $(FW_DIR)/ember-vars.ms.fd \
 # FIRMWARE_JSON_DIR=~/.config/qemu/firmware (qemu:///session). DESTDIR is put before each.
 PREFIX ?= /usr/local
 FIRMWARE_JSON_DIR ?= $(if $(filter /usr,$(PREFIX)),/usr/share/qemu/firmware,/etc/qemu/firmware)
-install: firmware $(EMBER_RUN)
+install: firmware $(EMBER_RUN) aarch64
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/ember \
 		$(DESTDIR)$(PREFIX)/share/ember/gdb $(DESTDIR)$(FIRMWARE_JSON_DIR)
 	install -m 755 $(EMBER_RUN) $(DESTDIR)$(PREFIX)/bin/
@@ -321,6 +321,12 @@ install: firmware $(EMBER_RUN)
 		> $(DESTDIR)$(FIRMWARE_JSON_DIR)/71-ember-x86_64-secboot.json
 	chmod 644 $(DESTDIR)$(FIRMWARE_JSON_DIR)/70-ember-x86_64.json \
 		$(DESTDIR)$(FIRMWARE_JSON_DIR)/71-ember-x86_64-secboot.json
+	install -d $(DESTDIR)$(PREFIX)/share/ember/aarch64
+	install -m 644 $(A64_DIR)/ember-code.fd $(A64_DIR)/ember-vars.fd \
+		$(DESTDIR)$(PREFIX)/share/ember/aarch64/
+	scripts/firmware-json --aarch64 $(PREFIX)/share/ember/aarch64 \
+		> $(DESTDIR)$(FIRMWARE_JSON_DIR)/72-ember-aarch64.json
+	chmod 644 $(DESTDIR)$(FIRMWARE_JSON_DIR)/72-ember-aarch64.json
 
 # ---- PE32+ applications (apps/NAME/*.c + apps/lib + lib) ----
 PE_LIB_OBJ := $(call obj,pe,$(LIB_SRC) $(FREESTANDING_SRC) $(APP_LIB_SRC))
@@ -489,7 +495,12 @@ $(A64_DIR)/programs/%.efi: tests/programs/%.c $(BUILD)/pe-aarch64/tests/aarch64/
 	$(Q)$(CC) $(A64_GNUEFI_CFLAGS) -c $< -o $(@:.efi=.o)
 	$(Q)$(CC) --target=aarch64-unknown-windows -nostdlib -fuse-ld=lld -Wl,-entry:efi_main \
 		-Wl,-subsystem:efi_application -o $@ $(@:.efi=.o) $(filter %.o,$(wordlist 2,$(words $^),$^))
-aarch64: $(A64_DIR)/ember-code.fd $(A64_DIR)/ember-vars.fd $(A64_PROGRAMS) $(A64_APP_EFIS) $(A64_GNUEFI_PROGRAMS)
+# libvirt's firmware descriptor of the AArch64 pair (make install puts both in share/ember/aarch64).
+$(A64_DIR)/ember-aarch64.json: scripts/firmware-json
+	@mkdir -p $(dir $@)
+	$(Q)scripts/firmware-json --aarch64 $(A64_DIR) > $@
+aarch64: $(A64_DIR)/ember-code.fd $(A64_DIR)/ember-vars.fd $(A64_PROGRAMS) $(A64_APP_EFIS) $(A64_GNUEFI_PROGRAMS) \
+	$(A64_DIR)/ember-aarch64.json
 .PHONY: aarch64
 # Built by make (tests/qemu/test_aarch64.py runs it in make check).
 all: aarch64
