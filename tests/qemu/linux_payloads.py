@@ -285,6 +285,7 @@ ARM64_UNPACKED = CACHE / "root-arm64"
 ARM64_PACKAGES = ["busybox-static:arm64", "systemd-boot-efi:arm64"]
 ARM64_MODULES = ["fs/efivarfs/efivarfs.ko"]
 ARM64_STUB = "usr/lib/systemd/boot/efi/linuxaa64.efi.stub"
+ARM64_SYSTEMD_BOOT = "usr/lib/systemd/boot/efi/systemd-bootaa64.efi"
 # The PL011 is ttyAMA0 (with ACPI the SPCR names it too).
 ARM64_CMDLINE = "console=ttyAMA0 loglevel=3 panic=-1"
 
@@ -383,3 +384,7 @@ def arm64_uki(cmdline, name="uki-arm64.efi"):
                         (".linux", linux.read_bytes()), (".initrd", initrd.read_bytes())]
     return _cached(name, key, lambda p: p.write_bytes(pe_add_sections(stub.read_bytes(),
                                                                       sections())))
+
+
+def arm64_systemd_boot():
+    return arm64_unpacked() / ARM64_SYSTEMD_BOOT

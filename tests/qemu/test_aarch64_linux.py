@@ -34,6 +34,13 @@ def esp_disks(tmp_path_factory):
             disks[stage] = linux_payloads.esp_disk(work / f"{stage}.img", work,
                                                    {"EFI/BOOT/BOOTAA64.EFI": uki},
                                                    esp_size=40 * linux_payloads.MIB)
+        # systemd-boot as the removable-media file, the report UKI in \EFI\Linux (found
+        # there without an entry file), no menu.
+        disks["systemd-boot"] = linux_payloads.esp_disk(
+            work / "systemd-boot.img", work,
+            {"EFI/BOOT/BOOTAA64.EFI": linux_payloads.arm64_systemd_boot(),
+             "loader/loader.conf": "timeout 0\n", "EFI/Linux/ember.efi": uki},
+            esp_size=40 * linux_payloads.MIB)
     except linux_payloads.PayloadError as e:
         pytest.fail(f"the arm64 Linux payloads could not be made: {e}")
     return disks
@@ -85,3 +92,20 @@ def test_linux_uki(firmware, acpi, esp_disks):
         if firmware == "ember":  # and powered off through it
             assert "shutdown: EFI_SUCCESS" in m.text
     print(f"{firmware} {'acpi' if acpi else 'acpi=off'}: {time.monotonic() - start:.1f} s")
+
+
+@pytest.mark.parametrize("firmware", ["ember", "aavmf"])
+def test_linux_through_systemd_boot(firmware, esp_disks):
+    """systemd-boot for arm64 (Debian's systemd-boot-efi) finds the UKI in \\EFI\\Linux of
+    the same ESP and starts it; Linux sees the loader's variables."""
+    if firmware == "aavmf" and not AAVMF_CODE.exists():
+        pytest.skip("AAVMF (qemu-efi-aarch64) is not installed")
+    start = time.monotonic()
+    with Arm64Machine(None, firmware=firmware, disk=esp_disks["systemd-boot"],
+                      timeout=600) as m:
+        m.expect(r"EMBER-DONE: report")
+        text = m.text
+        assert "EMBER-VAR: LoaderInfo-4a67b082-0a4c-41cf-b6c7-440b29bb8c4f" in text, text[-3000:]
+        check_linux_report(text, acpi=True)
+        assert m.wait_exit() == 0
+    print(f"{firmware} systemd-boot: {time.monotonic() - start:.1f} s")
