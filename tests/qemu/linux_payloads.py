@@ -282,10 +282,13 @@ def esp_disk(path, work, files, esp_size=48 * MIB):
 # are the same as amd64's). apt needs `dpkg --add-architecture arm64` (scripts/deps). ----
 ARM64_DEBS = CACHE / "debs-arm64"
 ARM64_UNPACKED = CACHE / "root-arm64"
-ARM64_PACKAGES = ["busybox-static:arm64", "systemd-boot-efi:arm64"]
+ARM64_PACKAGES = ["busybox-static:arm64", "systemd-boot-efi:arm64", "grub-efi-arm64-bin:arm64",
+                  "shim-unsigned:arm64"]
 ARM64_MODULES = ["fs/efivarfs/efivarfs.ko"]
 ARM64_STUB = "usr/lib/systemd/boot/efi/linuxaa64.efi.stub"
 ARM64_SYSTEMD_BOOT = "usr/lib/systemd/boot/efi/systemd-bootaa64.efi"
+ARM64_SHIM = "usr/lib/shim/shimaa64.efi"
+ARM64_GRUB_MODULES = "usr/lib/grub/arm64-efi"
 # The PL011 is ttyAMA0 (with ACPI the SPCR names it too).
 ARM64_CMDLINE = "console=ttyAMA0 loglevel=3 panic=-1"
 
@@ -388,3 +391,23 @@ def arm64_uki(cmdline, name="uki-arm64.efi"):
 
 def arm64_systemd_boot():
     return arm64_unpacked() / ARM64_SYSTEMD_BOOT
+
+
+def arm64_shim():
+    return arm64_unpacked() / ARM64_SHIM
+
+
+def arm64_grub_standalone(cfg, name="grubaa64.efi"):
+    """GRUB for arm64 as one EFI image with cfg inside: the machine's grub-mkstandalone
+    over the modules of Debian's grub-efi-arm64-bin (arm64 package, unpacked)."""
+    if not shutil.which("grub-mkstandalone"):
+        raise PayloadError("grub-mkstandalone is missing (scripts/deps: grub-efi-amd64-bin)")
+    modules_dir = arm64_unpacked() / ARM64_GRUB_MODULES
+
+    def make(path):
+        (CACHE / "grub-arm64.cfg").write_text(cfg)
+        _run(["grub-mkstandalone", "-O", "arm64-efi", "-d", str(modules_dir), "-o", str(path),
+              "--install-modules", "part_gpt part_msdos fat search search_fs_file linux normal "
+              "echo test", "--modules", "part_gpt fat", "--locales=", "--fonts=", "--themes=",
+              f"boot/grub/grub.cfg={CACHE / 'grub-arm64.cfg'}"])
+    return _cached(name, cfg.encode(), make)
