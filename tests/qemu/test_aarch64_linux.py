@@ -11,7 +11,9 @@ AAVMF on virtio, as the oracle. One scenario per way the OS learns the machine:
 
 Both check what the EFI stub and the kernel said: the table they took, efivarfs, the RTC
 (the EFI GetTime at runtime on ACPI), the memory attributes table, and no firmware bug
-(Linux checks x18 across runtime calls, and the 64 KiB alignment of runtime memory)."""
+(Linux checks x18 across runtime calls, and the 64 KiB alignment of runtime memory).
+Then the boot loaders, with ACPI, one boot each: systemd-boot finding the UKI in \\EFI\\Linux,
+and shim chain-loading GRUB, which loads the kernel and the initramfs from the ESP."""
 import re
 import time
 
