@@ -92,8 +92,10 @@ static EFI_STATUS run_loader(struct qemu_loader *loader)
 		return EFI_LOAD_ERROR;
 	}
 	script = pool_alloc(size);
-	if (!script)
+	if (!script) {
+		log_debug("no memory for etc/table-loader\n");
 		return EFI_OUT_OF_RESOURCES;
+	}
 	fw_cfg_read(select, script, size);
 	status = qemu_loader_run(loader, &ops, script, size);
 	pool_free(script);
@@ -116,17 +118,21 @@ static EFI_STATUS publish(const struct qemu_loader_blob *qemu_rsdp, const UINT64
 	status = mem_allocate_pages(AllocateAnyPages, EfiACPIReclaimMemory,
 				    EFI_SIZE_TO_PAGES(XSDT_OFFSET + ACPI_XSDT_SIZE(MAX_TABLES)),
 				    &address);
-	if (EFI_ERROR(status))
+	if (EFI_ERROR(status)) {
+		log_debug("allocating the RSDP and XSDT: %r\n", status);
 		return status;
+	}
 	rsdp = (void *)(uintptr_t)address;
 	acpi_build_xsdt((UINT8 *)rsdp + XSDT_OFFSET, xsdt, tables, count);
 	acpi_build_rsdp(rsdp,
 			qemu_rsdp->data + offsetof(EFI_ACPI_ROOT_SYSTEM_DESCRIPTION_POINTER, OemId),
 			0, address + XSDT_OFFSET);
 	status = config_table_install(&efi_acpi_20_table_guid, rsdp);
-	if (EFI_ERROR(status))
+	if (EFI_ERROR(status)) {
+		log_debug("installing the ACPI 2.0 table: %r\n", status);
 		mem_free_pages(address,
 			       EFI_SIZE_TO_PAGES(XSDT_OFFSET + ACPI_XSDT_SIZE(MAX_TABLES)));
+	}
 	return status;
 }
 
@@ -164,16 +170,23 @@ static EFI_STATUS dt_install(void)
 	EFI_STATUS status;
 
 	dt_location(&base, &size);
-	if (!size)
+	if (!size) {
+		log_debug("no device tree to give\n");
 		return EFI_NOT_FOUND;
+	}
 	status = mem_allocate_pages(AllocateAnyPages, EfiACPIReclaimMemory, EFI_SIZE_TO_PAGES(size),
 				    &copy);
-	if (EFI_ERROR(status))
+	if (EFI_ERROR(status)) {
+		log_debug("allocating %llu bytes for the tree: %r\n", (unsigned long long)size,
+			  status);
 		return status;
+	}
 	mem_copy((void *)(uintptr_t)copy, (const void *)(uintptr_t)base, size);
 	status = config_table_install(&efi_dtb_table_guid, (void *)(uintptr_t)copy);
-	if (EFI_ERROR(status))
+	if (EFI_ERROR(status)) {
+		log_debug("installing the DTB table: %r\n", status);
 		mem_free_pages(copy, EFI_SIZE_TO_PAGES(size));
+	}
 	return status;
 }
 
