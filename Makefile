@@ -61,8 +61,10 @@ FIRMWARE_SRC := $(LIB_SRC) $(wildcard lib/x86_64/*.S) $(CORE_SRC) $(DRIVER_SRC) 
 # the host too, into the unit tests and the fuzzers.
 APP_PURE_SRC := $(sort $(wildcard apps/*/pure/*.c))
 # The same for the QEMU platform's logic that touches no hardware (table loader, ACPI entry
-# points, PS/2 decoding): platform/qemu-x86_64/pure.
-QEMU_PURE_SRC := $(call find_c,platform/qemu-x86_64/pure)
+# points, PS/2 decoding): platform/qemu-x86_64/pure; the table loader and the ACPI entry
+# points are in platform/common, shared with AArch64.
+QEMU_SHARED_PURE_SRC := platform/common/qemu_loader.c platform/common/acpi_tables.c
+QEMU_PURE_SRC := $(call find_c,platform/qemu-x86_64/pure) $(QEMU_SHARED_PURE_SRC)
 # Host tools' own library (tools/lib: the UEFI compression encoder), tested the same way.
 TOOLS_LIB_SRC := $(call find_c,tools/lib)
 HOST_PURE_SRC := $(APP_PURE_SRC) $(QEMU_PURE_SRC) $(TOOLS_LIB_SRC)
@@ -70,7 +72,7 @@ UNIT_SRC := $(call find_c,tests/unit) $(HOST_PURE_SRC)
 FUZZ_SRC := $(wildcard tests/fuzz/*.c)
 FUZZ_SUPPORT_SRC := tests/unit/support/plat_test.c
 QEMU_SRC := $(filter-out platform/qemu-x86_64/reset/%,$(call find_c,platform/qemu-x86_64) $(shell find platform/qemu-x86_64 -name '*.S' 2>/dev/null | sort)) \
-	platform/common/reset_log.c
+	platform/common/reset_log.c $(QEMU_SHARED_PURE_SRC)
 APPS := $(filter-out lib,$(notdir $(wildcard apps/*)))
 APP_LIB_SRC := $(wildcard apps/lib/*.c)
 GNUEFI_PROGRAMS := $(basename $(notdir $(wildcard tests/programs/*.c)))
@@ -312,7 +314,7 @@ firmware: $(FW_IMAGES) $(FW_DIR)/ember-x86_64.json $(FW_DIR)/ember-vars.ms.fd \
 # FIRMWARE_JSON_DIR=~/.config/qemu/firmware (qemu:///session). DESTDIR is put before each.
 PREFIX ?= /usr/local
 FIRMWARE_JSON_DIR ?= $(if $(filter /usr,$(PREFIX)),/usr/share/qemu/firmware,/etc/qemu/firmware)
-install: firmware $(EMBER_RUN)
+install: firmware $(EMBER_RUN) aarch64
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/ember \
 		$(DESTDIR)$(PREFIX)/share/ember/gdb $(DESTDIR)$(FIRMWARE_JSON_DIR)
 	install -m 755 $(EMBER_RUN) $(DESTDIR)$(PREFIX)/bin/
@@ -324,6 +326,12 @@ install: firmware $(EMBER_RUN)
 		> $(DESTDIR)$(FIRMWARE_JSON_DIR)/71-ember-x86_64-secboot.json
 	chmod 644 $(DESTDIR)$(FIRMWARE_JSON_DIR)/70-ember-x86_64.json \
 		$(DESTDIR)$(FIRMWARE_JSON_DIR)/71-ember-x86_64-secboot.json
+	install -d $(DESTDIR)$(PREFIX)/share/ember/aarch64
+	install -m 644 $(A64_DIR)/ember-code.fd $(A64_DIR)/ember-vars.fd \
+		$(DESTDIR)$(PREFIX)/share/ember/aarch64/
+	scripts/firmware-json --aarch64 $(PREFIX)/share/ember/aarch64 \
+		> $(DESTDIR)$(FIRMWARE_JSON_DIR)/72-ember-aarch64.json
+	chmod 644 $(DESTDIR)$(FIRMWARE_JSON_DIR)/72-ember-aarch64.json
 
 # ---- PE32+ applications (apps/NAME/*.c + apps/lib + lib) ----
 PE_LIB_OBJ := $(call obj,pe,$(LIB_SRC) $(FREESTANDING_SRC) $(APP_LIB_SRC))
@@ -423,10 +431,11 @@ check-aarch64: | $(MBEDTLS_STAMP)
 # What works and what does not: docs/aarch64.md. The same core, drivers and library as the
 # x86-64 image, for AArch64, with platform/qemu-aarch64; stored unpacked at the start of
 # the code flash, which QEMU's pflash wants 64 MiB long. No FP/SIMD registers in the
-# firmware: the interrupt vector saves only the general ones.
+# firmware: the interrupt vector saves only the general ones. x18 is never touched: the
+# UEFI binding keeps it for the OS (Linux checks it across runtime calls).
 A64_DIR := $(BUILD)/qemu-aarch64
 A64_FLASH_SIZE := 67108864
-A64_CFLAGS := $(AARCH64_CFLAGS) -mgeneral-regs-only -Iplatform/qemu-aarch64 \
+A64_CFLAGS := $(AARCH64_CFLAGS) -mgeneral-regs-only -ffixed-x18 -Iplatform/qemu-aarch64 \
 	-ffunction-sections -fdata-sections
 A64_SRC := $(filter-out core/trace/%,$(AARCH64_SRC)) $(FONT_SRC) $(LOGO_SRC) \
 	$(call find_c,platform/qemu-aarch64) $(wildcard platform/qemu-aarch64/*.S) \
@@ -449,9 +458,11 @@ $(BUILD)/fw-aarch64/platform/qemu-aarch64/shell_blob.o: platform/qemu-aarch64/sh
 $(A64_DIR)/ember.elf: $(call obj,fw-aarch64,$(A64_SRC)) $(call mbedtls_obj,fw-aarch64) platform/qemu-aarch64/core.ld
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
-	$(Q)ld.lld -static -nostdlib --gc-sections -T platform/qemu-aarch64/core.ld -o $@ $(filter %.o,$^)
-$(A64_DIR)/ember-code.fd: $(A64_DIR)/ember.elf
-	$(Q)llvm-objcopy -O binary $< $@.tmp && truncate -s $(A64_FLASH_SIZE) $@.tmp && mv $@.tmp $@
+	$(Q)ld.lld -static -nostdlib --gc-sections --emit-relocs -T platform/qemu-aarch64/core.ld -o $@ $(filter %.o,$^)
+# The words of .data that hold addresses, for SetVirtualAddressMap (scripts/a64-pointer-slots).
+$(A64_DIR)/ember-code.fd: $(A64_DIR)/ember.elf scripts/a64-pointer-slots
+	$(Q)llvm-objcopy -O binary $< $@.tmp && scripts/a64-pointer-slots $< $@.tmp && \
+		truncate -s $(A64_FLASH_SIZE) $@.tmp && mv $@.tmp $@
 # The variables' bank: erased flash (all 0xFF), which the store formats at its first start.
 $(A64_DIR)/ember-vars.fd: Makefile
 	@mkdir -p $(dir $@)
@@ -494,7 +505,12 @@ $(A64_DIR)/programs/%.efi: tests/programs/%.c $(BUILD)/pe-aarch64/tests/aarch64/
 	$(Q)$(CC) $(A64_GNUEFI_CFLAGS) -c $< -o $(@:.efi=.o)
 	$(Q)$(CC) --target=aarch64-unknown-windows -nostdlib -fuse-ld=lld -Wl,-entry:efi_main \
 		-Wl,-subsystem:efi_application -o $@ $(@:.efi=.o) $(filter %.o,$(wordlist 2,$(words $^),$^))
-aarch64: $(A64_DIR)/ember-code.fd $(A64_DIR)/ember-vars.fd $(A64_PROGRAMS) $(A64_APP_EFIS) $(A64_GNUEFI_PROGRAMS)
+# libvirt's firmware descriptor of the AArch64 pair (make install puts both in share/ember/aarch64).
+$(A64_DIR)/ember-aarch64.json: scripts/firmware-json
+	@mkdir -p $(dir $@)
+	$(Q)scripts/firmware-json --aarch64 $(A64_DIR) > $@
+aarch64: $(A64_DIR)/ember-code.fd $(A64_DIR)/ember-vars.fd $(A64_PROGRAMS) $(A64_APP_EFIS) $(A64_GNUEFI_PROGRAMS) \
+	$(A64_DIR)/ember-aarch64.json
 .PHONY: aarch64
 # Built by make (tests/qemu/test_aarch64.py runs it in make check).
 all: aarch64
@@ -507,8 +523,9 @@ coverage: all $(COV_DIR)/unit-tests $(COV_DIR)/ember-run
 bench: all
 	$(Q)EMBER_BUILD=$(BUILD) scripts/bench
 
+# make run ARCH=aarch64: the demo on QEMU's AArch64 virt machine.
 run: all
-	$(Q)EMBER_BUILD=$(BUILD) scripts/run-demo
+	$(Q)EMBER_BUILD=$(BUILD) ARCH=$(ARCH) scripts/run-demo
 
 # Every C file of the project (the fuzz corpora hold data, not code).
 FORMAT_FILES = $(shell git ls-files --cached --others --exclude-standard '*.[ch]' 2>/dev/null | grep -v '^tests/fuzz/corpus/')

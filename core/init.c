@@ -6,6 +6,7 @@ EFI_STATUS core_init(const struct core_config *config)
 {
 	EFI_STATUS status;
 
+	mem_set_runtime_granularity(config->runtime_granularity);
 	status = mem_init(config->ranges, config->range_count);
 	if (!EFI_ERROR(status))
 		status = runtime_init();

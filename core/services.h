@@ -14,6 +14,9 @@ EFI_STATUS mem_get_map(UINTN *map_size, EFI_MEMORY_DESCRIPTOR *map, UINTN *map_k
 		       UINTN *descriptor_size, UINT32 *descriptor_version);
 EFI_STATUS pool_free_checked(void *buffer);
 EFI_STATUS mem_init(const struct core_memory_range *ranges, size_t count);
+/* Allocations of runtime code and data, reserved and ACPI NVS memory are aligned and sized
+ * to bytes (a power of two; 0 or a page: no rounding). */
+void mem_set_runtime_granularity(UINT64 bytes);
 /* Applies a protection the map now records for pages whose type changed. */
 void mem_protection_apply(UINT64 start, UINT64 pages, UINT64 protection);
 /* Publishes EFI_MEMORY_ATTRIBUTE_PROTOCOL (memory_attribute.c). */

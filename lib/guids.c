@@ -67,6 +67,7 @@
 
 const EFI_GUID efi_acpi_20_table_guid = EFI_ACPI_20_TABLE_GUID;
 const EFI_GUID efi_acpi_table_guid = ACPI_TABLE_GUID;
+const EFI_GUID efi_dtb_table_guid = EFI_DTB_TABLE_GUID;
 const EFI_GUID efi_block_io2_protocol_guid = EFI_BLOCK_IO2_PROTOCOL_GUID;
 const EFI_GUID efi_block_io_protocol_guid = EFI_BLOCK_IO_PROTOCOL_GUID;
 const EFI_GUID efi_bus_specific_driver_override_protocol_guid =
@@ -240,6 +241,7 @@ static const struct guid_name table[] = {
     {&efi_variable_write_arch_protocol_guid, "VariableWriteArch"},
     {&efi_acpi_20_table_guid, "ACPI20Table"},
     {&efi_acpi_table_guid, "ACPITable"},
+    {&efi_dtb_table_guid, "DtbTable"},
     {&efi_block_io2_protocol_guid, "BlockIo2"},
     {&efi_block_io_protocol_guid, "BlockIo"},
     {&efi_bus_specific_driver_override_protocol_guid, "BusSpecificDriverOverride"},

@@ -10,6 +10,8 @@
 /* Descriptors are larger than the structure, so callers must honour DescriptorSize. */
 #define DESCRIPTOR_SIZE (sizeof(EFI_MEMORY_DESCRIPTOR) + sizeof(UINT64))
 
+/* 64 KiB on AArch64, where the OS may use 64 KiB pages (mem_set_runtime_granularity). */
+static UINT64 runtime_granularity = EFI_PAGE_SIZE;
 static unsigned lock_depth; /* nesting of map_lock: the array's growth allocates inside */
 static UINTN key_at_lock;
 
@@ -70,6 +72,21 @@ static EFI_STATUS retype(UINT64 start, UINT64 pages, EFI_MEMORY_TYPE type, bool 
 	return EFI_SUCCESS;
 }
 
+void mem_set_runtime_granularity(UINT64 bytes)
+{
+	runtime_granularity = bytes > EFI_PAGE_SIZE ? bytes : EFI_PAGE_SIZE;
+}
+
+/* The alignment memory of this type gets: the types an OS maps for the runtime, or must
+ * leave alone, fill whole pages of the OS's size (UEFI 2.10, 2.3.6: AArch64). */
+static UINT64 type_granularity(UINT32 type)
+{
+	if (type == EfiRuntimeServicesCode || type == EfiRuntimeServicesData ||
+	    type == EfiReservedMemoryType || type == EfiACPIMemoryNVS)
+		return runtime_granularity;
+	return EFI_PAGE_SIZE;
+}
+
 /* Highest address at which pages fit, aligned, ending at or below limit (inclusive). */
 static bool find_free_top_down(UINT64 limit, UINTN pages, UINT64 align, UINT64 *found)
 {
@@ -98,15 +115,19 @@ static bool find_free_top_down(UINT64 limit, UINTN pages, UINT64 align, UINT64 *
 EFI_STATUS mem_allocate_aligned(EFI_ALLOCATE_TYPE type, EFI_MEMORY_TYPE memory_type, UINTN pages,
 				UINT64 align, EFI_PHYSICAL_ADDRESS *memory)
 {
-	UINT64 start = *memory, size = (UINT64)pages << EFI_PAGE_SHIFT;
+	UINT64 granularity = type_granularity(memory_type), start = *memory, size;
 	EFI_STATUS status = EFI_SUCCESS;
 	EFI_TPL old;
 
 	if (pages == 0 || pages > (UINT64)1 << (64 - EFI_PAGE_SHIFT - 1))
 		return type == AllocateAnyPages ? EFI_OUT_OF_RESOURCES : EFI_NOT_FOUND;
+	/* The caller gets whole granules; FreePages rounds the same way. */
+	pages = ALIGN_UP((UINT64)pages, granularity >> EFI_PAGE_SHIFT);
+	align = MAX(align, granularity);
+	size = (UINT64)pages << EFI_PAGE_SHIFT;
 	old = map_lock();
 	if (type == AllocateAddress) {
-		if (!IS_ALIGNED(start, EFI_PAGE_SIZE) || start + size < start ||
+		if (!IS_ALIGNED(start, granularity) || start + size < start ||
 		    !memmap_span_is(start, pages, is_free))
 			status = EFI_NOT_FOUND;
 	} else {
@@ -139,10 +160,20 @@ EFI_STATUS mem_free_pages(EFI_PHYSICAL_ADDRESS memory, UINTN pages)
 	EFI_STATUS status = EFI_NOT_FOUND;
 	EFI_TPL old;
 
+	const struct mem_range *r;
+	UINT64 granularity;
+
 	if (!IS_ALIGNED(memory, EFI_PAGE_SIZE) || pages == 0)
 		return EFI_INVALID_PARAMETER;
 	old = map_lock();
-	if (memmap_span_is(memory, pages, is_owned))
+	/* Pages of a type allocated in granules are freed in granules. */
+	r = memmap_find(memory);
+	granularity = r && r->allocated ? type_granularity(r->type) : EFI_PAGE_SIZE;
+	if (!IS_ALIGNED(memory, granularity))
+		status = EFI_INVALID_PARAMETER;
+	else
+		pages = ALIGN_UP((UINT64)pages, granularity >> EFI_PAGE_SHIFT);
+	if (status == EFI_NOT_FOUND && memmap_span_is(memory, pages, is_owned))
 		status = retype(memory, pages, EfiConventionalMemory, false);
 	map_unlock(old);
 	return status;

@@ -40,6 +40,9 @@ typedef EFI_STATUS(EFIAPI *EFI_IMAGE_ENTRY_POINT)(EFI_HANDLE ImageHandle,
 	EFI_GUID_INIT(0xeb9d2d30, 0x2d88, 0x11d3, 0x9a, 0x16, 0x00, 0x90, 0x27, 0x3f, 0xc1, 0x4d)
 #define EFI_ACPI_20_TABLE_GUID                                                                     \
 	EFI_GUID_INIT(0x8868e871, 0xe4f1, 0x11d3, 0xbc, 0x22, 0x00, 0x80, 0xc7, 0x3c, 0x88, 0x81)
+/* The device tree as a configuration table (UEFI 2.10, 4.6.1.3; EBBR). */
+#define EFI_DTB_TABLE_GUID                                                                         \
+	EFI_GUID_INIT(0xb1b621d5, 0xf19c, 0x41a5, 0x83, 0x0b, 0xd9, 0x15, 0x2c, 0x69, 0xaa, 0xe0)
 #define SMBIOS_TABLE_GUID                                                                          \
 	EFI_GUID_INIT(0xeb9d2d31, 0x2d88, 0x11d3, 0x9a, 0x16, 0x00, 0x90, 0x27, 0x3f, 0xc1, 0x4d)
 #define SMBIOS3_TABLE_GUID                                                                         \

@@ -96,6 +96,8 @@ bool fw_cfg_find(const char *name, uint16_t *select, uint32_t *size);
 void fw_cfg_read(uint16_t select, void *buffer, uint32_t size);
 /* Writes a file through DMA; false without DMA or on the device's error. */
 bool fw_cfg_write(uint16_t select, const void *buffer, uint32_t size);
+/* The same, offset bytes into the file. */
+bool fw_cfg_write_at(uint16_t select, uint32_t offset, const void *buffer, uint32_t size);
 
 /* ram_disk.c: opt/ember/disk as a RAM disk. */
 void ram_disk_from_fw_cfg(void);
@@ -104,10 +106,15 @@ void ram_disk_from_fw_cfg(void);
  * driver assigns every BAR and bridge window). */
 void pcie_init(void);
 
+/* acpi.c: QEMU's ACPI tables as the ACPI 2.0 configuration table, else the device tree as
+ * the DTB table. */
+void acpi_or_dt_install(void);
+
 /* boot.c */
 void boot_something(void);
 
 /* Linker symbols (core.ld). */
 extern char __image_start[], __image_data_start[], __image_end[];
+extern char __image_slots_start[], __image_slots_end[];
 
 #endif

@@ -1,6 +1,7 @@
 /* QEMU's fw_cfg on MMIO (the virt machine's "qemu,fw-cfg-mmio"): a big-endian 16-bit
- * selector at +8, the data register at +0 (read only), and the DMA address register at +16,
- * used here for writes only (etc/ramfb). */
+ * selector at +8, the data register at +0 (read only), and the DMA address register at +16:
+ * writes (etc/ramfb, the table loader's pointers) and big reads (RAM disks, ACPI tables)
+ * go through DMA, one exit to QEMU per request instead of one per 8 bytes. */
 #include <ember/lib/str.h>
 #include "aarch64.h"
 
@@ -11,11 +12,15 @@
 #define FW_CFG_ID 0x0001
 #define FEATURE_DMA 0x2
 #define DMA_ERROR 0x01
+#define DMA_READ 0x02
+#define DMA_SKIP 0x04
 #define DMA_SELECT 0x08
 #define DMA_WRITE 0x10
 #define DMA_POLL_LIMIT 10000000
 #define FW_CFG_FILE_DIR 0x0019
 #define FILE_NAME_SIZE 56
+/* Reads this long or longer go through DMA when the device has it. */
+#define DMA_READ_MIN 64
 
 static void select_item(uint16_t select)
 {
@@ -25,12 +30,57 @@ static void select_item(uint16_t select)
 
 typedef uint64_t __attribute__((aligned(1), may_alias)) unaligned_u64;
 
+/* A DMA request (big-endian fields), in RAM where QEMU reads it and writes its status. */
+struct dma_access {
+	uint32_t control, length;
+	uint64_t address;
+};
+
+static bool has_dma(void)
+{
+	static int known = -1;
+	uint8_t features[4];
+
+	if (known < 0) {
+		select_item(FW_CFG_ID);
+		for (int i = 0; i < 4; i++)
+			features[i] = mmio_read8(machine.fw_cfg_base + FW_CFG_DATA);
+		known = features[0] & FEATURE_DMA;
+	}
+	return known;
+}
+
+/* One DMA request (control: the operation bits); true when QEMU did it without error. */
+static bool dma(uint32_t control, void *buffer, uint32_t size)
+{
+	static struct dma_access request;
+	uint32_t status = 0;
+
+	request.control = __builtin_bswap32(control);
+	request.length = __builtin_bswap32(size);
+	request.address = __builtin_bswap64((uint64_t)(uintptr_t)buffer);
+	/* The request and the buffer in memory before the device is told. */
+	__asm__ __volatile__("dsb sy" : : : "memory");
+	*(volatile uint64_t *)(uintptr_t)(machine.fw_cfg_base + FW_CFG_DMA) =
+	    __builtin_bswap64((uint64_t)(uintptr_t)&request);
+	for (uint32_t i = 0; i < DMA_POLL_LIMIT; i++) {
+		status = __builtin_bswap32(*(volatile uint32_t *)&request.control);
+		if (!(status & ~DMA_ERROR))
+			break;
+	}
+	__asm__ __volatile__("dsb sy" : : : "memory");
+	return !status;
+}
+
 void fw_cfg_read(uint16_t select, void *buffer, uint32_t size)
 {
 	uint8_t *bytes = buffer;
 	uint32_t i = 0;
 
 	if (!machine.fw_cfg_base)
+		return;
+	if (size >= DMA_READ_MIN && has_dma() &&
+	    dma((uint32_t)select << 16 | DMA_SELECT | DMA_READ, buffer, size))
 		return;
 	select_item(select);
 	/* Eight bytes a read where there are eight (the register is big-endian, so a load
@@ -74,34 +124,17 @@ bool fw_cfg_find(const char *name, uint16_t *select, uint32_t *size)
 	return false;
 }
 
-/* A DMA request (big-endian fields), in RAM where QEMU reads it and writes its status. */
-struct dma_access {
-	uint32_t control, length;
-	uint64_t address;
-};
+bool fw_cfg_write_at(uint16_t select, uint32_t offset, const void *buffer, uint32_t size)
+{
+	if (!machine.fw_cfg_base || !has_dma())
+		return false; /* the data register is read-only: writing needs DMA */
+	if (offset && !dma((uint32_t)select << 16 | DMA_SELECT | DMA_SKIP, NULL, offset))
+		return false;
+	return dma((uint32_t)(offset ? 0 : (uint32_t)select << 16 | DMA_SELECT) | DMA_WRITE,
+		   (void *)buffer, size);
+}
 
 bool fw_cfg_write(uint16_t select, const void *buffer, uint32_t size)
 {
-	static struct dma_access dma;
-	uint8_t features[4];
-	uint32_t control = 0;
-
-	if (!machine.fw_cfg_base)
-		return false;
-	fw_cfg_read(FW_CFG_ID, features, sizeof(features));
-	if (!(features[0] & FEATURE_DMA))
-		return false; /* the data register is read-only: writing needs DMA */
-	dma.control = __builtin_bswap32((uint32_t)select << 16 | DMA_SELECT | DMA_WRITE);
-	dma.length = __builtin_bswap32(size);
-	dma.address = __builtin_bswap64((uint64_t)(uintptr_t)buffer);
-	/* The request and the buffer in memory before the device is told. */
-	__asm__ __volatile__("dsb sy" : : : "memory");
-	*(volatile uint64_t *)(uintptr_t)(machine.fw_cfg_base + FW_CFG_DMA) =
-	    __builtin_bswap64((uint64_t)(uintptr_t)&dma);
-	for (uint32_t i = 0; i < DMA_POLL_LIMIT; i++) {
-		control = __builtin_bswap32(*(volatile uint32_t *)&dma.control);
-		if (!(control & ~DMA_ERROR))
-			break;
-	}
-	return !control;
+	return fw_cfg_write_at(select, 0, buffer, size);
 }

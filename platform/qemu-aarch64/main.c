@@ -23,8 +23,16 @@ static void start_core(void)
 {
 	size_t count;
 	const struct core_memory_range *ranges = memory_ranges(&count);
-	struct core_config config = {ranges, count, u"Ember", 0x00010000};
-	EFI_STATUS status = core_init(&config);
+	/* Runtime memory in whole 64 KiB pages: the OS may use pages of that size. */
+	struct core_config config = {ranges, count, u"Ember", 0x00010000, 0x10000};
+	EFI_STATUS status;
+
+	runtime_image_declare((uintptr_t)__image_start, (uintptr_t)__image_data_start,
+			      (uintptr_t)__image_end);
+	runtime_pointer_slots_declare((uintptr_t)__image_data_start,
+				      (const UINT8 *)__image_slots_start,
+				      (UINTN)(__image_slots_end - __image_slots_start));
+	status = core_init(&config);
 
 	if (EFI_ERROR(status)) {
 		panic_printf("Ember: the core failed to start: %r\n", status);
@@ -49,6 +57,7 @@ static void boot(void *unused)
 			     "pflash bank is not writable flash\n");
 	pcie_init();
 	ram_disk_from_fw_cfg();
+	acpi_or_dt_install();
 	driver_connect_all();
 	boot_something();
 }

@@ -1,14 +1,16 @@
 /* The core's first memory map: the RAM the device tree gives, minus the tree itself and
  * the firmware image (code, data, early stack), which the OS must leave alone; and the
- * variables' flash, for runtime services. */
+ * devices the runtime services use, which the OS maps for them (runtime MMIO): the
+ * variables' flash, the PL031 (GetTime, SetTime) and the PL011 (ResetSystem's log line). */
 #include <ember/core/core.h>
 #include <ember/core/varstore.h>
 #include <ember/lib/util.h>
 #include "aarch64.h"
 
+#define MMIO_PAGE 4096 /* the PL011's and the PL031's registers */
 #define RAM_ATTRIBUTES (EFI_MEMORY_UC | EFI_MEMORY_WC | EFI_MEMORY_WT | EFI_MEMORY_WB)
 
-static struct core_memory_range ranges[5];
+static struct core_memory_range ranges[8];
 static size_t range_count;
 
 static void add_range(uint64_t start, uint64_t end, EFI_MEMORY_TYPE type, uint64_t attributes)
@@ -35,6 +37,11 @@ const struct core_memory_range *memory_ranges(size_t *count)
 	if (machine.vars_base)
 		add_range(machine.vars_base, machine.vars_base + VARSTORE_REGION_SIZE,
 			  EfiMemoryMappedIO, EFI_MEMORY_UC | EFI_MEMORY_RUNTIME);
+	if (machine.rtc_base)
+		add_range(machine.rtc_base, machine.rtc_base + MMIO_PAGE, EfiMemoryMappedIO,
+			  EFI_MEMORY_UC | EFI_MEMORY_RUNTIME);
+	add_range(machine.uart_base, machine.uart_base + MMIO_PAGE, EfiMemoryMappedIO,
+		  EFI_MEMORY_UC | EFI_MEMORY_RUNTIME);
 	*count = range_count;
 	return ranges;
 }

@@ -2,6 +2,8 @@
  * (or polling the tick without a GICv2), the clock is the PL031, ResetSystem is PSCI.
  * (Monotonic clock and tick in timer.c, log in pl011.c; no wake-up alarm and the reset's
  * log line in platform/common.) */
+#include <ember/core/core.h>
+#include <ember/core/init.h>
 #include <ember/core/platform.h>
 #include <ember/core/platform_common.h>
 #include <ember/lib/time.h>
@@ -82,3 +84,20 @@ void plat_exit_boot_services(void)
 {
 	timer_stop();
 }
+
+/* The devices the runtime services touch move with the OS's map (memory.c lists them as
+ * runtime MMIO); the flash's driver converts its own. */
+static VOID EFIAPI devices_virtual_address_change(EFI_EVENT event, VOID *context)
+{
+	runtime_convert_pointer((void **)&machine.rtc_base);
+	runtime_convert_pointer((void **)&machine.uart_base);
+}
+
+static EFI_STATUS devices_runtime_start(void)
+{
+	static EFI_EVENT event;
+
+	return event_create(EVT_SIGNAL_VIRTUAL_ADDRESS_CHANGE, TPL_NOTIFY,
+			    devices_virtual_address_change, NULL, NULL, &event);
+}
+EMBER_INIT(INIT_EARLY, devices_runtime_start);

@@ -1,5 +1,5 @@
-/* Fuzzes QEMU's table-loader interpreter (platform/qemu-x86_64/pure/qemu_loader.c) and the ACPI
- * entry-point builder (platform/qemu-x86_64/pure/acpi_tables.c) on any script and blobs. Input: a
+/* Fuzzes QEMU's table-loader interpreter (platform/common/qemu_loader.c) and the ACPI
+ * entry-point builder (platform/common/acpi_tables.c) on any script and blobs. Input: a
  * little-endian u16 script length, the script, then the blobs' contents: each ALLOCATE takes a u16
  * size and that many bytes (fewer if the input ends). Blobs get fake addresses below 4 GiB, 1 MiB
  * apart. Whatever the input, a built XSDT and RSDP must have valid checksums. */
@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../platform/qemu-x86_64/pure/acpi_tables.h"
-#include "../../platform/qemu-x86_64/pure/qemu_loader.h"
+#include "../../platform/common/acpi_tables.h"
+#include "../../platform/common/qemu_loader.h"
 
 struct feed {
 	const uint8_t *data;
@@ -58,6 +58,11 @@ static void build_entry_points(struct qemu_loader *loader)
 
 	if (!rsdp)
 		return;
+	/* The Arm path (an RSDP of revision 2 and its XSDT): every table it lists was checked. */
+	count = acpi_xsdt_tables(loader, rsdp->data, rsdp->size, tables, 64, &rsdt);
+	for (UINTN i = 0; count != (UINTN)-1 && i < count; i++)
+		if (!acpi_table_check(loader, tables[i], &rsdt))
+			abort();
 	count = acpi_rsdt_tables(loader, rsdp->data, rsdp->size, tables, 64, &rsdt_address, &rsdt);
 	if (count == (UINTN)-1)
 		return;

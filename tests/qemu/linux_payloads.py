@@ -62,9 +62,9 @@ def _run(cmd, **kwargs):
     return result.stdout
 
 
-def _kernel_dependency():
+def _kernel_dependency(meta="linux-image-amd64"):
     result = subprocess.run(["apt-cache", "depends", "--no-recommends", "--no-suggests",
-                             "linux-image-amd64"], capture_output=True, text=True)
+                             meta], capture_output=True, text=True)
     for line in result.stdout.splitlines():
         name = line.strip().removeprefix("Depends:").strip()
         if line.strip().startswith("Depends:") and name.startswith("linux-image-"):
@@ -85,12 +85,12 @@ def kernel_package():
     return name
 
 
-def _fetch(package):
-    """The cached .deb of package, downloaded when missing."""
-    found = sorted(DEBS.glob(f"{package}_*.deb"))
+def _fetch(package, debs=DEBS):
+    """The cached .deb of package (NAME or NAME:ARCH), downloaded into debs when missing."""
+    found = sorted(debs.glob(f"{package.split(':')[0]}_*.deb"))
     if not found:
-        _run(["apt-get", "download", "-q", "-o", "APT::Sandbox::User=root", package], cwd=DEBS)
-        found = sorted(DEBS.glob(f"{package}_*.deb"))
+        _run(["apt-get", "download", "-q", "-o", "APT::Sandbox::User=root", package], cwd=debs)
+        found = sorted(debs.glob(f"{package.split(':')[0]}_*.deb"))
     if not found:
         raise PayloadError(f"apt-get download {package} left no .deb")
     return found[-1]
@@ -275,3 +275,139 @@ def esp_disk(path, work, files, esp_size=48 * MIB):
             src.write_bytes(data)
         real[name] = src
     return gpt_esp_disk(path, work, real, size=esp_size + 2 * MIB, esp_size=esp_size)
+
+
+# ---- AArch64 (tests/qemu/test_aarch64_linux.py): Debian's arm64 kernel, busybox-static and
+# systemd's arm64 stub, in a cache of their own (debs-arm64, root-arm64: the package names
+# are the same as amd64's). apt needs `dpkg --add-architecture arm64` (scripts/deps). ----
+ARM64_DEBS = CACHE / "debs-arm64"
+ARM64_UNPACKED = CACHE / "root-arm64"
+ARM64_PACKAGES = ["busybox-static:arm64", "systemd-boot-efi:arm64", "grub-efi-arm64-bin:arm64",
+                  "shim-unsigned:arm64"]
+ARM64_MODULES = ["fs/efivarfs/efivarfs.ko"]
+ARM64_STUB = "usr/lib/systemd/boot/efi/linuxaa64.efi.stub"
+ARM64_SYSTEMD_BOOT = "usr/lib/systemd/boot/efi/systemd-bootaa64.efi"
+ARM64_SHIM = "usr/lib/shim/shimaa64.efi"
+ARM64_GRUB_MODULES = "usr/lib/grub/arm64-efi"
+# The PL011 is ttyAMA0 (with ACPI the SPCR names it too).
+ARM64_CMDLINE = "console=ttyAMA0 loglevel=3 panic=-1"
+
+
+@functools.cache
+def arm64_unpacked():
+    """The unpacked arm64 packages (BUILD/linux-cache/root-arm64)."""
+    kernel = _kernel_dependency("linux-image-arm64:arm64")
+    if not kernel:
+        _run(["apt-get", "update", "-qq"])
+        kernel = _kernel_dependency("linux-image-arm64:arm64")
+    if not kernel:
+        raise PayloadError("apt-cache names no arm64 kernel (dpkg --add-architecture arm64?)")
+    with _Lock():
+        ARM64_DEBS.mkdir(parents=True, exist_ok=True)
+        for package in [kernel] + ARM64_PACKAGES:
+            deb = _fetch(package if ":" in package else package + ":arm64", ARM64_DEBS)
+            stamp = ARM64_UNPACKED / ".unpacked" / deb.name
+            if not stamp.exists():
+                _run(["dpkg-deb", "-x", str(deb), str(ARM64_UNPACKED)])
+                stamp.parent.mkdir(parents=True, exist_ok=True)
+                stamp.touch()
+    return ARM64_UNPACKED
+
+
+def arm64_kernel():
+    """Debian's arm64 kernel: an uncompressed Image, which is a PE with the EFI stub."""
+    images = sorted((arm64_unpacked() / "boot").glob("vmlinuz-*"))
+    if not images:
+        raise PayloadError("the arm64 kernel package has no /boot/vmlinuz-*")
+    return images[-1]
+
+
+@functools.cache
+def arm64_initramfs():
+    """busybox, the efivarfs module and tests/qemu/linux/init.sh as /init."""
+    root = arm64_unpacked()
+    modules = sorted((root / "lib" / "modules").iterdir())[-1] / "kernel"
+    entries = [(d, 0o40755, b"") for d in ("bin", "proc", "sys", "dev", "lib", "lib/modules",
+                                             "tmp")]
+    entries.append(("init", 0o100755, INIT.read_bytes()))
+    entries.append(("bin/busybox", 0o100755, (root / "bin/busybox").read_bytes()))
+    entries.append(("bin/sh", 0o120777, b"busybox"))
+    for module in ARM64_MODULES:
+        path = modules / module
+        entries.append((f"lib/modules/{path.name}", 0o100644, path.read_bytes()))
+    archive = cpio_newc(entries)
+    return _cached("initrd-arm64.gz", archive,
+                   lambda p: p.write_bytes(gzip.compress(archive, 6, mtime=0)))
+
+
+def pe_add_sections(image, sections):
+    """image (PE32+ bytes) with sections [(name, bytes)] appended after its own, as
+    initialized read-only data at the next section-aligned addresses (what objcopy does for
+    x86's UKI; Debian's objcopy does not know arm64 PE files)."""
+    out = bytearray(image)
+    pe = int.from_bytes(out[0x3C:0x40], "little")
+    count = int.from_bytes(out[pe + 6:pe + 8], "little")
+    opt = pe + 24
+    table = opt + int.from_bytes(out[pe + 20:pe + 22], "little")
+    section_align = int.from_bytes(out[opt + 32:opt + 36], "little")
+    file_align = int.from_bytes(out[opt + 36:opt + 40], "little")
+    headers_size = int.from_bytes(out[opt + 60:opt + 64], "little")
+    last = table + 40 * (count - 1)
+    va = int.from_bytes(out[last + 12:last + 16], "little") + \
+        int.from_bytes(out[last + 8:last + 12], "little")
+    if table + 40 * (count + len(sections)) > headers_size:
+        raise PayloadError("no room in the PE headers for more sections")
+    for i, (name, data) in enumerate(sections):
+        va = -(-va // section_align) * section_align
+        out += b"\0" * (-len(out) % file_align)
+        raw = len(out)
+        out += data + b"\0" * (-len(data) % file_align)
+        header = name.encode().ljust(8, b"\0") + b"".join(
+            v.to_bytes(4, "little") for v in (len(data), va, -(-len(data) // file_align) *
+                                              file_align, raw, 0, 0))
+        header += (0).to_bytes(4, "little") + (0x40000040).to_bytes(4, "little")
+        at = table + 40 * (count + i)
+        out[at:at + 40] = header
+        va += len(data)
+    out[pe + 6:pe + 8] = (count + len(sections)).to_bytes(2, "little")
+    out[opt + 56:opt + 60] = (-(-va // section_align) * section_align).to_bytes(4, "little")
+    out[opt + 64:opt + 68] = b"\0" * 4  # no checksum
+    return bytes(out)
+
+
+def arm64_uki(cmdline, name="uki-arm64.efi"):
+    """A unified kernel image for arm64: systemd's arm64 stub with .osrel, .cmdline, the
+    kernel as .linux and the initramfs as .initrd (the stub hands the initrd to the kernel's
+    EFI stub through LoadFile2)."""
+    stub, linux, initrd = arm64_unpacked() / ARM64_STUB, arm64_kernel(), arm64_initramfs()
+    osrel = b'NAME="Ember test"\nID=ember-test\nPRETTY_NAME="Ember test Linux"\n'
+    key = b"|".join([stub.read_bytes()[:4096], str(linux).encode(), initrd.read_bytes(),
+                     cmdline.encode(), osrel])
+    sections = lambda: [(".osrel", osrel), (".cmdline", cmdline.encode() + b"\0"),
+                        (".linux", linux.read_bytes()), (".initrd", initrd.read_bytes())]
+    return _cached(name, key, lambda p: p.write_bytes(pe_add_sections(stub.read_bytes(),
+                                                                      sections())))
+
+
+def arm64_systemd_boot():
+    return arm64_unpacked() / ARM64_SYSTEMD_BOOT
+
+
+def arm64_shim():
+    return arm64_unpacked() / ARM64_SHIM
+
+
+def arm64_grub_standalone(cfg, name="grubaa64.efi"):
+    """GRUB for arm64 as one EFI image with cfg inside: the machine's grub-mkstandalone
+    over the modules of Debian's grub-efi-arm64-bin (arm64 package, unpacked)."""
+    if not shutil.which("grub-mkstandalone"):
+        raise PayloadError("grub-mkstandalone is missing (scripts/deps: grub-efi-amd64-bin)")
+    modules_dir = arm64_unpacked() / ARM64_GRUB_MODULES
+
+    def make(path):
+        (CACHE / "grub-arm64.cfg").write_text(cfg)
+        _run(["grub-mkstandalone", "-O", "arm64-efi", "-d", str(modules_dir), "-o", str(path),
+              "--install-modules", "part_gpt part_msdos fat search search_fs_file linux normal "
+              "echo test", "--modules", "part_gpt fat", "--locales=", "--fonts=", "--themes=",
+              f"boot/grub/grub.cfg={CACHE / 'grub-arm64.cfg'}"])
+    return _cached(name, cfg.encode(), make)

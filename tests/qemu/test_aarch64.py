@@ -256,3 +256,34 @@ def test_conformance(firmware, cpu, tmp_path):
             after = re.findall(r"shutdown: (EFI_\w+): conformance: (\d+) passed, (\d+) failed",
                                m.text)
             assert after and after[-1][0] == "EFI_SUCCESS" and after[-1][2] == "0", m.text[-2000:]
+
+
+@pytest.mark.parametrize("firmware,machine", [("ember", "virt"), ("ember", "virt,acpi=off"),
+                                              ("aavmf", "virt"), ("aavmf", "virt,acpi=off")])
+def test_os_handoff_tables(firmware, machine):
+    """What an OS finds (tests/aarch64/os_handoff.c): QEMU's ACPI tables (from its table
+    loader) as the ACPI 2.0 table, or with acpi=off the device tree as the DTB table, never
+    both; the memory attributes table; runtime ranges 64 KiB aligned and sized, the variables'
+    flash among the runtime MMIO."""
+    if firmware == "aavmf" and not AAVMF_CODE.exists():
+        pytest.skip("AAVMF (qemu-efi-aarch64) is not installed")
+    with Arm64Machine(program("os_handoff"), firmware=firmware, machine=machine,
+                      timeout=60 if firmware == "ember" else 300) as m:
+        m.expect(r"handoff: done")
+        text = m.text
+    if "acpi=off" in machine:
+        assert "acpi: none" in text, text
+        # QEMU's tree, in ACPI reclaim memory (9) on Ember (AAVMF keeps it in boot data)
+        dtb = re.search(r"dtb: magic d00dfeed type ([0-9a-f]+)", text)
+        assert dtb, text
+        if firmware == "ember":
+            assert dtb.group(1) == "9"
+    else:
+        acpi = re.search(r"acpi: rev 2 xsdt XSDT entries ([0-9a-f]+) sums ok", text)
+        assert acpi and int(acpi.group(1), 16) >= 4, text
+        assert "dtb: none" in text, text
+    runtime = re.search(r"runtime: mmio([ 0-9a-f]*); ranges ([0-9a-f]+), not 64 KiB (\d+)",
+                        text)
+    assert runtime and runtime.group(3) == "0", text
+    assert "4000000" in runtime.group(1).split(), text  # the variables' pflash bank
+    assert int(re.search(r"mat: entries ([0-9a-f]+)", text).group(1), 16) > 0, text

@@ -4,7 +4,7 @@
 
 #include "support/test.h"
 #include "../../platform/qemu-x86_64/pure/acpi_bgrt.h"
-#include "../../platform/qemu-x86_64/pure/acpi_tables.h"
+#include "../../platform/common/acpi_tables.h"
 
 static EFI_ACPI_DESCRIPTION_HEADER like(void)
 {

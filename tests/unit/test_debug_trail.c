@@ -7,8 +7,8 @@
 #include "bds_fixture.h"
 #include "support/test.h"
 #include "support/test_platform.h"
-#include "../../platform/qemu-x86_64/pure/acpi_tables.h"
-#include "../../platform/qemu-x86_64/pure/qemu_loader.h"
+#include "../../platform/common/acpi_tables.h"
+#include "../../platform/common/qemu_loader.h"
 #include <ember/core/bds.h>
 #include <ember/core/core.h>
 #include <ember/core/devpath.h>

@@ -344,3 +344,45 @@ TEST(memory_map_change_notification_may_allocate)
 	EXPECT_EQ(map_changes, 3);
 	efi_close_event(e);
 }
+
+/* AArch64's 64 KiB granularity (UEFI 2.10, 2.3.6): runtime code and data, reserved and ACPI
+ * NVS memory are aligned and sized to it; other types, and freeing them, are unchanged. */
+TEST(runtime_types_fill_whole_granules)
+{
+	const UINT32 types[] = {EfiRuntimeServicesCode, EfiRuntimeServicesData,
+				EfiReservedMemoryType, EfiACPIMemoryNVS};
+	EFI_PHYSICAL_ADDRESS a, b, c;
+	void *pool;
+
+	mem_set_runtime_granularity(0x10000);
+	for (UINTN i = 0; i < ARRAY_SIZE(types); i++) {
+		ASSERT_STATUS(efi_allocate_pages(AllocateAnyPages, types[i], 1, &a), EFI_SUCCESS);
+		EXPECT_EQ(a % 0x10000, 0);
+		/* All 16 pages are the caller's, and the pages after them are not. */
+		EXPECT_EQ(type_at(a + 15 * 4096), types[i]);
+		EXPECT(type_at(a + 16 * 4096) != types[i]);
+		/* Freed as allocated (one page asked, one granule freed); a page inside a
+		 * granule is not a start. */
+		EXPECT_STATUS(efi_free_pages(a + 4096, 1), EFI_INVALID_PARAMETER);
+		ASSERT_STATUS(efi_free_pages(a, 1), EFI_SUCCESS);
+		EXPECT_EQ(type_at(a + 15 * 4096), EfiConventionalMemory);
+	}
+	/* Other types still come a page at a time, side by side. */
+	ASSERT_STATUS(efi_allocate_pages(AllocateAnyPages, EfiLoaderData, 1, &b), EFI_SUCCESS);
+	ASSERT_STATUS(efi_allocate_pages(AllocateAnyPages, EfiLoaderData, 1, &c), EFI_SUCCESS);
+	EXPECT_EQ(b - c, 4096);
+	ASSERT_STATUS(efi_free_pages(b, 1), EFI_SUCCESS);
+	ASSERT_STATUS(efi_free_pages(c, 1), EFI_SUCCESS);
+	/* AllocateAddress: only at a granule's start. */
+	ASSERT_STATUS(efi_allocate_pages(AllocateAnyPages, EfiLoaderData, 32, &b), EFI_SUCCESS);
+	ASSERT_STATUS(efi_free_pages(b, 32), EFI_SUCCESS);
+	a = ALIGN_UP(b, 0x10000) + 4096;
+	EXPECT_STATUS(efi_allocate_pages(AllocateAddress, EfiRuntimeServicesData, 1, &a),
+		      EFI_NOT_FOUND);
+	/* Pool blocks of runtime data lie in runtime granules too. */
+	pool = pool_alloc_typed(EfiRuntimeServicesData, 100);
+	ASSERT(pool != NULL);
+	EXPECT_EQ(type_at(ALIGN_DOWN((UINT64)(uintptr_t)pool, 0x10000)), EfiRuntimeServicesData);
+	pool_free(pool);
+	mem_set_runtime_granularity(0);
+}

@@ -1,11 +1,11 @@
-/* platform/qemu-x86_64/pure/qemu_loader.c and platform/qemu-x86_64/pure/acpi_tables.c: QEMU's
+/* platform/common/qemu_loader.c and platform/common/acpi_tables.c: QEMU's
  * table-loader script and the ACPI 2.0 entry points built from its RSDT. Blobs live in host memory
  * at fake guest addresses. */
 #include <stdlib.h>
 #include <string.h>
 #include "support/test.h"
-#include "../../platform/qemu-x86_64/pure/acpi_tables.h"
-#include "../../platform/qemu-x86_64/pure/qemu_loader.h"
+#include "../../platform/common/acpi_tables.h"
+#include "../../platform/common/qemu_loader.h"
 
 #define MAX_SCRIPT 16
 
@@ -233,4 +233,89 @@ TEST(qemu_loader_write_pointer_and_unknown_commands)
 	EXPECT(qemu_loader_at(&l, fw.written_value, 192) != NULL);
 	EXPECT(qemu_loader_at(&l, fw.written_value, 193) == NULL);
 	release(&l);
+}
+
+/* QEMU's Arm layout: a revision-2 RSDP (36 bytes) pointing at an XSDT, no RSDT. tables: FADT
+ * at 0, DSDT at 116, XSDT at 156 listing the FADT and a bogus entry. */
+static uint8_t arm_tables[220], arm_rsdp[36];
+
+static void build_arm(struct fake_fw_cfg *fw, uint8_t revision)
+{
+	uint32_t v;
+	uint64_t q;
+
+	memset(arm_tables, 0, sizeof(arm_tables));
+	memset(arm_rsdp, 0, sizeof(arm_rsdp));
+	header(arm_tables, "FACP", 116);
+	v = 116;
+	memcpy(arm_tables + 40, &v, 4);
+	header(arm_tables + 116, "DSDT", 40);
+	header(arm_tables + 156, "XSDT", 52);
+	q = 0x7777;
+	memcpy(arm_tables + 156 + 44, &q, 8); /* never fixed by the loader: invalid */
+	memcpy(arm_rsdp, "RSD PTR ", 8);
+	arm_rsdp[15] = revision;
+	v = sizeof(arm_rsdp);
+	memcpy(arm_rsdp + 20, &v, 4);
+	q = 156;
+	memcpy(arm_rsdp + 24, &q, 8);
+	*fw = (struct fake_fw_cfg){{"etc/acpi/rsdp", "etc/acpi/tables"},
+				   {arm_rsdp, arm_tables},
+				   {sizeof(arm_rsdp), sizeof(arm_tables)}};
+	script_len = 0;
+	allocate("etc/acpi/rsdp", 16);
+	allocate("etc/acpi/tables", 64);
+	add_pointer("etc/acpi/tables", "etc/acpi/tables", 40, 4);
+	add_checksum("etc/acpi/tables", 9, 0, 116);
+	add_checksum("etc/acpi/tables", 116 + 9, 116, 40);
+	add_pointer("etc/acpi/tables", "etc/acpi/tables", 156 + 36, 8);
+	add_checksum("etc/acpi/tables", 156 + 9, 156, 52);
+	add_pointer("etc/acpi/rsdp", "etc/acpi/tables", 24, 8);
+	add_checksum("etc/acpi/rsdp", 8, 0, 20);
+	add_checksum("etc/acpi/rsdp", 32, 0, 36);
+}
+
+/* The tables acpi_xsdt_tables finds after the script ran on the Arm layout, with byte at
+ * offset of the RSDP changed to value first (offset < 0: unchanged; resum: the extended
+ * checksum made right again). */
+static UINTN arm_tables_found(uint8_t revision, int offset, uint8_t value, bool resum,
+			      UINT64 *found)
+{
+	static struct qemu_loader l;
+	struct fake_fw_cfg fw;
+	struct qemu_loader_ops ops = {fake_allocate, fake_write_pointer, &fw};
+	EFI_ACPI_DESCRIPTION_HEADER xsdt;
+	UINTN count;
+
+	build_arm(&fw, revision);
+	memset(&l, 0, sizeof(l));
+	ASSERT_STATUS(qemu_loader_run(&l, &ops, script, (UINTN)script_len * 128), EFI_SUCCESS);
+	struct qemu_loader_blob *r = qemu_loader_blob(&l, "etc/acpi/rsdp");
+	if (offset >= 0)
+		r->data[offset] = value;
+	if (resum) {
+		r->data[32] = 0;
+		r->data[32] = acpi_checksum(r->data, 36);
+	}
+	count = acpi_xsdt_tables(&l, r->data, r->size, found, 8, &xsdt);
+	if (count != (UINTN)-1)
+		EXPECT(!memcmp(xsdt.Signature, "XSDT", 4));
+	release(&l);
+	return count;
+}
+
+TEST(acpi_xsdt_tables_of_arm_layout)
+{
+	UINT64 found[8];
+
+	/* The XSDT's second entry is garbage: only the FADT (the second blob's start). */
+	EXPECT_EQ(arm_tables_found(2, -1, 0, false, found), 1);
+	EXPECT_EQ(found[0], 0x10100000ULL);
+	/* A revision-0 RSDP has no XSDT; a broken extended checksum or a Length beyond the
+	 * blob is refused. */
+	EXPECT_EQ(arm_tables_found(0, -1, 0, false, found), (UINTN)-1);
+	EXPECT_EQ(arm_tables_found(2, 33, 0x55, false, found), (UINTN)-1);
+	EXPECT_EQ(arm_tables_found(2, 20, 200, true, found), (UINTN)-1);
+	/* The XSDT's address pointing at another table (the FADT). */
+	EXPECT_EQ(arm_tables_found(2, 24, 0x00, true, found), (UINTN)-1);
 }

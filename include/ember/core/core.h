@@ -23,6 +23,9 @@ struct core_config {
 	size_t range_count;
 	const CHAR16 *firmware_vendor;
 	UINT32 firmware_revision;
+	/* Bytes to which runtime code and data, reserved and ACPI NVS allocations are aligned
+	 * and sized (64 KiB on AArch64: UEFI 2.10, 2.3.6); 0 for a page. */
+	UINT64 runtime_granularity;
 };
 
 /* Brings up memory, events, the protocol database and the system table. */

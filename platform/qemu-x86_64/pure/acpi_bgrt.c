@@ -1,6 +1,6 @@
 /* The BGRT and a rebuilt RSDT (see acpi_bgrt.h). */
 #include "acpi_bgrt.h"
-#include "acpi_tables.h"
+#include "../../common/acpi_tables.h"
 #include <ember/lib/str.h>
 
 /* The header of a new table: OEM fields of like, the rest given. */

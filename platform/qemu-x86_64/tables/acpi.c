@@ -6,7 +6,7 @@
  * Tables of Ember's own (the BGRT) are added later by acpi_add_table: the RSDP's page has
  * room for a longer XSDT and an RSDT of Ember's, rebuilt in place. */
 #define LOG_PREFIX "acpi: "
-#include "pure/acpi_tables.h"
+#include "../../common/acpi_tables.h"
 #include "pure/acpi_bgrt.h"
 #include "tables/acpi.h"
 #include <ember/core/core.h>

@@ -10,7 +10,7 @@
 #include <ember/core/log.h>
 #include <ember/lib/str.h>
 #include "pure/acpi_bgrt.h"
-#include "pure/acpi_tables.h"
+#include "../../common/acpi_tables.h"
 #include "tables/acpi.h"
 
 #define BELOW_4GIB 0xffffffffULL

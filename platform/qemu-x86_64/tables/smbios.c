@@ -4,7 +4,7 @@
  * ("_SM3_") entry point is always published under the SMBIOS3 GUID; a 2.x ("_SM_") anchor
  * is published under the SMBIOS GUID as well. */
 #define LOG_PREFIX "smbios: "
-#include "pure/acpi_tables.h"
+#include "../../common/acpi_tables.h"
 #include <ember/core/core.h>
 #include <ember/core/log.h>
 #include <ember/lib/str.h>

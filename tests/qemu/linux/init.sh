@@ -21,6 +21,7 @@ mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 for m in efivarfs virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev virtio_pci \
 	virtio_blk; do
+	[ -f /lib/modules/$m.ko ] || continue # the arm64 initramfs has efivarfs only
 	insmod /lib/modules/$m.ko || echo "EMBER-INIT: insmod $m failed"
 done
 stage=$(sed -n 's/.*ember_stage=\([a-z0-9_]*\).*/\1/p' /proc/cmdline)
@@ -47,6 +48,10 @@ bgrt() {
 
 report() {
 	[ -d /sys/firmware/efi ] && echo "EMBER-EFI: yes" || echo "EMBER-EFI: no"
+	# What Linux took the machine from: ACPI tables, or a device tree with a model (the
+	# EFI stub's own tree, made when the firmware gives ACPI only, has none).
+	[ -d /sys/firmware/acpi/tables ] && echo "EMBER-ACPI: yes" || echo "EMBER-ACPI: no"
+	echo "EMBER-DT-MODEL: $(cat /proc/device-tree/model 2>/dev/null || echo none)"
 	bgrt
 	mount -t efivarfs efivarfs $EV && echo "EMBER-EFIVARFS: mounted"
 	for f in $EV/*; do echo "EMBER-VAR: ${f##*/}"; done
@@ -60,7 +65,7 @@ report() {
 	echo "EMBER-CPUS: $(cat /sys/devices/system/cpu/online)"
 	echo "EMBER-RTC: $(cat /sys/class/rtc/rtc0/date) $(cat /sys/class/rtc/rtc0/time)"
 	echo "EMBER-HWCLOCK: $(hwclock -r -u 2>&1)"
-	dmesg | grep -E 'efi: |EFI stub|random: |Memory attributes|secureboot: |locked down' | sed 's/^/EMBER-DMESG: /'
+	dmesg | grep -E 'efi: |EFI stub|random: |Memory attributes|secureboot: |locked down|[Ff]irmware [Bb]ug|FIRMWARE BUG|buggy firmware' | sed 's/^/EMBER-DMESG: /'
 	efibootmgr -v 2>&1 | sed 's/^/EMBER-EFIBOOTMGR: /'
 }
 
@@ -125,6 +130,17 @@ s3 | s3_damaged)
 	;;
 reboot_efi)
 	echo "EMBER-DONE: rebooting"
+	reboot -f
+	;;
+persist)
+	# tests/qemu/test_aarch64_linux.py: a variable written through efivarfs, then a reboot
+	# (arm64 Linux resets through the EFI ResetSystem); the next boot finds the variable.
+	if [ -f $EV/EmberTest-$TEST_GUID ]; then
+		echo "EMBER-DONE: persist, found"
+		poweroff -f
+	fi
+	printf '\007\000\000\000from-linux' >$EV/EmberTest-$TEST_GUID
+	echo "EMBER-DONE: persist, written, rebooting"
 	reboot -f
 	;;
 *)

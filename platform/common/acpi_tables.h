@@ -23,6 +23,11 @@ UINTN acpi_rsdt_tables(const struct qemu_loader *loader, const void *rsdp, UINTN
 		       UINT64 *tables, UINTN max, UINT64 *rsdt_address,
 		       EFI_ACPI_DESCRIPTION_HEADER *rsdt);
 
+/* The same from a revision-2 RSDP and its XSDT (QEMU's on Arm, where there is no RSDT);
+ * *xsdt is the XSDT's header. */
+UINTN acpi_xsdt_tables(const struct qemu_loader *loader, const void *rsdp, UINTN rsdp_size,
+		       UINT64 *tables, UINTN max, EFI_ACPI_DESCRIPTION_HEADER *xsdt);
+
 /* Bytes of an XSDT with count entries. */
 #define ACPI_XSDT_SIZE(count) (sizeof(EFI_ACPI_DESCRIPTION_HEADER) + 8 * (count))
 

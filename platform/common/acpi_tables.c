@@ -3,6 +3,7 @@
 #include "acpi_tables.h"
 #include <ember/core/log.h>
 #include <ember/lib/str.h>
+#include <ember/lib/util.h>
 
 #define ACPI_INVALID ((UINTN)-1)
 
@@ -82,6 +83,55 @@ UINTN acpi_rsdt_tables(const struct qemu_loader *loader, const void *rsdp, UINTN
 		EFI_ACPI_DESCRIPTION_HEADER h;
 		UINT32 address;
 		mem_copy(&address, entries + 4 * i, 4);
+		if (acpi_table_check(loader, address, &h))
+			tables[count++] = address;
+	}
+	return count;
+}
+
+/* A revision-2 RSDP (QEMU's on Arm): its XSDT address, the extended checksum checked. */
+static bool rsdp_xsdt(const void *rsdp, UINTN size, UINT64 *xsdt)
+{
+	EFI_ACPI_ROOT_SYSTEM_DESCRIPTION_POINTER r;
+	UINT64 ignored;
+
+	if (!rsdp_rsdt(rsdp, size, &ignored))
+		return false; /* it said why */
+	mem_set(&r, 0, sizeof(r));
+	mem_copy(&r, rsdp, MIN(size, sizeof(r)));
+	if (r.Revision < EFI_ACPI_RSDP_REVISION_2 || size < sizeof(r) || r.Length < sizeof(r) ||
+	    r.Length > size) {
+		log_debug("RSDP: revision %u, %u of %llu bytes: no XSDT\n", r.Revision, r.Length,
+			  (unsigned long long)size);
+		return false;
+	}
+	if (acpi_checksum(rsdp, r.Length)) {
+		log_debug("RSDP: bad extended checksum\n");
+		return false;
+	}
+	*xsdt = r.XsdtAddress;
+	return true;
+}
+
+UINTN acpi_xsdt_tables(const struct qemu_loader *loader, const void *rsdp, UINTN rsdp_size,
+		       UINT64 *tables, UINTN max, EFI_ACPI_DESCRIPTION_HEADER *xsdt)
+{
+	const UINT8 *entries;
+	UINT64 xsdt_address;
+	UINTN count = 0;
+
+	if (!rsdp_xsdt(rsdp, rsdp_size, &xsdt_address) ||
+	    !acpi_table_check(loader, xsdt_address, xsdt))
+		return ACPI_INVALID; /* they said why */
+	if (mem_cmp(xsdt->Signature, EFI_ACPI_XSDT_SIGNATURE, 4)) {
+		log_debug("the RSDP points at no XSDT (%.4s)\n", (const char *)xsdt->Signature);
+		return ACPI_INVALID;
+	}
+	entries = qemu_loader_at(loader, xsdt_address, xsdt->Length) + sizeof(*xsdt);
+	for (UINTN i = 0; i < (xsdt->Length - sizeof(*xsdt)) / 8 && count < max; i++) {
+		EFI_ACPI_DESCRIPTION_HEADER h;
+		UINT64 address;
+		mem_copy(&address, entries + 8 * i, 8);
 		if (acpi_table_check(loader, address, &h))
 			tables[count++] = address;
 	}
