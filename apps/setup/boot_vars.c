@@ -88,8 +88,8 @@ static EFI_STATUS set_active(UINT16 number, bool active)
 	CHAR16 name[9];
 	EFI_STATUS status = EFI_SUCCESS;
 
-	if (!data)
-		return EFI_NOT_FOUND;
+	if (!data) /* an order entry without its option: nothing to change */
+		return EFI_SUCCESS;
 	attributes =
 	    active ? lo.attributes | LOAD_OPTION_ACTIVE : lo.attributes & ~LOAD_OPTION_ACTIVE;
 	if (attributes != lo.attributes) {
@@ -111,7 +111,9 @@ static EFI_STATUS write_order(const struct boot_store *s)
 
 	if (order) {
 		boot_store_order(s, old, old ? old_size / 2 : 0, order, n);
-		status = var_write(u"BootOrder", 2 * n, order);
+		/* No options and no BootOrder before: nothing to write (deleting the absent
+		 * variable would answer EFI_NOT_FOUND). */
+		status = n || old ? var_write(u"BootOrder", 2 * n, order) : EFI_SUCCESS;
 	}
 	app_free(order);
 	app_free(old);
@@ -127,10 +129,12 @@ EFI_STATUS boot_vars_save(const struct boot_store *s)
 	for (unsigned i = 0; !EFI_ERROR(status) && i < s->count && i < BOOT_ROWS; i++) {
 		if (s->remove[i]) {
 			option_name(s->number[i], name);
-			app_rt->SetVariable(name, (EFI_GUID *)&efi_global_variable_guid, 0, 0,
-					    NULL);
+			status = app_rt->SetVariable(name, (EFI_GUID *)&efi_global_variable_guid, 0,
+						     0, NULL);
+			if (status == EFI_NOT_FOUND) /* gone already: what was asked */
+				status = EFI_SUCCESS;
 		} else {
-			set_active(s->number[i], s->active[i]);
+			status = set_active(s->number[i], s->active[i]);
 		}
 	}
 	if (EFI_ERROR(status))

@@ -92,6 +92,22 @@ def test_reorder_disable_timeout_saved(tmp_path):
     assert getvar(vars_file, "Boot0002")[0] & 1 == 1
 
 
+def test_timeout_saved_without_boot_options(tmp_path):
+    """No Boot#### and no BootOrder: saving the page writes the timeout and no empty
+    BootOrder (deleting the absent variable once failed the whole save)."""
+    vars_file = tmp_path / "vars.fd"
+    steps = [
+        (b"\r", b"Boot timeout"),
+        (b"\r", b"Value (0-65535): "),
+        (b"9\r", b"<9>"),
+        (F10, b"Saved."),
+    ] + leave()
+    out = run_setup(vars_file, steps)
+    assert "Saving failed" not in out, out[-800:]
+    assert getvar(vars_file, "Timeout") == struct.pack("<H", 9)
+    assert getvar(vars_file, "BootOrder") is None
+
+
 def test_unsaved_move_is_dropped(tmp_path):
     vars_file = two_options(tmp_path)
     steps = [

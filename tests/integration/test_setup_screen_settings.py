@@ -66,7 +66,7 @@ def leave(proc, master):
     """Esc from a page to the main form, Esc again: the program ends."""
     press(master, ESC, b"Boot options")
     os.write(master, ESC)
-    # A store whose saving failed (see below) is still changed: the browser asks.
+    # A page changed but not saved: the browser asks.
     out = b""
     deadline = time.monotonic() + 30
     while proc.poll() is None and time.monotonic() < deadline:
