@@ -40,6 +40,8 @@ void image_free(struct image *img)
 	pool_free(img);
 }
 
+UINTN image_starts;
+
 EFI_STATUS image_start(EFI_HANDLE handle, UINTN *exit_data_size, CHAR16 **exit_data)
 {
 	struct image *img = image_lookup(handle), *previous = current_image;
@@ -50,6 +52,7 @@ EFI_STATUS image_start(EFI_HANDLE handle, UINTN *exit_data_size, CHAR16 **exit_d
 		return EFI_INVALID_PARAMETER;
 	if (img->deferred)
 		return EFI_SECURITY_VIOLATION;
+	image_starts++;
 	img->started = true;
 	img->exit_jump = &jb;
 	img->start_tpl = tpl_current();
