@@ -261,10 +261,23 @@ $(BUILD)/fw/platform/qemu-x86_64/boot/shell_blob.o: platform/qemu-x86_64/boot/sh
 		-DEMBER_SETUP_PACKED='"$(FW_DIR)/setup.efi.deflate"' -c $< -o $@
 # --trace (core/trace) is a hosted tool: the QEMU image goes without it.
 QEMU_FIRMWARE_SRC := $(filter-out core/trace/%,$(FIRMWARE_SRC))
-$(FW_DIR)/ember-core.elf: $(call obj,fw,$(QEMU_FIRMWARE_SRC) $(FREESTANDING_SRC) $(CRYPTO_LIBC_SRC) $(QEMU_SRC)) $(call mbedtls_obj,fw) platform/qemu-x86_64/core.ld
+# The core's hot functions (platform/qemu-x86_64/hot.list, scripts/profile-hot) as input
+# sections of its .text, and the strings of the objects without hot code as those of its
+# .cold_rodata (scripts/hot-ld); every other function goes to the cold part too (core.ld). The files of
+# the path that unpacks it on a page fault, and of what runs before that path is set up, keep
+# one .text section each, which core.ld takes whole: hot, static helpers included.
+QEMU_CORE_OBJ := $(call obj,fw,$(QEMU_FIRMWARE_SRC) $(FREESTANDING_SRC) $(CRYPTO_LIBC_SRC) $(QEMU_SRC)) $(call mbedtls_obj,fw)
+$(FW_DIR)/hot_text.ld $(FW_DIR)/cold_rodata.ld &: platform/qemu-x86_64/hot.list scripts/hot-ld $(QEMU_CORE_OBJ)
+	@mkdir -p $(dir $@)
+	$(Q)scripts/hot-ld $< $(FW_DIR) $(filter %.o,$^)
+QEMU_EARLY_SRC := $(addprefix platform/qemu-x86_64/,main.c cpu/entry.c cpu/interrupts.c \
+	cpu/paging.c cpu/cold.c devices/serial_raw.c)
+$(call obj,fw,$(QEMU_EARLY_SRC)): FW_CFLAGS += -fno-function-sections
+$(call obj,fw,$(QEMU_EARLY_SRC)): Makefile
+$(FW_DIR)/ember-core.elf: $(QEMU_CORE_OBJ) platform/qemu-x86_64/core.ld $(FW_DIR)/hot_text.ld $(FW_DIR)/cold_rodata.ld
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
-	$(Q)ld.lld -static -nostdlib --gc-sections --emit-relocs -T platform/qemu-x86_64/core.ld -o $@ $(filter %.o,$^)
+	$(Q)ld.lld -static -nostdlib --gc-sections --emit-relocs -L $(FW_DIR) -T platform/qemu-x86_64/core.ld -o $@ $(filter %.o,$^)
 # The firmware is built for size, but for the code whose loops a boot spends its time in:
 # the library's frame-buffer fills, memory and string moves, formatting and CRC-32, and the
 # variable store's scans (the rest of lib/ and varstore/ at -Oz: the same virtual boot time,

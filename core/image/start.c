@@ -51,6 +51,8 @@ void image_free(struct image *img)
 	pool_free(img);
 }
 
+UINTN image_starts;
+
 EFI_STATUS image_start(EFI_HANDLE handle, UINTN *exit_data_size, CHAR16 **exit_data)
 {
 	struct image *img = image_lookup(handle), *previous = current_image;
@@ -61,6 +63,7 @@ EFI_STATUS image_start(EFI_HANDLE handle, UINTN *exit_data_size, CHAR16 **exit_d
 		return EFI_INVALID_PARAMETER;
 	if (img->deferred)
 		return EFI_SECURITY_VIOLATION;
+	image_starts++;
 	img->started = true;
 	if (img->outside && img->pe.subsystem == EFI_IMAGE_SUBSYSTEM_EFI_APPLICATION)
 		outside_application_started = true;

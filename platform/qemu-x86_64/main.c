@@ -106,6 +106,7 @@ void qemu_main(void)
 {
 	log_threshold = LOG_LEVEL_DEBUG;
 	interrupts_init();
+	cold_prepare(); /* once a fault on the cold part can be handled */
 	if (!fw_cfg_init())
 		panic_printf("Ember: no fw_cfg device: memory size unknown\n");
 	chipset_init();

@@ -29,6 +29,8 @@ void timer_stop(void);
  * ExitBootServices), so only the runtime core keeps its protection (docs/design.md). */
 void plat_exit_boot_services(void)
 {
+	/* Runtime services may need cold code, and the OS maps the whole core. */
+	cold_unpack(0);
 	timer_stop();
 	s3_save();
 	paging_unguard_all();

@@ -77,6 +77,26 @@ void paging_enable_protection(void);
 /* Identity-maps [start, end) (whole GiBs, 2 MiB pages) where the reset code's map ends;
  * false when memory for the tables ran out. */
 bool paging_identity_map(uint64_t start, uint64_t end);
+/* Maps [start, end) (4 KiB aligned) with 4 KiB pages, splitting its 2 MiB pages with the
+ * count tables given (no memory can be allocated yet), and makes them not present; false
+ * when the tables were too few. */
+bool paging_cold_absent(uint64_t start, uint64_t end, uint64_t (*tables)[512], unsigned count);
+/* Makes the pages of [start, end) that paging_cold_absent took present and executable,
+ * writable or not. */
+void paging_cold_present(uint64_t start, uint64_t end, bool writable);
+
+/* cold.c: the core's cold part (docs/design.md, "The hot and cold split"). Makes its pages
+ * not present until it is unpacked (at start-up, once the fault handler is in place). */
+void cold_prepare(void);
+/* True when address lies in the cold part while it is still packed. */
+bool cold_is_absent(uint64_t address);
+/* A page fault (error_code, CR2) on the packed cold part: unpacks it and returns true (the
+ * faulting instruction runs again); false for any other fault. */
+bool cold_fault(uint64_t error_code, uint64_t cr2);
+/* Unpacks the cold part now unless it is: for a fault on address, or (0) for
+ * ExitBootServices (runtime code may need it, and the OS maps the whole core) and before an
+ * exception report. */
+void cold_unpack(uint64_t address);
 
 /* bootorder.c: the rank of a device path in QEMU's bootorder, or -1. */
 int qemu_boot_rank(const EFI_DEVICE_PATH_PROTOCOL *path);

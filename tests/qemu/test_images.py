@@ -10,6 +10,7 @@ import subprocess
 import time
 import zlib
 
+import linux_payloads as lp
 from conftest import BUILD, FW, ROOT
 
 
@@ -51,32 +52,52 @@ def call_filter_decode(code, size):
 
 def test_code_flash_holds_the_packed_core():
     """The reset stage's descriptor points at a raw DEFLATE stream in the code flash that
-    unpacks, once its code's calls are decoded, to the linked core exactly, but for the
-    .pointer_slots bitmap scripts/mkfd fills in (empty in the link); the region the
-    descriptor gives ends at the reset blob and holds after the stream erased flash, then
-    the packed shell."""
+    unpacks, once its code's calls are decoded, to the linked core without its cold part
+    (docs/design.md, "The hot and cold split"): the bytes from CORE_MOVE_AT on are those
+    that lie from CORE_MOVE_TO on in the link. The cold part's own stream lies right below
+    the packed shell, where the core's qemu_cold_stream says, and unpacks (its calls decoded
+    from its own start) to the link's bytes in between. Together they give the linked core
+    exactly, but for the .pointer_slots bitmap and qemu_cold_stream, which scripts/mkfd
+    fills in. The region the descriptor gives ends at the reset blob and holds after the
+    hot stream erased flash, then the cold stream, then the packed shell."""
     code = (FW / "ember-code.fd").read_bytes()
     core = (FW / "ember-core.bin").read_bytes()
     at = code.rindex(b"EMBERCOR")
     flash, load, file_size, bss_end, entry, packed, calls = struct.unpack_from(
         "<7Q", code, at + 8)
-    assert load == 0x100000 and bss_end >= load + file_size and load <= entry < bss_end
-    assert 0 < calls < file_size
+    move_at, move_to = struct.unpack_from("<2Q", code, at + 72)
+    cold_start, cold_end, cold_code_end, stream, slots_start, slots_end, file_end = symbols(
+        FW / "ember-core.elf", "__core_cold_start", "__core_cold_end",
+        "__core_cold_code_end", "qemu_cold_stream", "__core_slots_start",
+        "__core_slots_end", "__core_file_end")
+    assert (move_at, move_to) == (cold_start - load, cold_end - load) and move_at < move_to
+    assert file_size == file_end - load - (move_to - move_at)
+    assert load == 0x100000 and bss_end >= file_end and load <= entry < cold_start
+    assert 0 < calls <= move_at
     start = flash - ((1 << 32) - len(code))
     region = code[start:start + packed]
     unpack = zlib.decompressobj(-15)
-    unpacked = bytearray(unpack.decompress(region))
-    assert unpack.eof and start + packed == len(code) - 8192
+    hot = bytearray(unpack.decompress(region))
+    assert unpack.eof and start + packed == len(code) - 8192 and len(hot) == file_size
     shell = (FW / "shell.efi.deflate").read_bytes() + (FW / "setup.efi.deflate").read_bytes()
     rest = unpack.unused_data
-    assert rest.endswith(shell) and set(rest[:-len(shell)]) <= {0xFF}
-    assert unpacked[:calls] != core[:calls]
-    call_filter_decode(unpacked, calls)
-    slots = symbols(FW / "ember-core.elf", "__core_slots_start", "__core_slots_end")
-    first, end = (address - load for address in slots)
-    assert 0 < first < end <= file_size and any(unpacked[first:end])
-    unpacked[first:end] = bytes(end - first)
-    assert unpacked == core[:file_size].ljust(file_size, b"\0")
+    assert rest.endswith(shell)
+    assert hot[:calls] != core[:calls]
+    call_filter_decode(hot, calls)
+    image = hot[:move_at] + bytes(move_to - move_at) + hot[move_at:]
+    cold_flash, cold_size = struct.unpack_from("<2Q", image, stream - load)
+    assert cold_flash + cold_size + len(shell) == (1 << 32) - 8192
+    cold_at = len(rest) - len(shell) - cold_size
+    assert set(rest[:cold_at]) <= {0xFF}
+    cold = bytearray(zlib.decompress(rest[cold_at:cold_at + cold_size], -15))
+    assert len(cold) == move_to - move_at
+    call_filter_decode(cold, cold_code_end - cold_start)
+    image[move_at:move_to] = cold
+    image[stream - load:stream - load + 16] = core[stream - load:stream - load + 16]
+    first, end = slots_start - load, slots_end - load
+    assert any(image[first:end])
+    image[first:end] = bytes(end - first)
+    assert image == core[:file_end - load].ljust(file_end - load, b"\0")
 
 
 def test_embedded_shell_is_packed_on_its_own_and_runs(machine):
@@ -107,6 +128,27 @@ def test_embedded_shell_is_packed_on_its_own_and_runs(machine):
     m = machine(timeout=120)
     m.expect(r"Shell> ")
     m.expect_log(r"bds: starting Ember shell")
+    # The boot manager's fallback to the shell is cold code: its first call unpacked the
+    # core's cold part (docs/design.md, "The hot and cold split").
+    m.expect_log(r"cold: the core's cold part unpacked on a touch at 0x")
+
+
+def test_plain_boot_leaves_the_cold_part_packed(machine, tmp_path):
+    """The machine of make bench (q35, the pflash pair, a GPT disk on virtio-blk whose ESP
+    holds the boot program) reaches the program with the core's cold part still packed:
+    the reset stage unpacked only the hot part and nothing on the way touched the rest
+    (scripts/profile-hot keeps hot.list in step)."""
+    payload = BUILD / "tests" / "programs" / "tsc_entry.efi"
+    disk = lp.esp_disk(tmp_path / "disk.img", tmp_path, {"EFI/BOOT/BOOTX64.EFI": payload},
+                       esp_size=16 * lp.MIB)
+    m = machine(firmware="pflash", vga="std",
+                disks=[f"file={disk},format=raw,if=virtio,snapshot=on"])
+    m.expect(r"tsc-entry: [0-9]+\r?\n")
+    # Up to the boot program's start; when it returns, the boot manager goes on to the
+    # shell, which is cold.
+    log = m.debug_log
+    assert "bds: starting " in log
+    assert "cold:" not in log[:log.index("bds: starting ")]
 
 
 def test_damaged_core_is_reported_not_run(tmp_path):

@@ -407,6 +407,45 @@ TEST(gop_front_device_without_framebuffer_draws_each_blt)
 	fake_destroy(f);
 }
 
+TEST(gop_front_skips_black_fills_of_a_black_picture_while_only_the_firmware_ran)
+{
+	struct fake_screen *f = fake_create(BLT_ONLY);
+	EFI_GRAPHICS_OUTPUT_PROTOCOL *gop;
+	pixel black = {0, 0, 0, 0}, red = {0, 0, 0xff, 0}, buf[4];
+	UINTN starts = image_starts;
+
+	ASSERT(f != NULL);
+	gop = &f->front.gop;
+	image_starts = 0;
+	EXPECT_EQ(f->blts, 1); /* SetMode's clear */
+	EXPECT_STATUS(gop->Blt(gop, &black, EfiBltVideoFill, 0, 0, 0, 0, 16, 8, 0), EFI_SUCCESS);
+	EXPECT_STATUS(gop->Blt(gop, &black, EfiBltVideoFill, 0, 0, 2, 2, 3, 3, 0), EFI_SUCCESS);
+	EXPECT_EQ(f->blts, 1);
+	/* Reading the picture leaves it black; drawing anything else does not. */
+	EXPECT_STATUS(gop->Blt(gop, buf, EfiBltVideoToBltBuffer, 0, 0, 0, 0, 2, 2, 0), EFI_SUCCESS);
+	EXPECT_STATUS(gop->Blt(gop, &black, EfiBltVideoFill, 0, 0, 0, 0, 16, 8, 0), EFI_SUCCESS);
+	EXPECT_EQ(f->blts, 2);
+	EXPECT_STATUS(gop->Blt(gop, &red, EfiBltVideoFill, 0, 0, 1, 1, 1, 1, 0), EFI_SUCCESS);
+	EXPECT_STATUS(gop->Blt(gop, &black, EfiBltVideoFill, 0, 0, 0, 0, 16, 8, 0), EFI_SUCCESS);
+	EXPECT_EQ(f->blts, 4);
+	/* A fill with another Reserved byte is not the same bytes. */
+	EXPECT_STATUS(gop->SetMode(gop, 0), EFI_SUCCESS);
+	EXPECT_EQ(f->blts, 5);
+	black.Reserved = 1;
+	EXPECT_STATUS(gop->Blt(gop, &black, EfiBltVideoFill, 0, 0, 0, 0, 16, 8, 0), EFI_SUCCESS);
+	EXPECT_EQ(f->blts, 6);
+	/* Once a program has run, it may have drawn in the framebuffer behind the GOP's back:
+	 * every fill is drawn. */
+	black.Reserved = 0;
+	EXPECT_STATUS(gop->SetMode(gop, 0), EFI_SUCCESS);
+	EXPECT_EQ(f->blts, 7);
+	image_starts = 1;
+	EXPECT_STATUS(gop->Blt(gop, &black, EfiBltVideoFill, 0, 0, 0, 0, 16, 8, 0), EFI_SUCCESS);
+	EXPECT_EQ(f->blts, 8);
+	image_starts = starts;
+	fake_destroy(f);
+}
+
 TEST(gop_front_refuses_a_mode_with_nowhere_to_draw)
 {
 	struct fake_screen *f = pool_alloc(sizeof(*f));

@@ -160,6 +160,9 @@ EFI_STATUS image_load(bool boot_policy, EFI_HANDLE parent, EFI_DEVICE_PATH_PROTO
 EFI_STATUS image_load_builtin(EFI_HANDLE parent, const void *buffer, UINTN size, EFI_HANDLE *image,
 			      const char **reason);
 EFI_STATUS image_start(EFI_HANDLE image, UINTN *exit_data_size, CHAR16 **exit_data);
+/* How many images StartImage has run since start-up (built-in drivers are no images): 0
+ * while only the firmware's own code has run. */
+extern UINTN image_starts;
 EFI_STATUS image_unload(EFI_HANDLE image);
 /* Gives an image a name for traces and crash reports (a copy is kept). */
 void image_set_name(EFI_HANDLE image, const char *name);

@@ -49,6 +49,7 @@ struct gop_front {
 	EFI_GRAPHICS_OUTPUT_MODE_INFORMATION info; /* of the current mode */
 	struct fb_surface fb;			   /* the current picture; pixels NULL: ops->blt */
 	const struct gop_front_ops *ops;
+	bool blank; /* the picture is all black: nothing drawn since the last clear */
 };
 
 /* Sets up the protocol over ops with mode_count modes, none current yet. The struct must lie

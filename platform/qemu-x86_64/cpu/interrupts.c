@@ -136,6 +136,13 @@ void interrupt_dispatch(struct interrupt_frame *frame)
 	unsigned irq;
 
 	if (frame->vector < IRQ_BASE) {
+		uint64_t cr2;
+		__asm__ __volatile__("mov %%cr2, %0" : "=r"(cr2));
+		if (frame->vector == VECTOR_PAGE_FAULT && cold_fault(frame->error_code, cr2))
+			return; /* the cold part is there now: the instruction runs again */
+		/* The report's code may lie in the cold part: a fault in there would take the
+		 * page-fault stack this handler may be on. */
+		cold_unpack(0);
 		exception_handle(frame);
 		return;
 	}

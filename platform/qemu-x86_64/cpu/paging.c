@@ -204,10 +204,63 @@ static uint64_t *large_entry_of(uint64_t address)
 	return (*entry & PTE_LARGE_PAGE) ? entry : NULL;
 }
 
-/* Page 0 and the guard pages stay not present whatever their range asks for. */
+/* Page 0, the guard pages and the cold part while it is packed stay not present whatever
+ * their range asks for. */
 static bool kept_absent(uint64_t address)
 {
-	return address < PAGE_SIZE || paging_is_guard(address);
+	return address < PAGE_SIZE || paging_is_guard(address) || cold_is_absent(address);
+}
+
+/* The 4 KiB entry of address when its 2 MiB page is split already (nothing is allocated). */
+static uint64_t *small_entry_of(uint64_t address)
+{
+	uint64_t *entry = &((uint64_t *)(uintptr_t)PAGE_TABLES)[(address >> 39) & 511];
+
+	if (!(*entry & PTE_PRESENT))
+		return NULL;
+	entry = &table_of(*entry)[(address >> 30) & 511];
+	if (!(*entry & PTE_PRESENT) || (*entry & PTE_LARGE_PAGE))
+		return NULL;
+	entry = &table_of(*entry)[(address >> 21) & 511];
+	if (!(*entry & PTE_PRESENT) || (*entry & PTE_LARGE_PAGE))
+		return NULL;
+	return &table_of(*entry)[(address >> 12) & 511];
+}
+
+bool paging_cold_absent(uint64_t start, uint64_t end, uint64_t (*tables)[512], unsigned count)
+{
+	for (uint64_t at = ALIGN_DOWN(start, LARGE_PAGE_SIZE); at < end; at += LARGE_PAGE_SIZE) {
+		uint64_t *entry = large_entry_of(at);
+		if (!entry)
+			continue; /* split already */
+		if (!count--)
+			return false;
+		for (uint64_t i = 0; i < 512; i++)
+			(*tables)[i] = (at + i * PAGE_SIZE) | (*entry & PTE_INHERITED);
+		*entry = (uint64_t)(uintptr_t)*tables | PTE_PRESENT_WRITABLE;
+		tables++;
+	}
+	for (uint64_t at = start; at < end; at += PAGE_SIZE) {
+		uint64_t *entry = small_entry_of(at);
+		if (!entry)
+			return false;
+		*entry &= ~PTE_PRESENT;
+	}
+	flush_tlb();
+	return true;
+}
+
+void paging_cold_present(uint64_t start, uint64_t end, bool writable)
+{
+	for (uint64_t at = start; at < end; at += PAGE_SIZE) {
+		uint64_t *entry = small_entry_of(at);
+		if (!entry) /* made absent, so split: the map is what paging_cold_absent left */
+			continue;
+		*entry = (*entry | PTE_PRESENT) & ~(PTE_NO_EXECUTE | PTE_WRITABLE);
+		if (writable)
+			*entry |= PTE_WRITABLE;
+	}
+	flush_tlb();
 }
 
 EFI_STATUS plat_memory_protect(uint64_t start, uint64_t pages, uint64_t attributes)

@@ -41,7 +41,12 @@
 #define CORE_PACKED_SIZE 48 /* bytes of DEFLATE data in flash */
 #define CORE_CALLS_SIZE 56  /* bytes from the start whose calls to decode (lib/call_filter.c) */
 #define CORE_PACKED_SUM 64  /* Fletcher-style sum of the packed core (reset/verify.c) */
-#define CORE_DESCRIPTOR_SIZE 72
+/* The hot and cold split (docs/design.md): the stream holds the core without its cold part,
+ * whose place the bytes from CORE_MOVE_AT on (its data) skip: they move to CORE_MOVE_TO
+ * (offsets from CORE_LOAD; equal to CORE_FILE_SIZE both when there is no cold part). */
+#define CORE_MOVE_AT 72
+#define CORE_MOVE_TO 80
+#define CORE_DESCRIPTOR_SIZE 88
 
 /* Where the reset stage reports a damaged image. */
 #define DEBUGCON_PORT 0x402

@@ -5,7 +5,8 @@
  * loads a flat GDT, enters 32-bit
  * protected mode, identity-maps the first 64 GiB with 2 MiB pages, enters long mode,
  * enables SSE, unpacks the core from flash into RAM (lib/inflate.c), undoes the call filter
- * (lib/call_filter.c), clears its BSS and calls it.
+ * (lib/call_filter.c), moves its data above the place of its cold part (which the core
+ * unpacks itself when needed: cpu/cold.c), clears its BSS and calls it.
  * The core's placement is described by `core_descriptor`, which scripts/mkfd fills in. */
 
 #include "layout.h"
@@ -160,9 +161,23 @@ long_mode_entry:
 	movq	core_descriptor + CORE_CALLS_SIZE(%rip), %rsi
 	call	call_filter_decode
 
-	movq	core_descriptor + CORE_LOAD(%rip), %rdi
+	/* The core's data came right after its hot code; it goes up to its place above the
+	 * cold part's (left for cpu/cold.c), last byte first, as the two may overlap. Its size
+	 * and both places are multiples of 8 (mkfd). */
+	movq	core_descriptor + CORE_LOAD(%rip), %rsi
+	movq	%rsi, %rdi
+	addq	core_descriptor + CORE_MOVE_AT(%rip), %rsi
+	addq	core_descriptor + CORE_MOVE_TO(%rip), %rdi
 	movq	core_descriptor + CORE_FILE_SIZE(%rip), %rcx
-	addq	%rcx, %rdi
+	subq	core_descriptor + CORE_MOVE_AT(%rip), %rcx
+	leaq	(%rdi,%rcx), %rdx	/* the end of the data: the BSS starts there */
+	shrq	$3, %rcx
+	leaq	-8(%rsi,%rcx,8), %rsi
+	leaq	-8(%rdi,%rcx,8), %rdi
+	std
+	rep movsq
+	cld
+	movq	%rdx, %rdi
 	movq	core_descriptor + CORE_BSS_END(%rip), %rcx
 	subq	%rdi, %rcx
 	/* Eight bytes a step, then the rest: each step of a rep counts as an instruction. */
