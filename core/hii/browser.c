@@ -49,6 +49,7 @@ static void session_free(struct browser *b)
 	pool_free(b->fs.stmts);
 	pool_free(b->fs.options);
 	pool_free(b->fs.stores);
+	pool_free(b->fs.conds);
 }
 
 /* The form set of a list (guid, or the first), read into b: EFI_NOT_FOUND without one. */
@@ -68,7 +69,8 @@ static EFI_STATUS session_read(struct browser *b, struct hii_list *list, const E
 		b->fs.stmts = pool_alloc(cap * sizeof(*b->fs.stmts) + 1);
 		b->fs.options = pool_alloc(cap * sizeof(*b->fs.options) + 1);
 		b->fs.stores = pool_alloc(cap * sizeof(*b->fs.stores) + 1);
-		if (!b->fs.forms || !b->fs.stmts || !b->fs.options || !b->fs.stores)
+		b->fs.conds = pool_alloc(cap * sizeof(*b->fs.conds) + 1);
+		if (!b->fs.forms || !b->fs.stmts || !b->fs.options || !b->fs.stores || !b->fs.conds)
 			return EFI_OUT_OF_RESOURCES;
 		problem = ifr_parse(p->data, p->size, guid, &b->fs);
 		if (!problem)

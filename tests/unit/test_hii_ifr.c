@@ -13,8 +13,13 @@ static struct ifr_form forms[CAP];
 static struct ifr_statement stmts[CAP];
 static struct ifr_option options[CAP];
 static struct ifr_varstore stores[CAP];
-static struct ifr_formset fs = {
-    .cap = CAP, .forms = forms, .stmts = stmts, .options = options, .stores = stores};
+static struct ifr_cond conds[CAP];
+static struct ifr_formset fs = {.cap = CAP,
+				.forms = forms,
+				.stmts = stmts,
+				.options = options,
+				.stores = stores,
+				.conds = conds};
 
 static UINT8 pkg[1024];
 
