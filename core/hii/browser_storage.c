@@ -74,13 +74,24 @@ static EFI_STATUS load_variable(const struct ifr_varstore *v, UINT8 *data)
 	return status;
 }
 
+/* An ordered list's default: its options in the order given. */
+static void ordered_defaults(struct browser *b, const struct ifr_statement *s)
+{
+	UINT8 *p = browser_storage(b, s);
+
+	for (UINT16 i = 0; p && i < s->option_count && i < s->containers; i++)
+		mem_copy(p + i * s->width, &b->fs.options[s->first_option + i].value, s->width);
+}
+
 /* The questions' defaults into a varstore's copy. */
 static void defaults(struct browser *b, EFI_VARSTORE_ID id)
 {
 	for (UINT16 i = 0; i < b->fs.stmt_count; i++) {
 		const struct ifr_statement *s = &b->fs.stmts[i];
 
-		if (s->varstore_id == id && s->has_default)
+		if (s->varstore_id == id && s->kind == IFR_ORDERED_LIST)
+			ordered_defaults(b, s);
+		else if (s->varstore_id == id && s->has_default)
 			browser_set_value(b, s, s->default_value);
 	}
 }
@@ -140,7 +151,8 @@ EFI_STATUS browser_save(struct browser *b)
 	return result;
 }
 
-static UINT8 *storage(const struct browser *b, const struct ifr_statement *s)
+/* Where a question's value is in its varstore's copy, or NULL. */
+UINT8 *browser_storage(const struct browser *b, const struct ifr_statement *s)
 {
 	for (UINT16 i = 0; i < b->fs.store_count; i++) {
 		if (b->fs.stores[i].id == s->varstore_id && s->varstore_id)
@@ -152,7 +164,7 @@ static UINT8 *storage(const struct browser *b, const struct ifr_statement *s)
 /* A question's value. */
 UINT64 browser_value(const struct browser *b, const struct ifr_statement *s)
 {
-	UINT8 *p = storage(b, s);
+	UINT8 *p = browser_storage(b, s);
 	UINT64 v = 0;
 
 	if (p && s->width <= sizeof(v))
@@ -163,7 +175,7 @@ UINT64 browser_value(const struct browser *b, const struct ifr_statement *s)
 /* Changes a question's value. */
 void browser_set_value(struct browser *b, const struct ifr_statement *s, UINT64 value)
 {
-	UINT8 *p = storage(b, s);
+	UINT8 *p = browser_storage(b, s);
 
 	if (p && s->width <= sizeof(value))
 		mem_copy(p, &value, s->width);
@@ -173,7 +185,7 @@ void browser_set_value(struct browser *b, const struct ifr_statement *s, UINT64 
 void browser_string(const struct browser *b, const struct ifr_statement *s, CHAR16 *out,
 		    size_t units)
 {
-	UINT8 *p = storage(b, s);
+	UINT8 *p = browser_storage(b, s);
 	size_t n = 0;
 
 	for (; p && n + 1 < units && n < s->max_len; n++) {
@@ -187,7 +199,7 @@ void browser_string(const struct browser *b, const struct ifr_statement *s, CHAR
 /* Changes a string question's text (cut at its MaxSize). */
 void browser_set_string(struct browser *b, const struct ifr_statement *s, const CHAR16 *text)
 {
-	UINT8 *p = storage(b, s);
+	UINT8 *p = browser_storage(b, s);
 
 	if (!p)
 		return;

@@ -30,6 +30,7 @@ struct hii_list {
 	EFI_GUID guid;
 	EFI_HANDLE driver;    /* DriverHandle of NewPackageList, may be NULL */
 	struct list packages; /* of struct hii_package, in the order given */
+	UINT32 generation;    /* counts UpdatePackageList calls (the browser re-reads) */
 };
 
 /* Every package list, in the order they were added. */
