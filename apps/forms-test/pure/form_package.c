@@ -100,9 +100,7 @@ static void conditional(struct out *o)
 	question(o, 25, FT_QID_LEVEL, FT_VARSTORE_ID, FT_OFF_LEVEL, 0);
 	u8(o, EFI_IFR_NUMERIC_SIZE_1 | EFI_IFR_DISPLAY_UINT_DEC), u8(o, 0), u8(o, 9), u8(o, 1);
 	op(o, EFI_IFR_INCONSISTENT_IF_OP, 4, true), u16(o, 27);
-	op(o, EFI_IFR_QUESTION_REF1_OP, 4, false), u16(o, FT_QID_LEVEL);
-	op(o, EFI_IFR_UINT8_OP, 3, false), u8(o, 7);
-	op(o, EFI_IFR_EQUAL_OP, 2, false);
+	eq_id_val(o, FT_QID_LEVEL, 7);
 	end(o);
 	end(o);
 	end(o);
