@@ -94,9 +94,6 @@ void browser_edit_value_text(struct browser *b, const struct ifr_statement *s, C
  * session now holds the new one. */
 bool browser_reread(struct browser *b);
 
-/* The <ConfigHdr> of a varstore (GUID, NAME, PATH of the driver), or NULL without memory. */
-CHAR16 *browser_config_header(const struct browser *b, const struct ifr_varstore *v);
-
 /* The <ConfigRequest> of a whole varstore (its header, &OFFSET=0&WIDTH=size). */
 CHAR16 *browser_whole_request(const struct browser *b, const struct ifr_varstore *v);
 

@@ -9,39 +9,10 @@
 #include <ember/lib/format.h>
 #include <ember/lib/str.h>
 
-/* The <ConfigHdr> of a varstore. */
-CHAR16 *browser_config_header(const struct browser *b, const struct ifr_varstore *v)
-{
-	struct hii_cfg_out o = {0};
-
-	hii_cfg_out_put8(&o, "GUID=");
-	hii_cfg_out_hex(&o, (const UINT8 *)&v->guid, sizeof(v->guid), false);
-	hii_cfg_out_put8(&o, "&NAME=");
-	for (size_t i = 0; v->name[i]; i++) {
-		UINT8 unit[2] = {(UINT8)(v->name[i] >> 8), (UINT8)v->name[i]};
-
-		hii_cfg_out_hex(&o, unit, 2, false);
-	}
-	hii_cfg_out_put8(&o, "&PATH=");
-	if (b->driver_path)
-		hii_cfg_out_hex(&o, (const UINT8 *)b->driver_path, dp_size(b->driver_path), false);
-	return hii_cfg_out_take(&o);
-}
-
-/* The header and "&OFFSET=0&WIDTH=<size>": the whole varstore. */
+/* The whole varstore's request. */
 CHAR16 *browser_whole_request(const struct browser *b, const struct ifr_varstore *v)
 {
-	struct hii_cfg_out o = {0};
-	CHAR16 *hdr = browser_config_header(b, v);
-	char width[32];
-
-	if (!hdr)
-		return NULL;
-	format_sn(width, sizeof(width), "&OFFSET=0&WIDTH=%x", v->size);
-	hii_cfg_out_put16(&o, hdr, str16_len(hdr));
-	hii_cfg_out_put8(&o, width);
-	pool_free(hdr);
-	return hii_cfg_out_take(&o);
+	return hii_config_store_request(v, b->driver_path);
 }
 
 static EFI_STATUS load_routed(struct browser *b, const struct ifr_varstore *v, UINT8 *data)
