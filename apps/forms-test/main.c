@@ -11,6 +11,7 @@
 #include <efi/protocol/hii_config_access.h>
 #include <efi/protocol/hii_config_routing.h>
 #include <efi/protocol/hii_database.h>
+#include <efi/protocol/hii_string.h>
 #include <ember/lib/guids.h>
 
 #define FT_ATTRIBUTES                                                                              \
@@ -21,7 +22,10 @@ static const EFI_GUID ft_guid = FT_GUID_INIT;
 static EFI_HII_CONFIG_ROUTING_PROTOCOL *routing;
 static EFI_HII_DATABASE_PROTOCOL *db;
 static EFI_HII_HANDLE hii;
+static EFI_HII_STRING_PROTOCOL *strings;
 static unsigned action_calls, added;
+static CHAR16 password[FT_PASSWORD_CHARS + 1];
+static bool password_checked; /* the old password was given (or none is set) */
 
 static const struct {
 	VENDOR_DEVICE_PATH vendor;
@@ -95,6 +99,34 @@ static EFI_STATUS EFIAPI ft_route(const EFI_HII_CONFIG_ACCESS_PROTOCOL *This,
 				   data);
 }
 
+/* The password handshake (35.5): string 0 asks whether an old password is needed; then
+ * the old one (when set) and the new one come as strings of the list. */
+static EFI_STATUS password_changing(EFI_STRING_ID id)
+{
+	CHAR16 text[FT_PASSWORD_CHARS + 1] = {0};
+	UINTN size = sizeof(text);
+
+	if (!id) {
+		password_checked = !password[0];
+		return password_checked ? EFI_SUCCESS : EFI_NOT_READY;
+	}
+	if (EFI_ERROR(strings->GetString(strings, "en-US", hii, id, text, &size, NULL)))
+		return EFI_NOT_READY;
+	if (!password_checked) {
+		for (int i = 0; i <= FT_PASSWORD_CHARS; i++) {
+			if (text[i] != password[i])
+				return EFI_NOT_READY;
+			if (!text[i])
+				break;
+		}
+		password_checked = true;
+		return EFI_SUCCESS;
+	}
+	mem_copy(password, text, sizeof(password));
+	password_checked = false;
+	return EFI_SUCCESS;
+}
+
 static EFI_STATUS EFIAPI ft_callback(const EFI_HII_CONFIG_ACCESS_PROTOCOL *This,
 				     EFI_BROWSER_ACTION Action, EFI_QUESTION_ID QuestionId,
 				     UINT8 Type, EFI_IFR_TYPE_VALUE *Value,
@@ -102,6 +134,9 @@ static EFI_STATUS EFIAPI ft_callback(const EFI_HII_CONFIG_ACCESS_PROTOCOL *This,
 {
 	if (QuestionId == FT_QID_ADD && Action == EFI_BROWSER_ACTION_CHANGED)
 		return add_entry();
+	if (QuestionId == FT_QID_PASSWORD && Action == EFI_BROWSER_ACTION_CHANGING &&
+	    Type == EFI_IFR_TYPE_STRING && Value)
+		return password_changing(Value->string);
 	if (QuestionId != FT_QID_ACTION)
 		return EFI_UNSUPPORTED;
 	if (Action == EFI_BROWSER_ACTION_CHANGED)
@@ -148,10 +183,10 @@ static void report(EFI_STATUS status, EFI_BROWSER_ACTION_REQUEST request)
 	app_print("forms-test: enable=%u count=%u mode=%u name=%ls actions=%u\n",
 		  data[FT_OFF_ENABLE], count, data[FT_OFF_MODE], name, action_calls);
 	app_print("forms-test: order=%u,%u,%u date=%04u-%02u-%02u time=%02u:%02u:%02u level=%u "
-		  "turbo=%u added=%u\n",
+		  "turbo=%u added=%u password=%ls\n",
 		  data[FT_OFF_ORDER], data[FT_OFF_ORDER + 1], data[FT_OFF_ORDER + 2], date.Year,
 		  date.Month, date.Day, time.Hour, time.Minute, time.Second, data[FT_OFF_LEVEL],
-		  data[FT_OFF_TURBO], added);
+		  data[FT_OFF_TURBO], added, password);
 }
 
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
@@ -167,6 +202,8 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 					     (void **)&db)) ||
 	    EFI_ERROR(app_bs->LocateProtocol((EFI_GUID *)&efi_hii_config_routing_protocol_guid,
 					     NULL, (void **)&routing)) ||
+	    EFI_ERROR(app_bs->LocateProtocol((EFI_GUID *)&efi_hii_string_protocol_guid, NULL,
+					     (void **)&strings)) ||
 	    EFI_ERROR(app_bs->LocateProtocol((EFI_GUID *)&efi_form_browser2_protocol_guid, NULL,
 					     (void **)&browser))) {
 		app_print("forms-test: HII protocols missing\n");

@@ -64,6 +64,22 @@ bool browser_read_key(EFI_INPUT_KEY *key);
 /* Writes a line at a row, cut at the screen's width and padded. */
 void browser_put_line(const struct browser *b, UINTN row, const CHAR16 *text, UINTN attr);
 
+#define BROWSER_DIGITS 1 /* browser_read_line: digits only */
+#define BROWSER_MASKED 2 /* browser_read_line: shown as stars (passwords) */
+
+/* Reads a line typed on the bottom row after a label (max characters, `how` the flags
+ * above): false when Esc cancels it. */
+bool browser_read_line(struct browser *b, const char *label, CHAR16 *text, size_t max,
+		       unsigned how);
+
+/* Calls the driver's Callback for a question with the CALLBACK flag (true without one):
+ * false when it refused; its ActionRequest is honoured. */
+bool browser_question_callback(struct browser *b, const struct ifr_statement *s,
+			       EFI_BROWSER_ACTION action, UINT64 value);
+
+/* Sets a password question's password (browser_password.c). */
+void browser_password(struct browser *b, const struct ifr_statement *s);
+
 /* Gives a question a new value through the driver's callback and its inconsistentif
  * conditions (refused: the old value stays and b->message or b->error says why). */
 void browser_change(struct browser *b, const struct ifr_statement *s, UINT64 value);

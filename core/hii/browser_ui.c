@@ -268,20 +268,20 @@ static void after_callback(struct browser *b, EFI_BROWSER_ACTION_REQUEST request
 }
 
 /* Calls the driver's callback for a question: false when CHANGING refused the value. */
-static bool callback(struct browser *b, const struct ifr_statement *s, EFI_BROWSER_ACTION action,
-		     UINT64 value)
+bool browser_question_callback(struct browser *b, const struct ifr_statement *s,
+			       EFI_BROWSER_ACTION action, UINT64 value)
 {
 	EFI_BROWSER_ACTION_REQUEST request = EFI_BROWSER_ACTION_REQUEST_NONE;
 	EFI_IFR_TYPE_VALUE v = {.u64 = value};
-	UINT8 type = s->kind == IFR_ACTION     ? EFI_IFR_TYPE_ACTION
-		     : s->kind == IFR_CHECKBOX ? EFI_IFR_TYPE_BOOLEAN
-		     : s->kind == IFR_STRING   ? EFI_IFR_TYPE_STRING
-		     : s->kind == IFR_DATE     ? EFI_IFR_TYPE_DATE
-		     : s->kind == IFR_TIME     ? EFI_IFR_TYPE_TIME
-		     : s->width == 8	       ? EFI_IFR_TYPE_NUM_SIZE_64
-		     : s->width == 4	       ? EFI_IFR_TYPE_NUM_SIZE_32
-		     : s->width == 2	       ? EFI_IFR_TYPE_NUM_SIZE_16
-					       : EFI_IFR_TYPE_NUM_SIZE_8;
+	UINT8 type = s->kind == IFR_ACTION				? EFI_IFR_TYPE_ACTION
+		     : s->kind == IFR_CHECKBOX				? EFI_IFR_TYPE_BOOLEAN
+		     : s->kind == IFR_STRING || s->kind == IFR_PASSWORD ? EFI_IFR_TYPE_STRING
+		     : s->kind == IFR_DATE				? EFI_IFR_TYPE_DATE
+		     : s->kind == IFR_TIME				? EFI_IFR_TYPE_TIME
+		     : s->width == 8					? EFI_IFR_TYPE_NUM_SIZE_64
+		     : s->width == 4					? EFI_IFR_TYPE_NUM_SIZE_32
+		     : s->width == 2					? EFI_IFR_TYPE_NUM_SIZE_16
+									: EFI_IFR_TYPE_NUM_SIZE_8;
 	EFI_STATUS status;
 
 	if (!b->access || !(s->question_flags & EFI_IFR_FLAG_CALLBACK))
@@ -303,7 +303,7 @@ void browser_change(struct browser *b, const struct ifr_statement *s, UINT64 val
 {
 	UINT64 old = browser_value(b, s);
 
-	if (!callback(b, s, EFI_BROWSER_ACTION_CHANGING, value)) {
+	if (!browser_question_callback(b, s, EFI_BROWSER_ACTION_CHANGING, value)) {
 		b->message = "The driver refused the value.";
 		return;
 	}
@@ -313,20 +313,33 @@ void browser_change(struct browser *b, const struct ifr_statement *s, UINT64 val
 		return;
 	}
 	b->dirty = true;
-	callback(b, s, EFI_BROWSER_ACTION_CHANGED, value);
+	browser_question_callback(b, s, EFI_BROWSER_ACTION_CHANGED, value);
 }
 
 /* Reads a line typed on the bottom row: false when Esc cancels it. */
 static bool read_line(struct browser *b, const char *label, CHAR16 *text, size_t max, bool digits)
 {
+	return browser_read_line(b, label, text, max, digits ? BROWSER_DIGITS : 0);
+}
+
+/* Reads a line typed on the bottom row. */
+bool browser_read_line(struct browser *b, const char *label, CHAR16 *text, size_t max, unsigned how)
+{
 	size_t n = str16_len(text);
+	bool digits = how & BROWSER_DIGITS;
 
 	for (;;) {
 		CHAR16 line[LINE_MAX];
 		EFI_INPUT_KEY key;
 		size_t at = append_ascii(line, 0, label);
 
-		append(line, at, text);
+		if (how & BROWSER_MASKED) {
+			for (size_t i = 0; i < n && at < LINE_MAX - 1; i++)
+				line[at++] = '*';
+			line[at] = 0;
+		} else {
+			append(line, at, text);
+		}
 		browser_put_line(b, b->rows - 2, line, ATTR_SELECTED);
 		if (!browser_read_key(&key) || key.ScanCode == SCAN_ESC)
 			return false;
@@ -371,7 +384,7 @@ static void edit_string(struct browser *b, const struct ifr_statement *s)
 		b->message = "Too short: the text is unchanged.";
 		return;
 	}
-	if (!callback(b, s, EFI_BROWSER_ACTION_CHANGING, 0))
+	if (!browser_question_callback(b, s, EFI_BROWSER_ACTION_CHANGING, 0))
 		return;
 	browser_set_string(b, s, text);
 	b->dirty = true;
@@ -433,9 +446,12 @@ static void activate(struct browser *b, const struct ifr_statement *s)
 	case IFR_TIME:
 		browser_edit_date_time(b, s);
 		break;
+	case IFR_PASSWORD:
+		browser_password(b, s);
+		break;
 	case IFR_ACTION:
-		callback(b, s, EFI_BROWSER_ACTION_CHANGING, 0);
-		callback(b, s, EFI_BROWSER_ACTION_CHANGED, 0);
+		browser_question_callback(b, s, EFI_BROWSER_ACTION_CHANGING, 0);
+		browser_question_callback(b, s, EFI_BROWSER_ACTION_CHANGED, 0);
 		b->message = "Done.";
 		break;
 	default:

@@ -25,6 +25,8 @@
 #define VARSTORE_EFI_SIZE 26
 #define ORDERED_LIST_SIZE 15
 #define DATE_TIME_SIZE 14
+#define PASSWORD_SIZE 17
+#define PASSWORD_MAX 127       /* characters: 2 * 127 bytes of storage fit the width */
 #define CONDITION_ERROR_SIZE 4 /* INCONSISTENT_IF, NO_SUBMIT_IF: the error string */
 
 struct scope {
@@ -345,6 +347,17 @@ static const char *question_fields(struct parser *ps, struct ifr_statement *s)
 	case EFI_IFR_DATE_OP:
 	case EFI_IFR_TIME_OP:
 		return date_time(ps, s);
+	case EFI_IFR_PASSWORD_OP:
+		s->kind = IFR_PASSWORD;
+		if (ps->len < PASSWORD_SIZE)
+			return "PASSWORD too short";
+		if (!read16(b + 15) || read16(b + 15) > PASSWORD_MAX ||
+		    read16(b + 13) > read16(b + 15))
+			return "PASSWORD of bad sizes";
+		s->min_len = (UINT8)read16(b + 13);
+		s->max_len = (UINT8)read16(b + 15);
+		s->width = (UINT8)(2 * s->max_len);
+		return NULL;
 	case EFI_IFR_REF_OP:
 		s->kind = IFR_GOTO;
 		if (ps->len < REF_SIZE)
@@ -366,7 +379,8 @@ static bool is_question(UINT8 op)
 {
 	return op == EFI_IFR_ONE_OF_OP || op == EFI_IFR_NUMERIC_OP || op == EFI_IFR_CHECKBOX_OP ||
 	       op == EFI_IFR_STRING_OP || op == EFI_IFR_REF_OP || op == EFI_IFR_ACTION_OP ||
-	       op == EFI_IFR_ORDERED_LIST_OP || op == EFI_IFR_DATE_OP || op == EFI_IFR_TIME_OP;
+	       op == EFI_IFR_ORDERED_LIST_OP || op == EFI_IFR_DATE_OP || op == EFI_IFR_TIME_OP ||
+	       op == EFI_IFR_PASSWORD_OP;
 }
 
 /* A statement or question inside a form: recorded when its form set is. */

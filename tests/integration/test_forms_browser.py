@@ -199,3 +199,31 @@ def test_form_updated_while_shown(tmp_path):
     assert "added=2" in out, out[-800:]
     last = out.rsplit("Second page", 1)[1]
     assert last.count("Added entry") == 2 and "> Add entry" in last, out[-1500:]
+
+
+def test_password_through_the_callback(tmp_path):
+    """The driver's password handshake: none set (no old password asked), then the old one
+    wrong, then two new ones that differ, then a change; typed characters show as stars."""
+    steps = [(DOWN, FOOTER)] * 4 + [
+        (b"\r", b"Nothing to change here"),
+        (DOWN, b"> Password"),
+        (b"\r", b"New password: "),
+        (b"ab", b"New password: **"),
+        (b"\r", b"Again: "),
+        (b"ab\r", b"Password set."),
+        (b"\r", b"Old password: "),
+        (b"xx\r", b"Incorrect password."),
+        (b"\r", b"Old password: "),
+        (b"ab\r", b"New password: "),
+        (b"cd\r", b"Again: "),
+        (b"ce\r", b"The passwords differ"),
+        (b"\r", b"Old password: "),
+        (b"ab\r", b"New password: "),
+        (b"xyz\r", b"Again: "),
+        (b"xyz\r", b"Password set."),
+        (ESC, FOOTER), (ESC, b"actions="),
+    ]
+    out, _ = run_browser(tmp_path, steps)
+    # The line is longer than the terminal: it wraps.
+    assert "password=xyz" in out.replace("\r", "").replace("\n", ""), out[-800:]
+    assert "New password: ab" not in out

@@ -143,13 +143,16 @@ static void main_form(struct out *o)
 	end(o);
 }
 
-/* The second form: a text, the action that adds texts, and the texts added. */
+/* The second form: a text, the action that adds texts, a password, the texts added. */
 static void more_form(struct out *o, unsigned added)
 {
 	op(o, EFI_IFR_FORM_OP, 6, true), u16(o, FT_FORM_MORE), u16(o, 17);
 	op(o, EFI_IFR_TEXT_OP, 8, false), u16(o, 18), u16(o, 0), u16(o, 0);
 	op(o, EFI_IFR_ACTION_OP, 15, false);
 	question(o, 29, FT_QID_ADD, 0, 0, EFI_IFR_FLAG_CALLBACK), u16(o, 0);
+	op(o, EFI_IFR_PASSWORD_OP, 17, false);
+	question(o, 31, FT_QID_PASSWORD, 0, 0, EFI_IFR_FLAG_CALLBACK);
+	u16(o, 2), u16(o, FT_PASSWORD_CHARS);
 	for (unsigned i = 0; i < added && o->n < CAP; i++)
 		op(o, EFI_IFR_TEXT_OP, 8, false), u16(o, 30), u16(o, 0), u16(o, 0);
 	end(o);
@@ -203,6 +206,7 @@ static const char *const strings[] = {
     "Count 13 cannot be saved",
     "Add entry",
     "Added entry",
+    "Password",
 };
 
 /* Writes the English string package: strings[i] is StringId i + 1. */

@@ -41,7 +41,9 @@
 #define FT_QID_TIME 0x1009
 #define FT_QID_LEVEL 0x100a
 #define FT_QID_TURBO 0x100b
-#define FT_QID_ADD 0x100c /* adds a text to the second form through UpdatePackageList */
+#define FT_QID_ADD 0x100c      /* adds a text to the second form through UpdatePackageList */
+#define FT_QID_PASSWORD 0x100d /* set through the Callback handshake, 2 to 8 characters */
+#define FT_PASSWORD_CHARS 8
 #define FT_VARSTORE_ID 1
 #define FT_FORM_MAIN 1
 #define FT_FORM_MORE 2

@@ -28,6 +28,7 @@ enum ifr_kind {
 	IFR_ORDERED_LIST,
 	IFR_DATE,
 	IFR_TIME,
+	IFR_PASSWORD,
 };
 
 /* What a condition's expression, when true, does (33.3.8.3). */
