@@ -23,7 +23,7 @@ static EFI_HII_CONFIG_ROUTING_PROTOCOL *routing;
 static EFI_HII_DATABASE_PROTOCOL *db;
 static EFI_HII_HANDLE hii;
 static EFI_HII_STRING_PROTOCOL *strings;
-static unsigned action_calls, added;
+static unsigned action_calls, added, reads;
 static CHAR16 password[FT_PASSWORD_CHARS + 1];
 static bool password_checked; /* the old password was given (or none is set) */
 
@@ -79,6 +79,7 @@ static EFI_STATUS EFIAPI ft_extract(const EFI_HII_CONFIG_ACCESS_PROTOCOL *This,
 	if (!Request)
 		return EFI_NOT_FOUND;
 	load(data);
+	data[FT_OFF_READS] = (UINT8)++reads; /* a value that changes for REFRESH to show */
 	return routing->BlockToConfig(routing, Request, data, sizeof(data), Results, Progress);
 }
 

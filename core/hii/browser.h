@@ -77,6 +77,13 @@ bool browser_read_line(struct browser *b, const char *label, CHAR16 *text, size_
 bool browser_question_callback(struct browser *b, const struct ifr_statement *s,
 			       EFI_BROWSER_ACTION action, UINT64 value);
 
+/* REFRESH (browser_refresh.c): the shortest interval of the shown form's questions (0
+ * for none); a key waited for at most that long (1 a key, 0 the time passed, -1 no
+ * input); the refreshed questions read again from their drivers. */
+UINT8 browser_refresh_interval(struct browser *b);
+int browser_read_key_within(UINT8 seconds, EFI_INPUT_KEY *key);
+void browser_refresh(struct browser *b);
+
 /* Sets a password question's password (browser_password.c). */
 void browser_password(struct browser *b, const struct ifr_statement *s);
 

@@ -559,6 +559,7 @@ void browser_run(struct browser *b)
 {
 	UINTN cols = 80, rows = 25;
 	EFI_INPUT_KEY key;
+	int got;
 
 	if (!con())
 		return;
@@ -571,9 +572,16 @@ void browser_run(struct browser *b)
 		if (b->list->generation != b->generation)
 			reread(b);
 		draw(b);
-		if (!browser_read_key(&key))
+		got = browser_refresh_interval(b)
+			  ? browser_read_key_within(browser_refresh_interval(b), &key)
+		      : browser_read_key(&key) ? 1
+					       : -1;
+		if (got < 0)
 			break;
-		on_key(b, &key);
+		if (got)
+			on_key(b, &key);
+		else
+			browser_refresh(b);
 	}
 	con()->SetAttribute(con(), ATTR_NORMAL);
 	con()->ClearScreen(con());

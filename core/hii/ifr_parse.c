@@ -26,6 +26,7 @@
 #define ORDERED_LIST_SIZE 15
 #define DATE_TIME_SIZE 14
 #define PASSWORD_SIZE 17
+#define REFRESH_SIZE 3
 #define PASSWORD_MAX 127       /* characters: 2 * 127 bytes of storage fit the width */
 #define CONDITION_ERROR_SIZE 4 /* INCONSISTENT_IF, NO_SUBMIT_IF: the error string */
 
@@ -491,6 +492,18 @@ static bool in_expression(const struct parser *ps)
 	return ifr_expr_op(ps->op) || ps->depth > ps->expr_depth;
 }
 
+/* REFRESH: the question whose scope holds it is read again every RefreshInterval seconds. */
+static const char *refresh(struct parser *ps)
+{
+	if (ps->len < REFRESH_SIZE)
+		return "REFRESH too short";
+	if (!is_question(owner_op(ps)))
+		return "REFRESH outside a question";
+	if (ps->record && top_stmt(ps) >= 0)
+		ps->fs->stmts[top_stmt(ps)].refresh = op_bytes(ps)[2];
+	return NULL;
+}
+
 static const char *end_scope(struct parser *ps)
 {
 	if (!ps->depth)
@@ -529,6 +542,8 @@ static const char *one_opcode(struct parser *ps, int *stmt, int *cond)
 	case EFI_IFR_INCONSISTENT_IF_OP:
 	case EFI_IFR_NO_SUBMIT_IF_OP:
 		return condition(ps, cond);
+	case EFI_IFR_REFRESH_OP:
+		return refresh(ps);
 	case EFI_IFR_SUBTITLE_OP:
 	case EFI_IFR_TEXT_OP:
 		return statement(ps, stmt);

@@ -10,6 +10,7 @@ grayoutif, inconsistentif, nosubmitif), the ordered list, date and time editors,
 the driver updates while it is shown.
 """
 import os
+import re
 import subprocess
 import time
 
@@ -227,3 +228,18 @@ def test_password_through_the_callback(tmp_path):
     # The line is longer than the terminal: it wraps.
     assert "password=xyz" in out.replace("\r", "").replace("\n", ""), out[-800:]
     assert "New password: ab" not in out
+
+
+def test_refresh_redraws_without_keys(tmp_path):
+    """REFRESH 1 on the clock (a time kept in the real-time clock) and on Reads (a number
+    the driver counts up on each ExtractConfig): with no key pressed, the form is drawn
+    again each second with the driver's new value and the clock's new time."""
+    steps = [(DOWN, FOOTER)] * 4 + [
+        (b"\r", b"Reads                               <2>"),
+        (b"", b"Reads                               <4>"),
+        (ESC, FOOTER), (ESC, b"actions="),
+    ]
+    out, _ = run_browser(tmp_path, steps)
+    shown = out.split("Second page", 1)[1]
+    clock = set(re.findall(r"Clock +\[(\d\d:\d\d:\d\d)\]", shown))
+    assert len(clock) >= 2, shown[-1500:]

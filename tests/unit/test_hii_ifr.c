@@ -54,9 +54,11 @@ TEST(hii_ifr_forms_test_package)
 	EXPECT(s[5].kind == IFR_STRING && s[5].max_len == FT_NAME_CHARS && s[5].width == 16);
 	EXPECT(s[6].kind == IFR_GOTO && s[6].form_id == FT_FORM_MORE);
 	EXPECT(s[7].kind == IFR_ACTION && (s[7].question_flags & EFI_IFR_FLAG_CALLBACK));
-	EXPECT(ifr_form_find(&fs, FT_FORM_MORE)->count == 3);
+	EXPECT(ifr_form_find(&fs, FT_FORM_MORE)->count == 5);
 	s = &stmts[ifr_form_find(&fs, FT_FORM_MORE)->first];
 	EXPECT(s[2].kind == IFR_PASSWORD && s[2].min_len == 2 && s[2].max_len == 8);
+	EXPECT(s[3].kind == IFR_TIME && !s[3].varstore_id && s[3].refresh == 1);
+	EXPECT(s[4].kind == IFR_NUMERIC && s[4].refresh == 1 && !s[1].refresh);
 	/* The first form set when no GUID is asked; none of another GUID. */
 	EXPECT(ifr_parse(pkg, n, NULL, &fs) == NULL);
 	EXPECT(ifr_parse(pkg, n, &(EFI_GUID){1}, &fs) != NULL);

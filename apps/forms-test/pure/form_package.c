@@ -143,7 +143,8 @@ static void main_form(struct out *o)
 	end(o);
 }
 
-/* The second form: a text, the action that adds texts, a password, the texts added. */
+/* The second form: a text, the action that adds texts, a password, the clock and a
+ * refreshed number, the texts added. */
 static void more_form(struct out *o, unsigned added)
 {
 	op(o, EFI_IFR_FORM_OP, 6, true), u16(o, FT_FORM_MORE), u16(o, 17);
@@ -153,6 +154,15 @@ static void more_form(struct out *o, unsigned added)
 	op(o, EFI_IFR_PASSWORD_OP, 17, false);
 	question(o, 31, FT_QID_PASSWORD, 0, 0, EFI_IFR_FLAG_CALLBACK);
 	u16(o, 2), u16(o, FT_PASSWORD_CHARS);
+	op(o, EFI_IFR_TIME_OP, 14, true);
+	question(o, 32, FT_QID_CLOCK, 0, 0, 0), u8(o, QF_TIME_STORAGE_TIME);
+	op(o, EFI_IFR_REFRESH_OP, 3, false), u8(o, 1);
+	end(o);
+	op(o, EFI_IFR_NUMERIC_OP, 14 + 3, true);
+	question(o, 33, FT_QID_READS, FT_VARSTORE_ID, FT_OFF_READS, EFI_IFR_FLAG_READ_ONLY);
+	u8(o, EFI_IFR_NUMERIC_SIZE_1 | EFI_IFR_DISPLAY_UINT_DEC), u8(o, 0), u8(o, 255), u8(o, 1);
+	op(o, EFI_IFR_REFRESH_OP, 3, false), u8(o, 1);
+	end(o);
 	for (unsigned i = 0; i < added && o->n < CAP; i++)
 		op(o, EFI_IFR_TEXT_OP, 8, false), u16(o, 30), u16(o, 0), u16(o, 0);
 	end(o);
@@ -207,6 +217,8 @@ static const char *const strings[] = {
     "Add entry",
     "Added entry",
     "Password",
+    "Clock",
+    "Reads",
 };
 
 /* Writes the English string package: strings[i] is StringId i + 1. */

@@ -27,6 +27,7 @@
 #define FT_OFF_TIME 32	/* time, EFI_HII_TIME */
 #define FT_OFF_LEVEL 36 /* numeric 0..9, shown when enable is 1, 7 refused (inconsistentif) */
 #define FT_OFF_TURBO 37 /* checkbox, grayed out while mode is 0 (off) */
+#define FT_OFF_READS 38 /* numeric, read-only, refreshed: how often the driver was asked */
 #define FT_DATA_SIZE 40
 #define FT_COUNT_NO_SUBMIT 13 /* a count that cannot be saved (nosubmitif) */
 
@@ -44,6 +45,8 @@
 #define FT_QID_ADD 0x100c      /* adds a text to the second form through UpdatePackageList */
 #define FT_QID_PASSWORD 0x100d /* set through the Callback handshake, 2 to 8 characters */
 #define FT_PASSWORD_CHARS 8
+#define FT_QID_CLOCK 0x100e /* time in the real-time clock, refreshed each second */
+#define FT_QID_READS 0x100f
 #define FT_VARSTORE_ID 1
 #define FT_FORM_MAIN 1
 #define FT_FORM_MORE 2

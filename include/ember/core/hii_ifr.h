@@ -71,6 +71,7 @@ struct ifr_statement {
 	UINT8 width;
 	UINT8 containers;	/* ordered list: its MaxContainers entries */
 	UINT16 cond;		/* the innermost enclosing condition's index + 1, 0 for none */
+	UINT8 refresh;		/* REFRESH: seconds between re-reads of the value, 0 for none */
 	UINT8 min_len, max_len; /* string, in characters */
 	UINT64 min, max, step;	/* numeric (one-of: from its flags' width) */
 	UINT16 first_option, option_count;
