@@ -2,7 +2,8 @@
  * form set of pure/form_package.c on a handle of its own (a vendor device path and a Config
  * Access protocol that keeps the settings in the variable FtData), opens it with the Form
  * Browser's SendForm, and once the user leaves prints the variable and how often its action
- * callback ran, for tests that drive the browser with keys. */
+ * callback ran, for tests that drive the browser with keys. Its "Add entry" action updates
+ * the package list while the form is shown, as drivers that fill labels do. */
 #include "../lib/app.h"
 #include "pure/form_package.h"
 #include <efi/protocol/device_path.h>
@@ -10,15 +11,21 @@
 #include <efi/protocol/hii_config_access.h>
 #include <efi/protocol/hii_config_routing.h>
 #include <efi/protocol/hii_database.h>
+#include <efi/protocol/hii_string.h>
 #include <ember/lib/guids.h>
 
 #define FT_ATTRIBUTES                                                                              \
 	(EFI_VARIABLE_NON_VOLATILE | EFI_VARIABLE_BOOTSERVICE_ACCESS | EFI_VARIABLE_RUNTIME_ACCESS)
-#define LIST_ROOM 2048
+#define LIST_ROOM 4096
 
 static const EFI_GUID ft_guid = FT_GUID_INIT;
 static EFI_HII_CONFIG_ROUTING_PROTOCOL *routing;
-static unsigned action_calls;
+static EFI_HII_DATABASE_PROTOCOL *db;
+static EFI_HII_HANDLE hii;
+static EFI_HII_STRING_PROTOCOL *strings;
+static unsigned action_calls, added, reads;
+static CHAR16 password[FT_PASSWORD_CHARS + 1];
+static bool password_checked; /* the old password was given (or none is set) */
 
 static const struct {
 	VENDOR_DEVICE_PATH vendor;
@@ -38,6 +45,25 @@ static void load(UINT8 *data)
 		return;
 	mem_set(data, 0, FT_DATA_SIZE);
 	data[FT_OFF_COUNT] = 10;
+	for (UINT8 i = 0; i < FT_ORDER_COUNT; i++)
+		data[FT_OFF_ORDER + i] = (UINT8)(i + 1);
+	mem_copy(data + FT_OFF_DATE, &(EFI_HII_DATE){2026, 1, 15}, sizeof(EFI_HII_DATE));
+	mem_copy(data + FT_OFF_TIME, &(EFI_HII_TIME){12, 30, 45}, sizeof(EFI_HII_TIME));
+	data[FT_OFF_LEVEL] = 1;
+}
+
+static size_t build_list(UINT8 *list);
+
+/* The driver's dynamic form (as drivers fill a label): one more text in the second form,
+ * published while the browser shows it. */
+static EFI_STATUS add_entry(void)
+{
+	static UINT8 list[LIST_ROOM];
+
+	added++;
+	if (!build_list(list))
+		return EFI_OUT_OF_RESOURCES;
+	return db->UpdatePackageList(db, hii, (EFI_HII_PACKAGE_LIST_HEADER *)list);
 }
 
 /* This driver answers requests for its varstore only, not whole-export (NULL) ones. */
@@ -53,6 +79,7 @@ static EFI_STATUS EFIAPI ft_extract(const EFI_HII_CONFIG_ACCESS_PROTOCOL *This,
 	if (!Request)
 		return EFI_NOT_FOUND;
 	load(data);
+	data[FT_OFF_READS] = (UINT8)++reads; /* a value that changes for REFRESH to show */
 	return routing->BlockToConfig(routing, Request, data, sizeof(data), Results, Progress);
 }
 
@@ -73,11 +100,44 @@ static EFI_STATUS EFIAPI ft_route(const EFI_HII_CONFIG_ACCESS_PROTOCOL *This,
 				   data);
 }
 
+/* The password handshake (35.5): string 0 asks whether an old password is needed; then
+ * the old one (when set) and the new one come as strings of the list. */
+static EFI_STATUS password_changing(EFI_STRING_ID id)
+{
+	CHAR16 text[FT_PASSWORD_CHARS + 1] = {0};
+	UINTN size = sizeof(text);
+
+	if (!id) {
+		password_checked = !password[0];
+		return password_checked ? EFI_SUCCESS : EFI_NOT_READY;
+	}
+	if (EFI_ERROR(strings->GetString(strings, "en-US", hii, id, text, &size, NULL)))
+		return EFI_NOT_READY;
+	if (!password_checked) {
+		for (int i = 0; i <= FT_PASSWORD_CHARS; i++) {
+			if (text[i] != password[i])
+				return EFI_NOT_READY;
+			if (!text[i])
+				break;
+		}
+		password_checked = true;
+		return EFI_SUCCESS;
+	}
+	mem_copy(password, text, sizeof(password));
+	password_checked = false;
+	return EFI_SUCCESS;
+}
+
 static EFI_STATUS EFIAPI ft_callback(const EFI_HII_CONFIG_ACCESS_PROTOCOL *This,
 				     EFI_BROWSER_ACTION Action, EFI_QUESTION_ID QuestionId,
 				     UINT8 Type, EFI_IFR_TYPE_VALUE *Value,
 				     EFI_BROWSER_ACTION_REQUEST *ActionRequest)
 {
+	if (QuestionId == FT_QID_ADD && Action == EFI_BROWSER_ACTION_CHANGED)
+		return add_entry();
+	if (QuestionId == FT_QID_PASSWORD && Action == EFI_BROWSER_ACTION_CHANGING &&
+	    Type == EFI_IFR_TYPE_STRING && Value)
+		return password_changing(Value->string);
 	if (QuestionId != FT_QID_ACTION)
 		return EFI_UNSUPPORTED;
 	if (Action == EFI_BROWSER_ACTION_CHANGED)
@@ -94,7 +154,7 @@ static size_t build_list(UINT8 *list)
 	size_t n = sizeof(hdr), forms, strings;
 	UINT32 end = 4 | (UINT32)EFI_HII_PACKAGE_END << 24;
 
-	forms = ft_forms_package(list + n, LIST_ROOM - n);
+	forms = ft_forms_package(list + n, LIST_ROOM - n, added);
 	n += forms;
 	strings = ft_strings_package(list + n, LIST_ROOM - n);
 	n += strings;
@@ -111,24 +171,31 @@ static void report(EFI_STATUS status, EFI_BROWSER_ACTION_REQUEST request)
 {
 	UINT8 data[FT_DATA_SIZE];
 	CHAR16 name[FT_NAME_CHARS + 1] = {0};
+	EFI_HII_DATE date;
+	EFI_HII_TIME time;
 	UINT16 count;
 
 	load(data);
+	mem_copy(&date, data + FT_OFF_DATE, sizeof(date));
+	mem_copy(&time, data + FT_OFF_TIME, sizeof(time));
 	mem_copy(name, data + FT_OFF_NAME, 2 * FT_NAME_CHARS);
 	mem_copy(&count, data + FT_OFF_COUNT, 2);
 	app_print("forms-test: SendForm %r request %u\n", status, (unsigned)request);
 	app_print("forms-test: enable=%u count=%u mode=%u name=%ls actions=%u\n",
 		  data[FT_OFF_ENABLE], count, data[FT_OFF_MODE], name, action_calls);
+	app_print("forms-test: order=%u,%u,%u date=%04u-%02u-%02u time=%02u:%02u:%02u level=%u "
+		  "turbo=%u added=%u password=%ls\n",
+		  data[FT_OFF_ORDER], data[FT_OFF_ORDER + 1], data[FT_OFF_ORDER + 2], date.Year,
+		  date.Month, date.Day, time.Hour, time.Minute, time.Second, data[FT_OFF_LEVEL],
+		  data[FT_OFF_TURBO], added, password);
 }
 
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 {
 	static UINT8 list[LIST_ROOM];
-	EFI_HII_DATABASE_PROTOCOL *db;
 	EFI_FORM_BROWSER2_PROTOCOL *browser;
 	EFI_BROWSER_ACTION_REQUEST request = 0;
 	EFI_HANDLE driver = NULL;
-	EFI_HII_HANDLE hii;
 	EFI_STATUS status;
 
 	app_init(image, st);
@@ -136,6 +203,8 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 					     (void **)&db)) ||
 	    EFI_ERROR(app_bs->LocateProtocol((EFI_GUID *)&efi_hii_config_routing_protocol_guid,
 					     NULL, (void **)&routing)) ||
+	    EFI_ERROR(app_bs->LocateProtocol((EFI_GUID *)&efi_hii_string_protocol_guid, NULL,
+					     (void **)&strings)) ||
 	    EFI_ERROR(app_bs->LocateProtocol((EFI_GUID *)&efi_form_browser2_protocol_guid, NULL,
 					     (void **)&browser))) {
 		app_print("forms-test: HII protocols missing\n");

@@ -49,6 +49,8 @@ static void session_free(struct browser *b)
 	pool_free(b->fs.stmts);
 	pool_free(b->fs.options);
 	pool_free(b->fs.stores);
+	pool_free(b->fs.conds);
+	pool_free(b->package);
 }
 
 /* The form set of a list (guid, or the first), read into b: EFI_NOT_FOUND without one. */
@@ -59,26 +61,107 @@ static EFI_STATUS session_read(struct browser *b, struct hii_list *list, const E
 	size_t cap;
 
 	b->list = list;
+	b->generation = list->generation;
 	list_for_each_entry (p, &list->packages, link) {
 		if (p->type != EFI_HII_PACKAGE_FORMS)
 			continue;
 		cap = ifr_opcode_count(p->data, p->size);
+		/* A copy: the expressions are read from it while a driver's callback may
+		 * replace the list's packages. */
+		b->package = pool_alloc(p->size);
+		if (!b->package)
+			return EFI_OUT_OF_RESOURCES;
+		mem_copy(b->package, p->data, p->size);
 		b->fs.cap = cap;
 		b->fs.forms = pool_alloc(cap * sizeof(*b->fs.forms) + 1);
 		b->fs.stmts = pool_alloc(cap * sizeof(*b->fs.stmts) + 1);
 		b->fs.options = pool_alloc(cap * sizeof(*b->fs.options) + 1);
 		b->fs.stores = pool_alloc(cap * sizeof(*b->fs.stores) + 1);
-		if (!b->fs.forms || !b->fs.stmts || !b->fs.options || !b->fs.stores)
+		b->fs.conds = pool_alloc(cap * sizeof(*b->fs.conds) + 1);
+		if (!b->fs.forms || !b->fs.stmts || !b->fs.options || !b->fs.stores || !b->fs.conds)
 			return EFI_OUT_OF_RESOURCES;
-		problem = ifr_parse(p->data, p->size, guid, &b->fs);
+		problem = ifr_parse(b->package, p->size, guid, &b->fs);
 		if (!problem)
 			return EFI_SUCCESS;
 		log_debug("forms package: %s\n", problem);
 		session_free(b);
 		*b = (struct browser){0};
 		b->list = list;
+		b->generation = list->generation;
 	}
 	return EFI_NOT_FOUND;
+}
+
+/* Whether two readings of a form set have the same varstores (the copies stay valid). */
+static bool same_stores(const struct ifr_formset *a, const struct ifr_formset *b)
+{
+	if (a->store_count != b->store_count)
+		return false;
+	for (UINT16 i = 0; i < a->store_count; i++) {
+		if (a->stores[i].id != b->stores[i].id || a->stores[i].size != b->stores[i].size ||
+		    a->stores[i].efi != b->stores[i].efi)
+			return false;
+	}
+	return true;
+}
+
+/* The forms stack after a re-read: the forms that are gone closed. */
+static void fix_stack(struct browser *b)
+{
+	for (int i = 0; i < b->depth; i++) {
+		if (!ifr_form_find(&b->fs, b->stack[i])) {
+			b->depth = i;
+			break;
+		}
+	}
+	if (!b->depth) {
+		b->stack[0] = b->fs.forms[0].id;
+		b->depth = 1;
+	}
+	for (int i = 0; i < b->depth - 1; i++) {
+		const struct ifr_form *f = ifr_form_find(&b->fs, b->stack[i]);
+
+		if (b->selected_before[i] >= f->count)
+			b->selected_before[i] = 0;
+	}
+	b->selected = 0;
+}
+
+/* Reads the form set again after the driver's update. The varstores' copies are kept when
+ * the stores are the same (the user's unsaved changes stay), else read again. */
+bool browser_reread(struct browser *b)
+{
+	struct browser fresh = {0};
+	EFI_GUID guid = b->fs.guid;
+	size_t data_size;
+
+	b->generation = b->list->generation;
+	if (EFI_ERROR(session_read(&fresh, b->list, &guid)) || !fresh.fs.form_count) {
+		log_debug("the driver's updated form set is refused: the old one stays\n");
+		session_free(&fresh);
+		return false;
+	}
+	if (same_stores(&b->fs, &fresh.fs)) {
+		fresh.data = b->data; /* moved: the old session frees no copy */
+		b->data = NULL;
+	} else {
+		data_size = (fresh.fs.store_count + 1) * sizeof(*fresh.data);
+		fresh.data = pool_alloc(data_size);
+		fresh.driver_path = b->driver_path;
+		fresh.access = b->access;
+		if (fresh.data)
+			mem_set(fresh.data, 0, data_size);
+		if (!fresh.data || EFI_ERROR(browser_load(&fresh))) {
+			session_free(&fresh);
+			return false;
+		}
+	}
+	session_free(b);
+	b->data = fresh.data;
+	b->package = fresh.package;
+	b->fs = fresh.fs;
+	fix_stack(b);
+	return true;
 }
 
 /* The driver's device path and Config Access, when the list has a driver. */

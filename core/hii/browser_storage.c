@@ -9,39 +9,10 @@
 #include <ember/lib/format.h>
 #include <ember/lib/str.h>
 
-/* The <ConfigHdr> of a varstore. */
-CHAR16 *browser_config_header(const struct browser *b, const struct ifr_varstore *v)
-{
-	struct hii_cfg_out o = {0};
-
-	hii_cfg_out_put8(&o, "GUID=");
-	hii_cfg_out_hex(&o, (const UINT8 *)&v->guid, sizeof(v->guid), false);
-	hii_cfg_out_put8(&o, "&NAME=");
-	for (size_t i = 0; v->name[i]; i++) {
-		UINT8 unit[2] = {(UINT8)(v->name[i] >> 8), (UINT8)v->name[i]};
-
-		hii_cfg_out_hex(&o, unit, 2, false);
-	}
-	hii_cfg_out_put8(&o, "&PATH=");
-	if (b->driver_path)
-		hii_cfg_out_hex(&o, (const UINT8 *)b->driver_path, dp_size(b->driver_path), false);
-	return hii_cfg_out_take(&o);
-}
-
-/* The header and "&OFFSET=0&WIDTH=<size>": the whole varstore. */
+/* The whole varstore's request. */
 CHAR16 *browser_whole_request(const struct browser *b, const struct ifr_varstore *v)
 {
-	struct hii_cfg_out o = {0};
-	CHAR16 *hdr = browser_config_header(b, v);
-	char width[32];
-
-	if (!hdr)
-		return NULL;
-	format_sn(width, sizeof(width), "&OFFSET=0&WIDTH=%x", v->size);
-	hii_cfg_out_put16(&o, hdr, str16_len(hdr));
-	hii_cfg_out_put8(&o, width);
-	pool_free(hdr);
-	return hii_cfg_out_take(&o);
+	return hii_config_store_request(v, b->driver_path);
 }
 
 static EFI_STATUS load_routed(struct browser *b, const struct ifr_varstore *v, UINT8 *data)
@@ -74,13 +45,24 @@ static EFI_STATUS load_variable(const struct ifr_varstore *v, UINT8 *data)
 	return status;
 }
 
+/* An ordered list's default: its options in the order given. */
+static void ordered_defaults(struct browser *b, const struct ifr_statement *s)
+{
+	UINT8 *p = browser_storage(b, s);
+
+	for (UINT16 i = 0; p && i < s->option_count && i < s->containers; i++)
+		mem_copy(p + i * s->width, &b->fs.options[s->first_option + i].value, s->width);
+}
+
 /* The questions' defaults into a varstore's copy. */
 static void defaults(struct browser *b, EFI_VARSTORE_ID id)
 {
 	for (UINT16 i = 0; i < b->fs.stmt_count; i++) {
 		const struct ifr_statement *s = &b->fs.stmts[i];
 
-		if (s->varstore_id == id && s->has_default)
+		if (s->varstore_id == id && s->kind == IFR_ORDERED_LIST)
+			ordered_defaults(b, s);
+		else if (s->varstore_id == id && s->has_default)
 			browser_set_value(b, s, s->default_value);
 	}
 }
@@ -140,7 +122,8 @@ EFI_STATUS browser_save(struct browser *b)
 	return result;
 }
 
-static UINT8 *storage(const struct browser *b, const struct ifr_statement *s)
+/* Where a question's value is in its varstore's copy, or NULL. */
+UINT8 *browser_storage(const struct browser *b, const struct ifr_statement *s)
 {
 	for (UINT16 i = 0; i < b->fs.store_count; i++) {
 		if (b->fs.stores[i].id == s->varstore_id && s->varstore_id)
@@ -152,7 +135,7 @@ static UINT8 *storage(const struct browser *b, const struct ifr_statement *s)
 /* A question's value. */
 UINT64 browser_value(const struct browser *b, const struct ifr_statement *s)
 {
-	UINT8 *p = storage(b, s);
+	UINT8 *p = browser_storage(b, s);
 	UINT64 v = 0;
 
 	if (p && s->width <= sizeof(v))
@@ -163,7 +146,7 @@ UINT64 browser_value(const struct browser *b, const struct ifr_statement *s)
 /* Changes a question's value. */
 void browser_set_value(struct browser *b, const struct ifr_statement *s, UINT64 value)
 {
-	UINT8 *p = storage(b, s);
+	UINT8 *p = browser_storage(b, s);
 
 	if (p && s->width <= sizeof(value))
 		mem_copy(p, &value, s->width);
@@ -173,7 +156,7 @@ void browser_set_value(struct browser *b, const struct ifr_statement *s, UINT64 
 void browser_string(const struct browser *b, const struct ifr_statement *s, CHAR16 *out,
 		    size_t units)
 {
-	UINT8 *p = storage(b, s);
+	UINT8 *p = browser_storage(b, s);
 	size_t n = 0;
 
 	for (; p && n + 1 < units && n < s->max_len; n++) {
@@ -187,7 +170,7 @@ void browser_string(const struct browser *b, const struct ifr_statement *s, CHAR
 /* Changes a string question's text (cut at its MaxSize). */
 void browser_set_string(struct browser *b, const struct ifr_statement *s, const CHAR16 *text)
 {
-	UINT8 *p = storage(b, s);
+	UINT8 *p = browser_storage(b, s);
 
 	if (!p)
 		return;

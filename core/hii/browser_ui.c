@@ -11,12 +11,13 @@
 #include <ember/lib/str.h>
 
 #define PROMPT_COLUMNS 38
-#define LINE_MAX 256
+#define LINE_MAX BROWSER_LINE_MAX
 #define FIRST_ROW 2
 #define FOOTER_ROWS 4
 #define ATTR_NORMAL EFI_TEXT_ATTR(EFI_LIGHTGRAY, EFI_BLACK)
 #define ATTR_SELECTED EFI_TEXT_ATTR(EFI_BLACK, EFI_LIGHTGRAY)
 #define ATTR_TITLE EFI_TEXT_ATTR(EFI_WHITE, EFI_BLUE)
+#define ATTR_GRAYED EFI_TEXT_ATTR(EFI_DARKGRAY, EFI_BLACK)
 
 static EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *con(void)
 {
@@ -24,7 +25,7 @@ static EFI_SIMPLE_TEXT_OUTPUT_PROTOCOL *con(void)
 }
 
 /* A line of at most cols - 1 characters (the last column would wrap), padded. */
-static void put_line(const struct browser *b, UINTN row, const CHAR16 *text, UINTN attr)
+void browser_put_line(const struct browser *b, UINTN row, const CHAR16 *text, UINTN attr)
 {
 	CHAR16 line[LINE_MAX];
 	size_t n = 0, width = b->cols - 1 < LINE_MAX - 1 ? b->cols - 1 : LINE_MAX - 1;
@@ -44,7 +45,7 @@ static void put_ascii(const struct browser *b, UINTN row, const char *text, UINT
 	CHAR16 line[LINE_MAX];
 
 	utf8_to_ucs2(line, LINE_MAX, text, str8_len(text));
-	put_line(b, row, line, attr);
+	browser_put_line(b, row, line, attr);
 }
 
 static size_t append(CHAR16 *line, size_t at, const CHAR16 *text)
@@ -64,7 +65,7 @@ static size_t append_ascii(CHAR16 *line, size_t at, const char *text)
 }
 
 /* The text of the one-of's option holding its value. */
-static void option_text(const struct browser *b, const struct ifr_statement *s, CHAR16 *out)
+static void option_text(struct browser *b, const struct ifr_statement *s, CHAR16 *out)
 {
 	UINT64 v = browser_value(b, s);
 
@@ -76,7 +77,7 @@ static void option_text(const struct browser *b, const struct ifr_statement *s, 
 }
 
 /* The value column of a statement. */
-static void value_text(const struct browser *b, const struct ifr_statement *s, CHAR16 *out)
+static void value_text(struct browser *b, const struct ifr_statement *s, CHAR16 *out)
 {
 	CHAR16 part[LINE_MAX / 2];
 	char number[32];
@@ -109,6 +110,11 @@ static void value_text(const struct browser *b, const struct ifr_statement *s, C
 	case IFR_TEXT:
 		browser_text(b, s->text_two, out, LINE_MAX / 2);
 		break;
+	case IFR_ORDERED_LIST:
+	case IFR_DATE:
+	case IFR_TIME:
+		browser_edit_value_text(b, s, out, LINE_MAX / 2);
+		break;
 	default:
 		break;
 	}
@@ -119,7 +125,7 @@ static const struct ifr_form *shown(const struct browser *b)
 	return ifr_form_find(&b->fs, b->stack[b->depth - 1]);
 }
 
-static void draw_statement(const struct browser *b, const struct ifr_statement *s, UINTN row,
+static void draw_statement(struct browser *b, const struct ifr_statement *s, UINTN row,
 			   bool selected)
 {
 	CHAR16 line[LINE_MAX], part[LINE_MAX / 2];
@@ -135,13 +141,38 @@ static void draw_statement(const struct browser *b, const struct ifr_statement *
 	line[n] = 0;
 	value_text(b, s, part);
 	append(line, n, part);
-	put_line(b, row, line, selected ? ATTR_SELECTED : ATTR_NORMAL);
+	browser_put_line(b, row, line,
+			 selected		? ATTR_SELECTED
+			 : browser_grayed(b, s) ? ATTR_GRAYED
+						: ATTR_NORMAL);
 }
 
-static void draw(const struct browser *b)
+/* The statements of the shown form not hidden, before index `before`. */
+static UINTN visible_before(struct browser *b, UINT16 before)
 {
 	const struct ifr_form *f = shown(b);
-	UINTN rows = b->rows - FIRST_ROW - FOOTER_ROWS, top = 0;
+	UINTN n = 0;
+
+	for (UINT16 i = 0; i < before && i < f->count; i++)
+		n += !browser_hidden(b, &b->fs.stmts[f->first + i]);
+	return n;
+}
+
+/* The bottom lines: the message (or the driver's error string) and the keys. */
+static void draw_footer(struct browser *b)
+{
+	if (b->error[0])
+		browser_put_line(b, b->rows - 2, b->error, ATTR_SELECTED);
+	else
+		put_ascii(b, b->rows - 2, b->message ? b->message : "", ATTR_NORMAL);
+	put_ascii(b, b->rows - 1, "Up/Down move  Enter change  +/- adjust  F10 save  Esc back",
+		  ATTR_NORMAL);
+}
+
+static void draw(struct browser *b)
+{
+	const struct ifr_form *f = shown(b);
+	UINTN rows = b->rows - FIRST_ROW - FOOTER_ROWS, top = 0, at = 0;
 	CHAR16 title[LINE_MAX], part[LINE_MAX / 2];
 	size_t n;
 
@@ -152,23 +183,28 @@ static void draw(const struct browser *b)
 	n = append_ascii(title, n, " - ");
 	browser_text(b, f->title, part, LINE_MAX / 2);
 	append(title, n, part);
-	put_line(b, 0, title, ATTR_TITLE);
-	if (b->selected >= rows)
-		top = b->selected - rows + 1;
-	for (UINTN i = top; i < f->count && i - top < rows; i++)
-		draw_statement(b, &b->fs.stmts[f->first + i], FIRST_ROW + i - top,
-			       i == b->selected);
+	browser_put_line(b, 0, title, ATTR_TITLE);
+	if (visible_before(b, b->selected) >= rows)
+		top = visible_before(b, b->selected) - rows + 1;
+	for (UINT16 i = 0; i < f->count && at - top < rows; i++) {
+		const struct ifr_statement *s = &b->fs.stmts[f->first + i];
+
+		if (browser_hidden(b, s))
+			continue;
+		if (at >= top)
+			draw_statement(b, s, FIRST_ROW + at - top, i == b->selected);
+		at++;
+	}
 	part[0] = 0;
 	if (b->selected < f->count) /* a form may have no statements */
 		browser_text(b, b->fs.stmts[f->first + b->selected].help, part, LINE_MAX / 2);
-	put_line(b, b->rows - 3, part, ATTR_NORMAL);
-	put_ascii(b, b->rows - 2, b->message ? b->message : "", ATTR_NORMAL);
-	put_ascii(b, b->rows - 1, "Up/Down move  Enter change  +/- adjust  F10 save  Esc back",
-		  ATTR_NORMAL);
+	browser_put_line(b, b->rows - 3, part, ATTR_NORMAL);
+	draw_footer(b);
 	con()->SetAttribute(con(), ATTR_NORMAL);
 }
 
-static bool read_key(EFI_INPUT_KEY *key)
+/* Reads a key. */
+bool browser_read_key(EFI_INPUT_KEY *key)
 {
 	EFI_SIMPLE_TEXT_INPUT_PROTOCOL *in = core_st->ConIn;
 	UINTN index;
@@ -183,9 +219,10 @@ static bool read_key(EFI_INPUT_KEY *key)
 	}
 }
 
-static bool selectable(const struct ifr_statement *s)
+static bool selectable(struct browser *b, const struct ifr_statement *s)
 {
-	return s->question_id && !(s->question_flags & EFI_IFR_FLAG_READ_ONLY);
+	return s->question_id && !(s->question_flags & EFI_IFR_FLAG_READ_ONLY) &&
+	       !browser_hidden(b, s) && !browser_grayed(b, s);
 }
 
 /* Moves the selection to the next selectable statement in a direction. */
@@ -194,7 +231,7 @@ static void move(struct browser *b, int direction)
 	const struct ifr_form *f = shown(b);
 
 	for (int i = (int)b->selected + direction; i >= 0 && i < f->count; i += direction) {
-		if (selectable(&b->fs.stmts[f->first + i])) {
+		if (selectable(b, &b->fs.stmts[f->first + i])) {
 			b->selected = (UINT16)i;
 			return;
 		}
@@ -204,7 +241,7 @@ static void move(struct browser *b, int direction)
 static void first_selectable(struct browser *b)
 {
 	b->selected = 0;
-	if (shown(b)->count && !selectable(&b->fs.stmts[shown(b)->first]))
+	if (shown(b)->count && !selectable(b, &b->fs.stmts[shown(b)->first]))
 		move(b, 1);
 }
 
@@ -214,11 +251,10 @@ static void after_callback(struct browser *b, EFI_BROWSER_ACTION_REQUEST request
 	switch (request) {
 	case EFI_BROWSER_ACTION_REQUEST_SUBMIT:
 	case EFI_BROWSER_ACTION_REQUEST_FORM_APPLY:
-		browser_save(b);
+		browser_submit(b);
 		break;
 	case EFI_BROWSER_ACTION_REQUEST_FORM_SUBMIT_EXIT:
-		browser_save(b);
-		b->leave = true;
+		b->leave = !EFI_ERROR(browser_submit(b));
 		break;
 	case EFI_BROWSER_ACTION_REQUEST_EXIT:
 	case EFI_BROWSER_ACTION_REQUEST_FORM_DISCARD_EXIT:
@@ -232,18 +268,20 @@ static void after_callback(struct browser *b, EFI_BROWSER_ACTION_REQUEST request
 }
 
 /* Calls the driver's callback for a question: false when CHANGING refused the value. */
-static bool callback(struct browser *b, const struct ifr_statement *s, EFI_BROWSER_ACTION action,
-		     UINT64 value)
+bool browser_question_callback(struct browser *b, const struct ifr_statement *s,
+			       EFI_BROWSER_ACTION action, UINT64 value)
 {
 	EFI_BROWSER_ACTION_REQUEST request = EFI_BROWSER_ACTION_REQUEST_NONE;
 	EFI_IFR_TYPE_VALUE v = {.u64 = value};
-	UINT8 type = s->kind == IFR_ACTION     ? EFI_IFR_TYPE_ACTION
-		     : s->kind == IFR_CHECKBOX ? EFI_IFR_TYPE_BOOLEAN
-		     : s->kind == IFR_STRING   ? EFI_IFR_TYPE_STRING
-		     : s->width == 8	       ? EFI_IFR_TYPE_NUM_SIZE_64
-		     : s->width == 4	       ? EFI_IFR_TYPE_NUM_SIZE_32
-		     : s->width == 2	       ? EFI_IFR_TYPE_NUM_SIZE_16
-					       : EFI_IFR_TYPE_NUM_SIZE_8;
+	UINT8 type = s->kind == IFR_ACTION				? EFI_IFR_TYPE_ACTION
+		     : s->kind == IFR_CHECKBOX				? EFI_IFR_TYPE_BOOLEAN
+		     : s->kind == IFR_STRING || s->kind == IFR_PASSWORD ? EFI_IFR_TYPE_STRING
+		     : s->kind == IFR_DATE				? EFI_IFR_TYPE_DATE
+		     : s->kind == IFR_TIME				? EFI_IFR_TYPE_TIME
+		     : s->width == 8					? EFI_IFR_TYPE_NUM_SIZE_64
+		     : s->width == 4					? EFI_IFR_TYPE_NUM_SIZE_32
+		     : s->width == 2					? EFI_IFR_TYPE_NUM_SIZE_16
+									: EFI_IFR_TYPE_NUM_SIZE_8;
 	EFI_STATUS status;
 
 	if (!b->access || !(s->question_flags & EFI_IFR_FLAG_CALLBACK))
@@ -259,31 +297,51 @@ static bool callback(struct browser *b, const struct ifr_statement *s, EFI_BROWS
 	return true;
 }
 
-/* Gives a question a new value, through the driver's callback when it asks for one. */
-static void change(struct browser *b, const struct ifr_statement *s, UINT64 value)
+/* Gives a question a new value, through the driver's callback when it asks for one and
+ * unless one of its inconsistentif conditions holds with it. */
+void browser_change(struct browser *b, const struct ifr_statement *s, UINT64 value)
 {
-	if (!callback(b, s, EFI_BROWSER_ACTION_CHANGING, value)) {
+	UINT64 old = browser_value(b, s);
+
+	if (!browser_question_callback(b, s, EFI_BROWSER_ACTION_CHANGING, value)) {
 		b->message = "The driver refused the value.";
 		return;
 	}
 	browser_set_value(b, s, value);
+	if (browser_refused(b, s, IFR_COND_INCONSISTENT)) {
+		browser_set_value(b, s, old);
+		return;
+	}
 	b->dirty = true;
-	callback(b, s, EFI_BROWSER_ACTION_CHANGED, value);
+	browser_question_callback(b, s, EFI_BROWSER_ACTION_CHANGED, value);
 }
 
 /* Reads a line typed on the bottom row: false when Esc cancels it. */
 static bool read_line(struct browser *b, const char *label, CHAR16 *text, size_t max, bool digits)
 {
+	return browser_read_line(b, label, text, max, digits ? BROWSER_DIGITS : 0);
+}
+
+/* Reads a line typed on the bottom row. */
+bool browser_read_line(struct browser *b, const char *label, CHAR16 *text, size_t max, unsigned how)
+{
 	size_t n = str16_len(text);
+	bool digits = how & BROWSER_DIGITS;
 
 	for (;;) {
 		CHAR16 line[LINE_MAX];
 		EFI_INPUT_KEY key;
 		size_t at = append_ascii(line, 0, label);
 
-		append(line, at, text);
-		put_line(b, b->rows - 2, line, ATTR_SELECTED);
-		if (!read_key(&key) || key.ScanCode == SCAN_ESC)
+		if (how & BROWSER_MASKED) {
+			for (size_t i = 0; i < n && at < LINE_MAX - 1; i++)
+				line[at++] = '*';
+			line[at] = 0;
+		} else {
+			append(line, at, text);
+		}
+		browser_put_line(b, b->rows - 2, line, ATTR_SELECTED);
+		if (!browser_read_key(&key) || key.ScanCode == SCAN_ESC)
 			return false;
 		if (key.UnicodeChar == CHAR_CARRIAGE_RETURN)
 			return true;
@@ -312,7 +370,7 @@ static void edit_numeric(struct browser *b, const struct ifr_statement *s)
 		b->message = "Out of range: the value is unchanged.";
 		return;
 	}
-	change(b, s, v);
+	browser_change(b, s, v);
 }
 
 static void edit_string(struct browser *b, const struct ifr_statement *s)
@@ -326,14 +384,14 @@ static void edit_string(struct browser *b, const struct ifr_statement *s)
 		b->message = "Too short: the text is unchanged.";
 		return;
 	}
-	if (!callback(b, s, EFI_BROWSER_ACTION_CHANGING, 0))
+	if (!browser_question_callback(b, s, EFI_BROWSER_ACTION_CHANGING, 0))
 		return;
 	browser_set_string(b, s, text);
 	b->dirty = true;
 }
 
-/* The one-of's option after (or before) the current one. */
-static UINT64 next_option(const struct browser *b, const struct ifr_statement *s, int direction)
+/* The one-of's shown option after (or before) the current one. */
+static UINT64 next_option(struct browser *b, const struct ifr_statement *s, int direction)
 {
 	UINT64 v = browser_value(b, s);
 	int count = s->option_count, at = 0;
@@ -342,7 +400,11 @@ static UINT64 next_option(const struct browser *b, const struct ifr_statement *s
 		if (b->fs.options[s->first_option + i].value == v)
 			at = i;
 	}
-	at = ((at + direction) % count + count) % count;
+	for (int tries = 0; tries < count; tries++) {
+		at = ((at + direction) % count + count) % count;
+		if (!browser_option_hidden(b, &b->fs.options[s->first_option + at]))
+			break;
+	}
 	return b->fs.options[s->first_option + at].value;
 }
 
@@ -362,11 +424,11 @@ static void activate(struct browser *b, const struct ifr_statement *s)
 {
 	switch (s->kind) {
 	case IFR_CHECKBOX:
-		change(b, s, !browser_value(b, s));
+		browser_change(b, s, !browser_value(b, s));
 		break;
 	case IFR_ONE_OF:
 		if (s->option_count)
-			change(b, s, next_option(b, s, 1));
+			browser_change(b, s, next_option(b, s, 1));
 		break;
 	case IFR_NUMERIC:
 		edit_numeric(b, s);
@@ -377,9 +439,19 @@ static void activate(struct browser *b, const struct ifr_statement *s)
 	case IFR_GOTO:
 		open_form(b, s);
 		break;
+	case IFR_ORDERED_LIST:
+		browser_edit_ordered(b, s);
+		break;
+	case IFR_DATE:
+	case IFR_TIME:
+		browser_edit_date_time(b, s);
+		break;
+	case IFR_PASSWORD:
+		browser_password(b, s);
+		break;
 	case IFR_ACTION:
-		callback(b, s, EFI_BROWSER_ACTION_CHANGING, 0);
-		callback(b, s, EFI_BROWSER_ACTION_CHANGED, 0);
+		browser_question_callback(b, s, EFI_BROWSER_ACTION_CHANGING, 0);
+		browser_question_callback(b, s, EFI_BROWSER_ACTION_CHANGED, 0);
 		b->message = "Done.";
 		break;
 	default:
@@ -393,13 +465,13 @@ static void adjust(struct browser *b, const struct ifr_statement *s, int directi
 	UINT64 v = browser_value(b, s), step = s->step ? s->step : 1;
 
 	if (s->kind == IFR_ONE_OF && s->option_count)
-		change(b, s, next_option(b, s, direction));
+		browser_change(b, s, next_option(b, s, direction));
 	if (s->kind != IFR_NUMERIC)
 		return;
 	if (direction > 0 && s->max >= step && v <= s->max - step)
-		change(b, s, v + step);
+		browser_change(b, s, v + step);
 	else if (direction < 0 && v >= s->min + step)
-		change(b, s, v - step);
+		browser_change(b, s, v - step);
 }
 
 /* Esc on the first form: asks about unsaved changes, then leaves. */
@@ -414,11 +486,15 @@ static void leave(struct browser *b)
 	}
 	while (b->dirty) {
 		put_ascii(b, b->rows - 2, "Save changes? (Y/N, Esc stays)", ATTR_SELECTED);
-		if (!read_key(&key) || key.ScanCode == SCAN_ESC)
+		if (!browser_read_key(&key) || key.ScanCode == SCAN_ESC)
 			return;
 		if (key.UnicodeChar == 'y' || key.UnicodeChar == 'Y') {
-			if (!EFI_ERROR(browser_save(b)))
+			if (!EFI_ERROR(browser_submit(b))) {
 				b->request = EFI_BROWSER_ACTION_REQUEST_SUBMIT;
+				break;
+			}
+			if (b->error[0])
+				return; /* a nosubmitif holds: the user stays to fix it */
 			break;
 		}
 		if (key.UnicodeChar == 'n' || key.UnicodeChar == 'N')
@@ -429,8 +505,8 @@ static void leave(struct browser *b)
 
 static void save_key(struct browser *b)
 {
-	if (EFI_ERROR(browser_save(b))) {
-		b->message = "Saving failed.";
+	if (EFI_ERROR(browser_submit(b))) {
+		b->message = b->error[0] ? NULL : "Saving failed.";
 		return;
 	}
 	b->message = "Saved.";
@@ -441,9 +517,10 @@ static void on_key(struct browser *b, const EFI_INPUT_KEY *key)
 {
 	const struct ifr_form *f = shown(b);
 	const struct ifr_statement *s = f->count ? &b->fs.stmts[f->first + b->selected] : NULL;
-	bool editable = s && selectable(s);
+	bool editable = s && selectable(b, s);
 
 	b->message = NULL;
+	b->error[0] = 0;
 	if (key->ScanCode == SCAN_UP || key->ScanCode == SCAN_DOWN)
 		move(b, key->ScanCode == SCAN_UP ? -1 : 1);
 	else if (key->ScanCode == SCAN_ESC)
@@ -456,11 +533,33 @@ static void on_key(struct browser *b, const EFI_INPUT_KEY *key)
 		adjust(b, s, key->UnicodeChar == '+' ? 1 : -1);
 }
 
+/* The selection after the form set was read again: on the same question when it is still
+ * in the form, else on the first one that can be chosen. */
+static void reread(struct browser *b)
+{
+	const struct ifr_form *f = shown(b);
+	EFI_QUESTION_ID id =
+	    b->selected < f->count ? b->fs.stmts[f->first + b->selected].question_id : 0;
+
+	if (!browser_reread(b))
+		return;
+	f = shown(b);
+	for (UINT16 i = 0; id && i < f->count; i++) {
+		if (b->fs.stmts[f->first + i].question_id == id &&
+		    selectable(b, &b->fs.stmts[f->first + i])) {
+			b->selected = i;
+			return;
+		}
+	}
+	first_selectable(b);
+}
+
 /* Shows the forms until the user leaves. */
 void browser_run(struct browser *b)
 {
 	UINTN cols = 80, rows = 25;
 	EFI_INPUT_KEY key;
+	int got;
 
 	if (!con())
 		return;
@@ -470,10 +569,19 @@ void browser_run(struct browser *b)
 	b->rows = rows < 10 ? 10 : rows;
 	first_selectable(b);
 	while (!b->leave) {
+		if (b->list->generation != b->generation)
+			reread(b);
 		draw(b);
-		if (!read_key(&key))
+		got = browser_refresh_interval(b)
+			  ? browser_read_key_within(browser_refresh_interval(b), &key)
+		      : browser_read_key(&key) ? 1
+					       : -1;
+		if (got < 0)
 			break;
-		on_key(b, &key);
+		if (got)
+			on_key(b, &key);
+		else
+			browser_refresh(b);
 	}
 	con()->SetAttribute(con(), ATTR_NORMAL);
 	con()->ClearScreen(con());

@@ -79,8 +79,9 @@ static bool one_request(struct hii_cfg *c, struct hii_cfg_hdr *h)
 typedef EFI_STATUS (*route_fn)(EFI_HII_CONFIG_ACCESS_PROTOCOL *access, CHAR16 *request,
 			       EFI_STRING *progress, struct hii_cfg_out *out);
 
-static EFI_STATUS extract_one(EFI_HII_CONFIG_ACCESS_PROTOCOL *access, CHAR16 *request,
-			      EFI_STRING *progress, struct hii_cfg_out *out)
+/* Asks a driver for one request and appends its answer. */
+EFI_STATUS hii_config_extract_one(EFI_HII_CONFIG_ACCESS_PROTOCOL *access, CHAR16 *request,
+				  EFI_STRING *progress, struct hii_cfg_out *out)
 {
 	EFI_STRING results = NULL;
 	EFI_STATUS status = access->ExtractConfig(access, request, progress, &results);
@@ -163,7 +164,7 @@ static EFI_STATUS EFIAPI routing_extract_config(const EFI_HII_CONFIG_ROUTING_PRO
 	*Results = NULL;
 	if (!Request)
 		return EFI_INVALID_PARAMETER;
-	status = route_all(Request, extract_one, Progress, &out);
+	status = route_all(Request, hii_config_extract_one, Progress, &out);
 	*Results = hii_cfg_out_take(&out);
 	if (!EFI_ERROR(status) && !*Results)
 		status = EFI_OUT_OF_RESOURCES;
@@ -185,7 +186,8 @@ static EFI_STATUS EFIAPI routing_route_config(const EFI_HII_CONFIG_ROUTING_PROTO
 	return route_all(Configuration, route_one, Progress, NULL);
 }
 
-/* ExportConfig: every driver's whole configuration, asked with a NULL request (35.5.1). */
+/* ExportConfig: every driver's whole configuration: the varstores of its forms, or, for a
+ * driver without forms, whatever it gives for a NULL request (35.5.1). */
 static EFI_STATUS EFIAPI routing_export_config(const EFI_HII_CONFIG_ROUTING_PROTOCOL *This,
 					       EFI_STRING *Results)
 {
@@ -202,8 +204,9 @@ static EFI_STATUS EFIAPI routing_export_config(const EFI_HII_CONFIG_ROUTING_PROT
 		EFI_STRING progress;
 
 		if (!EFI_ERROR(protocol_get(handles[i], &efi_hii_config_access_protocol_guid,
-					    (void **)&access)))
-			extract_one(access, NULL, &progress, &out);
+					    (void **)&access)) &&
+		    !hii_config_export_forms(handles[i], access, &out))
+			hii_config_extract_one(access, NULL, &progress, &out);
 	}
 	pool_free(handles);
 	*Results = hii_cfg_out_take(&out);

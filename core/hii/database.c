@@ -193,6 +193,7 @@ static EFI_STATUS EFIAPI hii_update_package_list(const EFI_HII_DATABASE_PROTOCOL
 		list_add_tail(&package->link, &list->packages);
 		hii_notify(list, package, EFI_HII_DATABASE_NOTIFY_ADD_PACK);
 	}
+	list->generation++;
 	return EFI_SUCCESS;
 }
 

@@ -30,6 +30,7 @@ struct hii_list {
 	EFI_GUID guid;
 	EFI_HANDLE driver;    /* DriverHandle of NewPackageList, may be NULL */
 	struct list packages; /* of struct hii_package, in the order given */
+	UINT32 generation;    /* counts UpdatePackageList calls (the browser re-reads) */
 };
 
 /* Every package list, in the order they were added. */
@@ -96,6 +97,23 @@ CHAR16 *hii_cfg_out_take(struct hii_cfg_out *o);
  * (config_routing.c): NULL when no handle has both. */
 struct hii_cfg_hdr;
 EFI_HII_CONFIG_ACCESS_PROTOCOL *hii_config_access_for(const CHAR16 *s, const struct hii_cfg_hdr *h);
+
+/* Asks a driver's Config Access for one request and appends its answer to out (after a
+ * '&' when out is not empty) (config_routing.c). */
+EFI_STATUS hii_config_extract_one(EFI_HII_CONFIG_ACCESS_PROTOCOL *access, CHAR16 *request,
+				  EFI_STRING *progress, struct hii_cfg_out *out);
+
+struct ifr_varstore;
+
+/* The <ConfigRequest> of a whole buffer varstore: its <ConfigHdr> (GUID, NAME, PATH of
+ * path, empty when NULL) and &OFFSET=0&WIDTH=size; NULL without memory (config_export.c). */
+CHAR16 *hii_config_store_request(const struct ifr_varstore *v,
+				 const EFI_DEVICE_PATH_PROTOCOL *path);
+
+/* Appends what a driver gives for the buffer varstores of the forms of its package lists;
+ * false when none of its lists holds a forms package (config_export.c). */
+bool hii_config_export_forms(EFI_HANDLE driver, EFI_HII_CONFIG_ACCESS_PROTOCOL *access,
+			     struct hii_cfg_out *out);
 
 /* The routing protocol's conversions (config_block.c). */
 EFI_STATUS EFIAPI hii_block_to_config(const EFI_HII_CONFIG_ROUTING_PROTOCOL *This,

@@ -36,8 +36,8 @@ static EFI_HII_DATABASE_PROTOCOL *db(void)
 static EFI_HII_HANDLE add_list(void (*edit)(UINT8 *forms, size_t size), bool with_forms)
 {
 	static struct hii_builder b;
-	UINT8 forms[1024], strings[1024];
-	size_t nf = ft_forms_package(forms, sizeof(forms));
+	UINT8 forms[2048], strings[2048];
+	size_t nf = ft_forms_package(forms, sizeof(forms), 0);
 	size_t ns = ft_strings_package(strings, sizeof(strings));
 	EFI_HII_HANDLE h = NULL;
 

@@ -3,7 +3,9 @@
  * balanced, statements inside forms, options inside one-ofs, storage inside its varstore,
  * gotos to forms that exist) and one form set is read into arrays the caller gives, before
  * the browser uses any of it. Pure logic, bounded by the size given, for the unit tests and
- * the fuzzer. Expressions (suppressif, grayoutif, ...) are stepped over, not evaluated. */
+ * the fuzzer. The expressions of conditions (suppressif, grayoutif, disableif,
+ * inconsistentif, nosubmitif) are kept as ranges of the package and evaluated by
+ * ifr_expr.c each time the browser needs them. */
 #ifndef EMBER_CORE_HII_IFR_H
 #define EMBER_CORE_HII_IFR_H
 
@@ -23,6 +25,29 @@ enum ifr_kind {
 	IFR_STRING,
 	IFR_GOTO,
 	IFR_ACTION,
+	IFR_ORDERED_LIST,
+	IFR_DATE,
+	IFR_TIME,
+	IFR_PASSWORD,
+};
+
+/* What a condition's expression, when true, does (33.3.8.3). */
+enum ifr_cond_kind {
+	IFR_COND_SUPPRESS,     /* the statements inside are not shown */
+	IFR_COND_GRAY_OUT,     /* shown, not changeable */
+	IFR_COND_DISABLE,      /* as suppress */
+	IFR_COND_INCONSISTENT, /* the question's new value is refused with the error */
+	IFR_COND_NO_SUBMIT,    /* the save is refused with the error */
+};
+
+/* A condition and its expression, a range of opcodes of the package. */
+struct ifr_cond {
+	enum ifr_cond_kind kind;
+	UINT16 parent;	     /* the enclosing condition's index + 1, 0 for none */
+	UINT16 stmt;	     /* inconsistent / no-submit: the question's statement index */
+	EFI_STRING_ID error; /* inconsistent / no-submit: the error string */
+	UINT32 expr_at, expr_len;
+	bool known; /* every opcode one the evaluator knows; false: never true */
 };
 
 /* An option of a one-of. */
@@ -30,6 +55,7 @@ struct ifr_option {
 	EFI_STRING_ID text;
 	UINT8 flags, type;
 	UINT64 value;
+	UINT16 cond; /* the innermost enclosing condition's index + 1, 0 for none */
 };
 
 /* A statement or question of a form. */
@@ -40,7 +66,12 @@ struct ifr_statement {
 	EFI_VARSTORE_ID varstore_id;	      /* 0: no storage */
 	UINT16 var_offset;		      /* in the varstore's buffer */
 	UINT8 question_flags, flags;
-	UINT8 width;		/* bytes of storage: 1 checkbox, 1-8 one-of/numeric, 2*max string */
+	/* Bytes of storage: 1 checkbox, 1-8 one-of/numeric, 2*max string, 4 date, 3 time; of
+	 * each entry for an ordered list (from its options' type). */
+	UINT8 width;
+	UINT8 containers;	/* ordered list: its MaxContainers entries */
+	UINT16 cond;		/* the innermost enclosing condition's index + 1, 0 for none */
+	UINT8 refresh;		/* REFRESH: seconds between re-reads of the value, 0 for none */
 	UINT8 min_len, max_len; /* string, in characters */
 	UINT64 min, max, step;	/* numeric (one-of: from its flags' width) */
 	UINT16 first_option, option_count;
@@ -76,8 +107,42 @@ struct ifr_formset {
 	struct ifr_statement *stmts;
 	struct ifr_option *options;
 	struct ifr_varstore *stores;
-	UINT16 form_count, stmt_count, option_count, store_count;
+	struct ifr_cond *conds;
+	UINT16 form_count, stmt_count, option_count, store_count, cond_count;
+	const UINT8 *package; /* the package read, where the expressions are */
+	size_t size;
 };
+
+/* An expression's view of the questions: a question's value, false when it has none that
+ * an expression can use (no storage, a string, ...). */
+struct ifr_expr_env {
+	bool (*question)(void *ctx, EFI_QUESTION_ID id, UINT64 *value);
+	void *ctx;
+};
+
+#define IFR_EXPR_STACK_MAX 16
+
+/* Whether an opcode is one of expressions (known to the evaluator or not). */
+bool ifr_expr_op(UINT8 op);
+
+/* Checks an expression (its opcodes, len bytes): NULL when every opcode is one the
+ * evaluator knows, long enough, and the stack ends with one value; *known false (and NULL)
+ * when an opcode is an expression opcode the evaluator does not know. */
+const char *ifr_expr_check(const UINT8 *expr, size_t len, bool *known);
+
+/* Evaluates a checked expression: 1 true (non-zero), 0 false, -1 undefined (a question
+ * without a value, a division by zero, ...). Bounded by len and the stack whatever the
+ * bytes. */
+int ifr_expr_eval(const UINT8 *expr, size_t len, const struct ifr_expr_env *env);
+
+/* Whether a condition holds: its expression is known and true. */
+bool ifr_cond_holds(const struct ifr_formset *fs, const struct ifr_cond *c,
+		    const struct ifr_expr_env *env);
+
+/* Whether a condition of a kind (DISABLE counts as SUPPRESS) holds among those around a
+ * statement or option (its cond field). */
+bool ifr_cond_around(const struct ifr_formset *fs, UINT16 cond, enum ifr_cond_kind kind,
+		     const struct ifr_expr_env *env);
 
 /* The number of opcodes of a forms package (header included in size), 0 when they do not
  * fill it exactly. */
