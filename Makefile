@@ -88,7 +88,7 @@ EMBER_FW := $(BUILD)/ember-fw
 UNIT_TESTS := $(BUILD)/unit-tests
 UNIT_TESTS_ASAN := $(BUILD)/unit-tests-asan
 FUZZERS := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRC))
-APP_EFIS := $(patsubst %,$(BUILD)/apps/%.efi,$(APPS))
+APP_EFIS := $(patsubst %,$(BUILD)/apps/%.efi,$(APPS)) $(BUILD)/apps/forms-driver.efi
 PROGRAM_EFIS := $(patsubst %,$(BUILD)/tests/programs/%.efi,$(GNUEFI_PROGRAMS))
 
 .PHONY: all deps firmware install check check-unit check-integration check-fuzz check-format check-aarch64 aarch64-objs coverage bench run clean format
@@ -361,6 +361,13 @@ $(BUILD)/apps/%.efi: $$(call obj,pe,$$(call find_c,apps/$$*)) $$(patsubst %.S,$(
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(PE_LDFLAGS) -o $@ $^
+
+# forms-driver is forms-test linked as a boot service driver: it stays resident with its form
+# set (for the setup screen's device settings).
+$(BUILD)/apps/forms-driver.efi: $(call obj,pe,$(call find_c,apps/forms-test)) $(PE_LIB_OBJ)
+	@mkdir -p $(dir $@)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(PE_LDFLAGS) -Wl,-subsystem:efi_boot_service_driver -o $@ $^
 
 # setup-backends-test drives the setup screen's Secure Boot and settings backends.
 SETUP_BACKENDS := $(wildcard apps/setup/sb_keys.c apps/setup/settings_display.c apps/setup/settings_serial.c \

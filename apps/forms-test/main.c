@@ -3,7 +3,9 @@
  * Access protocol that keeps the settings in the variable FtData), opens it with the Form
  * Browser's SendForm, and once the user leaves prints the variable and how often its action
  * callback ran, for tests that drive the browser with keys. Its "Add entry" action updates
- * the package list while the form is shown, as drivers that fill labels do. */
+ * the package list while the form is shown, as drivers that fill labels do. Linked as a
+ * boot service driver (build/apps/forms-driver.efi) it publishes the same and stays, a
+ * device driver's form set for the setup screen to show. */
 #include "../lib/app.h"
 #include "pure/form_package.h"
 #include <efi/protocol/device_path.h>
@@ -11,6 +13,7 @@
 #include <efi/protocol/hii_config_access.h>
 #include <efi/protocol/hii_config_routing.h>
 #include <efi/protocol/hii_database.h>
+#include <efi/protocol/loaded_image.h>
 #include <efi/protocol/hii_string.h>
 #include <ember/lib/guids.h>
 
@@ -190,6 +193,16 @@ static void report(EFI_STATUS status, EFI_BROWSER_ACTION_REQUEST request)
 		  data[FT_OFF_TURBO], added, password);
 }
 
+/* Whether this image was loaded as a boot service driver (the forms-driver.efi build). */
+static bool resident(EFI_HANDLE image)
+{
+	EFI_LOADED_IMAGE_PROTOCOL *li;
+
+	return !EFI_ERROR(app_bs->HandleProtocol(image, (EFI_GUID *)&efi_loaded_image_protocol_guid,
+						 (void **)&li)) &&
+	       li->ImageCodeType == EfiBootServicesCode;
+}
+
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 {
 	static UINT8 list[LIST_ROOM];
@@ -218,6 +231,12 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 						  &hii))) {
 		app_print("forms-test: publishing the forms: %r\n", status);
 		return EFI_ABORTED;
+	}
+	/* Built as a boot service driver (forms-driver.efi), it stays with its form set, as a
+	 * device's driver does, for the setup screen to show. */
+	if (resident(image)) {
+		app_print("forms-test: resident\n");
+		return EFI_SUCCESS;
 	}
 	status = browser->SendForm(browser, &hii, 1, (EFI_GUID *)&ft_guid, 0, NULL, &request);
 	report(status, request);

@@ -17,6 +17,7 @@ extern const EFI_GUID setup_formset_guid;
 extern EFI_HII_CONFIG_ROUTING_PROTOCOL *setup_routing;
 extern EFI_FORM_BROWSER2_PROTOCOL *setup_browser;
 extern EFI_HII_STRING_PROTOCOL *setup_strings;
+extern EFI_HII_DATABASE_PROTOCOL *setup_database;
 /* The published package list, 0 between two builds. */
 extern EFI_HII_HANDLE setup_hii;
 

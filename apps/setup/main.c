@@ -21,7 +21,9 @@ EFI_FORM_BROWSER2_PROTOCOL *setup_browser;
 EFI_HII_STRING_PROTOCOL *setup_strings;
 EFI_HII_HANDLE setup_hii;
 EFI_FORM_ID setup_reopen;
-static EFI_HII_DATABASE_PROTOCOL *database;
+EFI_HII_DATABASE_PROTOCOL *setup_database;
+static EFI_HII_HANDLE other_hii; /* a driver's form set to show next */
+static EFI_GUID other_form_set;
 
 static const struct {
 	VENDOR_DEVICE_PATH vendor;
@@ -39,6 +41,28 @@ void setup_rebuild(EFI_FORM_ID reopen, EFI_BROWSER_ACTION_REQUEST *request)
 		*request = EFI_BROWSER_ACTION_REQUEST_FORM_SUBMIT_EXIT;
 }
 
+/* Asks for a driver's form set: the browser saves and leaves, run() shows it. */
+void setup_show_form_set(EFI_HII_HANDLE hii, const EFI_GUID *form_set, EFI_FORM_ID reopen,
+			 EFI_BROWSER_ACTION_REQUEST *request)
+{
+	other_hii = hii;
+	other_form_set = *form_set;
+	setup_rebuild(reopen, request);
+}
+
+/* Shows the driver's form set asked for; its driver's Config Access saves it. */
+static EFI_STATUS show_other(EFI_BROWSER_ACTION_REQUEST *request)
+{
+	EFI_HII_HANDLE hii = other_hii;
+	EFI_STATUS status;
+
+	other_hii = NULL;
+	status = setup_browser->SendForm(setup_browser, &hii, 1, &other_form_set, 0, NULL, request);
+	if (EFI_ERROR(status))
+		app_print("setup: showing the driver's forms: %r\n", status);
+	return status;
+}
+
 /* Changes a string of the shown form set. */
 EFI_STATUS setup_set_string(EFI_STRING_ID id, const CHAR16 *text)
 {
@@ -51,7 +75,7 @@ EFI_STATUS setup_set_string(EFI_STRING_ID id, const CHAR16 *text)
 static bool find_protocols(void)
 {
 	return !EFI_ERROR(app_bs->LocateProtocol((EFI_GUID *)&efi_hii_database_protocol_guid, NULL,
-						 (void **)&database)) &&
+						 (void **)&setup_database)) &&
 	       !EFI_ERROR(app_bs->LocateProtocol((EFI_GUID *)&efi_hii_string_protocol_guid, NULL,
 						 (void **)&setup_strings)) &&
 	       !EFI_ERROR(app_bs->LocateProtocol((EFI_GUID *)&efi_hii_config_routing_protocol_guid,
@@ -70,7 +94,7 @@ static EFI_STATUS show(EFI_HANDLE driver, EFI_FORM_ID form, EFI_BROWSER_ACTION_R
 		app_print("setup: the forms do not fit\n");
 		return EFI_OUT_OF_RESOURCES;
 	}
-	status = database->NewPackageList(database, list, driver, &setup_hii);
+	status = setup_database->NewPackageList(setup_database, list, driver, &setup_hii);
 	app_free(list);
 	if (EFI_ERROR(status)) {
 		app_print("setup: publishing the forms: %r\n", status);
@@ -79,7 +103,7 @@ static EFI_STATUS show(EFI_HANDLE driver, EFI_FORM_ID form, EFI_BROWSER_ACTION_R
 	setup_reopen = 0;
 	status = setup_browser->SendForm(setup_browser, &setup_hii, 1,
 					 (EFI_GUID *)&setup_formset_guid, form, NULL, request);
-	database->RemovePackageList(database, setup_hii);
+	setup_database->RemovePackageList(setup_database, setup_hii);
 	setup_hii = NULL;
 	return status;
 }
@@ -93,6 +117,10 @@ static EFI_STATUS run(EFI_HANDLE driver, EFI_BROWSER_ACTION_REQUEST *request)
 	for (;;) {
 		*request = EFI_BROWSER_ACTION_REQUEST_NONE;
 		status = show(driver, form, request);
+		if (!EFI_ERROR(status) && other_hii) {
+			*request = EFI_BROWSER_ACTION_REQUEST_NONE;
+			show_other(request); /* a failure is shown; the app goes on */
+		}
 		if (EFI_ERROR(status) || *request == EFI_BROWSER_ACTION_REQUEST_RESET)
 			return status;
 		if (setup_reopen)

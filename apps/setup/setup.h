@@ -19,6 +19,7 @@
 #define SETUP_FORM_MAIN 1
 #define SETUP_FORM_BOOT 2
 #define SETUP_FORM_RESET 3
+#define SETUP_FORM_DEVICES 4
 #define SETUP_FORM_SECURE_BOOT 16
 #define SETUP_FORM_RESOLUTION 17
 #define SETUP_FORM_SERIAL 18
@@ -81,6 +82,11 @@ const struct setup_page *setup_page_of(EFI_FORM_ID form);
  * deleted) and shown at form reopen: sets *request so that the browser saves and leaves,
  * and the app then publishes and shows the new form set. */
 void setup_rebuild(EFI_FORM_ID reopen, EFI_BROWSER_ACTION_REQUEST *request);
+
+/* Asks for another driver's form set to be shown: the browser saves what the user changed
+ * and leaves, the app shows that form set with SendForm, then its own again at reopen. */
+void setup_show_form_set(EFI_HII_HANDLE hii, const EFI_GUID *form_set, EFI_FORM_ID reopen,
+			 EFI_BROWSER_ACTION_REQUEST *request);
 
 /* Changes a string of the published form set (shown at the browser's next redraw). */
 EFI_STATUS setup_set_string(EFI_STRING_ID id, const CHAR16 *text);

@@ -46,6 +46,9 @@ static const char *vars_file;  /* --vars FILE; NULL: a new store in RAM */
 static const char *tpm_socket; /* --tpm SOCKET; NULL: no TPM */
 static bool screen_console;    /* --screen */
 static bool firmware_ui;       /* --firmware-ui: APP is the firmware's own setup program */
+#define MAX_DRIVERS 8
+static const char *driver_files[MAX_DRIVERS]; /* --driver: started before APP */
+static int driver_count;
 
 static const char usage_text[] =
     "usage: ember-run [options] APP.efi [ARGS...]\n"
@@ -77,6 +80,9 @@ static const char usage_text[] =
     "  --debug               print Ember's debug log on stderr\n"
     "  --firmware-ui         APP (a host file) runs as the firmware's own setup program:\n"
     "                        it may write Secure Boot keys as the platform owner\n"
+    "  --driver FILE.efi     load and start a driver (a boot or runtime service driver\n"
+    "                        image) before APP, then connect it to the devices, as the\n"
+    "                        UEFI Shell's load does; repeatable\n"
     "  --keep-going          a program that crashes is reported and ended as if it had\n"
     "                        called Exit(EFI_ABORTED); the program that started it goes\n"
     "                        on (without it, a crash ends ember-run with status 3)\n"
@@ -129,10 +135,10 @@ static void parse_options(int argc, char **argv)
 
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
 		const char *a = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
-		bool takes_value = !strcmp(a, "--esp") || !strcmp(a, "--disk") ||
-				   !strcmp(a, "--gop") || !strcmp(a, "--screenshot") ||
-				   !strcmp(a, "--mem") || !strcmp(a, "--vars") ||
-				   !strcmp(a, "--tpm") || !strcmp(a, "--net");
+		bool takes_value =
+		    !strcmp(a, "--esp") || !strcmp(a, "--disk") || !strcmp(a, "--gop") ||
+		    !strcmp(a, "--screenshot") || !strcmp(a, "--mem") || !strcmp(a, "--vars") ||
+		    !strcmp(a, "--tpm") || !strcmp(a, "--net") || !strcmp(a, "--driver");
 		if (takes_value && !value)
 			usage_error("option %s needs a value", a);
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -173,6 +179,10 @@ static void parse_options(int argc, char **argv)
 			opt.gdb = opt.gdb_print = true;
 		} else if (!strcmp(a, "--break-at-entry")) {
 			opt.gdb = opt.break_at_entry = true;
+		} else if (!strcmp(a, "--driver")) {
+			if (driver_count == MAX_DRIVERS)
+				usage_error("%s", "more than 8 --driver options");
+			driver_files[driver_count++] = value;
 		} else if (!strcmp(a, "--firmware-ui")) {
 			firmware_ui = true;
 		} else if (!strcmp(a, "--keep-going")) {
@@ -345,6 +355,36 @@ out:
 	return image;
 }
 
+/* The --driver images, loaded from their host files and started; then every controller is
+ * connected again, so that they bind where they can. A driver that fails ends ember-run. */
+static void start_drivers(void)
+{
+	for (int i = 0; i < driver_count; i++) {
+		const char *name = driver_files[i], *base = strrchr(name, '/');
+		const char *reason = NULL;
+		UINTN size = 0;
+		void *file = read_host_file(name, &size);
+		EFI_HANDLE image = NULL;
+		EFI_STATUS status =
+		    file ? image_load(false, core_image_handle, NULL, file, size, &image, &reason)
+			 : EFI_NOT_FOUND;
+
+		free(file);
+		if (!EFI_ERROR(status)) {
+			image_set_name(image, base ? base + 1 : name);
+			status = image_start(image, NULL, NULL);
+			reason = NULL;
+		}
+		if (EFI_ERROR(status)) {
+			fprintf(stderr, "ember-run: driver %s: %s\n", name,
+				reason ? reason : efi_status_name(status));
+			exit(2);
+		}
+	}
+	if (driver_count)
+		driver_connect_all();
+}
+
 static void set_load_options(EFI_HANDLE image)
 {
 	EFI_LOADED_IMAGE_PROTOCOL *li;
@@ -477,6 +517,7 @@ int main(int argc, char **argv)
 	if (tpm_socket)
 		hosted_tpm_start(tpm_socket);
 	start_devices(&esp_path);
+	start_drivers();
 	r.image = load_app(esp_path);
 	set_load_options(r.image);
 	if (hosted_options.trace)

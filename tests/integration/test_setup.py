@@ -2,7 +2,9 @@
 80x25 terminal: its boot page reorders the options, enables and disables them, sets the
 timeout, deletes an option (after a confirmation), adds one for a file chosen in its file
 picker and boots a file; the Form Browser saves through the app's Config Access, and the
-variables are read back from the store file with ember-varstore.
+variables are read back from the store file with ember-varstore. A driver's own form set
+(forms-driver.efi, started with --driver) is listed under Device settings and saved through
+that driver's Config Access.
 """
 import os
 import struct
@@ -15,6 +17,7 @@ from test_console import drain, read_until, spawn_on_pty
 VARSTORE = BUILD / "ember-varstore"
 DOWN, ESC, F10 = b"\x1b[B", b"\x1b", b"\x1b[21~"
 FOOTER = b"F10 save"
+FT_GUID = "8d2b7f3e-51a4-4c06-9b1e-2f446a7013c5"  # apps/forms-test's variable
 
 
 def load_option(description, path, attributes=1):
@@ -164,3 +167,30 @@ def test_add_an_option_and_boot_a_file(tmp_path):
     assert order == struct.pack("<3H", 1, 2, 0), order
     option = getvar(vars_file, "Boot0000")
     assert option[0] & 1 and "MARKER.EFI".encode("utf-16-le") in option
+
+
+def test_a_drivers_form_set_in_device_settings(tmp_path):
+    """forms-test linked as a boot service driver stays with its form set; the setup screen
+    lists it under Device settings, shows it, and the checkbox turned on there is saved
+    through the driver's Config Access into its FtData variable; leaving comes back to
+    the setup screen."""
+    vars_file = tmp_path / "vars.fd"
+    steps = [
+        (DOWN * 6, FOOTER),
+        (b"\r", b"The settings drivers offer"),   # Device settings
+        (b"\r", b"Enable feature"),                # Forms test: the driver's form set
+        (b"\r", b"[X]"),                           # its checkbox on
+        (F10, b"Saved"),
+        (ESC, b"The settings drivers offer"),      # back in the setup screen
+    ] + [(ESC, b"Enter opens a page"), (ESC, b"setup: done")]
+    out = run_setup(vars_file, steps, extra=("--driver", BUILD / "apps" / "forms-driver.efi"))
+    assert "forms-test: resident" in out, out[-800:]
+    assert "Forms test" in out, out[-800:]
+    got = subprocess.run([VARSTORE, vars_file, "get", "FtData", FT_GUID, "--raw"],
+                         capture_output=True)
+    assert got.returncode == 0 and got.stdout[0] == 1, got  # enable, the first byte
+
+
+def test_device_settings_without_drivers_forms(tmp_path):
+    steps = [(DOWN * 6, FOOTER), (b"\r", b"No driver offers settings")] + leave()
+    run_setup(tmp_path / "vars.fd", steps)

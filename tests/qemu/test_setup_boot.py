@@ -10,6 +10,12 @@ over the serial console in QEMU.
   removable-media file sets OsIndications and resets, as `systemctl reboot --firmware-setup` does
   from Linux) opens the firmware's setup screen on the next boot: Ember's, and on OVMF,
   the oracle, OVMF's front page ("Device Manager", "Boot Manager").
+- A driver's own form set appears under Device settings: apps/forms-test linked as a boot
+  service driver (forms-driver.efi), put in the firmware volume of a copy of
+  ember-code.fd by ember-fw, stays resident with its form set; the setup screen shows it,
+  and the checkbox turned on there is saved through the driver's Config Access (its FtData
+  variable). Ember only: OVMF's own browser shows the same form set in
+  test_forms_browser.py, which proves the form set; OVMF has no volume ember-fw can add to.
 """
 import struct
 import subprocess
@@ -21,6 +27,8 @@ from conftest import BUILD, FW
 from disk_images import fat_partition
 
 MARKER = BUILD / "tests" / "programs" / "boot_marker.efi"
+FORMS_DRIVER = BUILD / "apps" / "forms-driver.efi"
+FT_GUID = "8d2b7f3e-51a4-4c06-9b1e-2f446a7013c5"  # apps/forms-test's variable
 VARSTORE = BUILD / "ember-varstore"
 DOWN, ESC, F10 = "\x1b[B", "\x1b", "\x1b[21~"
 FOOTER = "F10 save"
@@ -118,3 +126,29 @@ def test_shell_exit_opens_the_setup_screen(machine, firmware):
     if firmware == "bios":
         m.expect(FOOTER)
         press(m, ESC, "Shell> ")
+
+
+def test_a_drivers_form_set_in_device_settings(machine, tmp_path):
+    code = tmp_path / "code.fd"
+    code.write_bytes((FW / "ember-code.fd").read_bytes())
+    subprocess.run([BUILD / "ember-fw", code, "add", FORMS_DRIVER], check=True,
+                   capture_output=True)
+    vars_file = tmp_path / "vars.fd"
+    vars_file.write_bytes((FW / "ember-vars.fd").read_bytes())
+    setvar(vars_file, "OsIndications", struct.pack("<Q", 1))
+    m = machine(firmware="pflash", vars_file=vars_file, code_file=code, timeout=300)
+    m.expect(r"Ember settings", timeout=300)
+    m.expect(FOOTER, timeout=300)
+    time.sleep(1)
+    for _ in range(6):  # Boot options ... System information, then Device settings
+        press(m, DOWN, FOOTER)
+    press(m, "\r", "The settings drivers offer")
+    assert "Forms test" in m.text[-3000:], m.text[-3000:]
+    press(m, "\r", "Enable feature")  # the driver's form set
+    press(m, "\r", "[X]")
+    press(m, F10, "Saved")
+    press(m, ESC, "The settings drivers offer")  # back in the setup screen
+    m.close()
+    got = subprocess.run([VARSTORE, vars_file, "get", "FtData", FT_GUID, "--raw"],
+                         capture_output=True)
+    assert got.returncode == 0 and got.stdout[0] == 1, got
