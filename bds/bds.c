@@ -197,6 +197,8 @@ void bds_run(const struct bds_platform *platform)
 		run_setup(platform);
 	else if (asked || bds_menu_key_pressed(menu_wait_ms(platform)))
 		open_menu(platform);
+	if (platform->direct_boot)
+		platform->direct_boot();
 	for (;;) {
 		boot_next();
 		boot_order();

@@ -161,16 +161,21 @@ def test_shim_chain_loads_grub(machine, payloads):
 
 
 def test_kernel_initrd_append(machine, payloads, tmp_path):
-    """QEMU's -kernel/-initrd/-append under -bios: the initrd through LoadFile2, the command
-    line as LoadOptions; and the clock Linux reads is the one Ember reports."""
-    m = machine(firmware="bios", memory=512, timeout=BOOT_TIMEOUT,
+    """QEMU's -kernel/-initrd/-append (here with the pflash pair): the initrd through
+    LoadFile2, the command line as LoadOptions; and the clock Linux reads is the one Ember
+    reports. Then Linux asks for the firmware's setup screen as `systemctl reboot
+    --firmware-setup` does (OsIndications' BOOT_TO_FW_UI, when OsIndicationsSupported
+    offers it) and reboots: the next boot opens the setup screen."""
+    m = machine(firmware="pflash", memory=512, timeout=BOOT_TIMEOUT, no_reboot=False,
                 extra=["-kernel", str(payloads["kernel"]), "-initrd", str(payloads["initrd"]),
-                       "-append", f"{lp.CMDLINE} ember_stage=report",
+                       "-append", f"{lp.CMDLINE} ember_stage=firmware_setup",
                        "-rtc", f"base={RTC_BASE}"])
-    m.expect(r"^EMBER-DONE: report")
-    assert m.wait_exit() == 0
+    m.expect(r"^EMBER-DONE: firmware setup asked, rebooting")
+    m.expect(r"Ember settings")
+    m.expect(r"F10 save")
     r = report(m.text)
-    assert r["STAGE"] == ["report"]
+    assert r["STAGE"] == ["firmware_setup"]
+    assert int(r["OSINDICATIONS-SUPPORTED"][0]) & 1
     assert r["EFI"] == ["yes"]
     for table in ("RTPROP=", "MEMATTR=", "RNG="):
         assert table in efi_dmesg(r), f"no {table} in Linux's EFI line"

@@ -250,11 +250,20 @@ static const void *make_setup(UINTN *size)
 	return setup_image;
 }
 
-/* BOOT_TO_FW_UI opens the setup screen directly (no menu), before the options. */
+/* The platform's own boot (QEMU's -kernel): how many programs had run when it was tried. */
+static int direct_boot_after = -1;
+
+static void direct_boot(void)
+{
+	direct_boot_after = (int)bds_world.run_count;
+}
+
+/* BOOT_TO_FW_UI opens the setup screen directly (no menu), before the platform's own boot
+ * (as a Linux started by -kernel that asked for it expects) and the options. */
 static void os_indications_open_setup(void)
 {
 	UINT64 indications = 1; /* EFI_OS_INDICATIONS_BOOT_TO_FW_UI */
-	struct bds_platform platform = {.setup_make = make_setup};
+	struct bds_platform platform = {.setup_make = make_setup, .direct_boot = direct_boot};
 
 	two_options();
 	console_use(NULL, 0);
@@ -266,6 +275,7 @@ static void os_indications_open_setup(void)
 	bds_run(&platform);
 	EXPECT(!strcmp(bds_runs_text(), "9,1,2"));
 	EXPECT(!strstr(con.text, "Ember boot menu"));
+	EXPECT_EQ(direct_boot_after, 1);
 }
 
 TEST(bds_menu_os_indications_open_the_setup_screen)
@@ -312,6 +322,24 @@ static void fallback_exit_opens_setup(void)
 	console_use(NULL, 0);
 	bds_run(&platform);
 	EXPECT(!strcmp(bds_runs_text(), "1,2,8,9,1,2,8"));
+}
+
+/* Without BOOT_TO_FW_UI the platform's own boot comes first; the options follow when it
+ * returns. */
+static void direct_boot_first(void)
+{
+	struct bds_platform platform = {.direct_boot = direct_boot};
+
+	two_options();
+	console_use(NULL, 0);
+	bds_run(&platform);
+	EXPECT_EQ(direct_boot_after, 0);
+	EXPECT(!strcmp(bds_runs_text(), "1,2"));
+}
+
+TEST(bds_direct_boot_before_the_options)
+{
+	RUN_ISOLATED(direct_boot_first);
 }
 
 TEST(bds_menu_setup_after_the_shell_exits)

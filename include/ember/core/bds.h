@@ -25,6 +25,10 @@ struct bds_platform {
 	 * fallback returns (the shell's exit). NULL: the platform has none (the menu then
 	 * stands in for it). */
 	const void *(*setup_make)(UINTN *size);
+	/* A boot the platform itself offers (QEMU's -kernel), tried after BOOT_TO_FW_UI and
+	 * the boot menu, before BootNext and BootOrder, which follow when it returns. NULL:
+	 * none. */
+	void (*direct_boot)(void);
 };
 
 /* Connects everything, runs driver and boot options; returns only when nothing booted

@@ -2,8 +2,9 @@
  *  1. A program handed in through fw_cfg as "opt/ember/app" (with "opt/ember/args" as its
  *     command line), for tests and development: -fw_cfg name=opt/ember/app,file=x.efi
  *     (bds/fw_cfg_app.c)
- *  2. QEMU's -kernel (kernel.c).
- *  3. The boot manager (bds/): BootNext, BootOrder, removable media, then the shell. */
+ *  2. The boot manager (bds/): the setup screen when the OS asked for it (BOOT_TO_FW_UI) or
+ *     the boot menu when a key asked for it, QEMU's -kernel (kernel.c), then BootNext,
+ *     BootOrder, removable media, then the shell. */
 #define LOG_PREFIX "boot: "
 #include <ember/core/core.h>
 #include <ember/core/devpath.h>
@@ -48,9 +49,17 @@ static void log_time(void)
 			 t.Hour, t.Minute, t.Second);
 }
 
+/* QEMU's -kernel, when there is one: as OVMF, before the boot options. */
+static void boot_kernel(void)
+{
+	EFI_HANDLE kernel = kernel_load();
+
+	if (kernel)
+		start(kernel, "-kernel");
+}
+
 void boot_something(void)
 {
-	EFI_HANDLE kernel;
 	EFI_STATUS status;
 	struct bds_platform platform = {
 	    .boot_rank = qemu_boot_rank,
@@ -60,11 +69,7 @@ void boot_something(void)
 	log_time();
 	if (bds_fw_cfg_app(&fw_cfg, &status))
 		return;
-	kernel = kernel_load();
-	if (kernel) {
-		start(kernel, "-kernel");
-		return;
-	}
+	platform.direct_boot = boot_kernel;
 	platform.fallback_make = embedded_shell;
 	platform.fallback_name = u"Ember shell";
 	platform.setup_make = embedded_setup;

@@ -132,6 +132,20 @@ reboot_efi)
 	echo "EMBER-DONE: rebooting"
 	reboot -f
 	;;
+firmware_setup)
+	# What `systemctl reboot --firmware-setup` does: when OsIndicationsSupported has
+	# BOOT_TO_FW_UI (bit 0), OsIndications gets it (NV+BS+RT, a UINT64), then a reboot.
+	supported=$(tail -c +5 $EV/OsIndicationsSupported-$GLOBAL | od -An -tu1 -N1 | tr -d ' ')
+	echo "EMBER-OSINDICATIONS-SUPPORTED: $supported"
+	if [ $((supported & 1)) = 1 ]; then
+		printf '\007\000\000\000\001\000\000\000\000\000\000\000' \
+			>$EV/OsIndications-$GLOBAL
+		echo "EMBER-DONE: firmware setup asked, rebooting"
+		reboot -f
+	fi
+	echo "EMBER-DONE: no BOOT_TO_FW_UI"
+	poweroff -f
+	;;
 persist)
 	# tests/qemu/test_aarch64_linux.py: a variable written through efivarfs, then a reboot
 	# (arm64 Linux resets through the EFI ResetSystem); the next boot finds the variable.
