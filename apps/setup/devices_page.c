@@ -22,14 +22,14 @@ static UINTN found_count;
 static void title_of(EFI_HII_HANDLE hii, const struct form_set_info *info, CHAR16 *out)
 {
 	UINTN size = TITLE_UNITS * sizeof(CHAR16);
+	char text[TITLE_UNITS];
+	size_t n;
 
 	if (!EFI_ERROR(setup_strings->GetString(setup_strings, (CHAR8 *)"en-US", hii, info->title,
 						out, &size, NULL)))
 		return;
-	char text[TITLE_UNITS];
-	size_t n = format_sn(text, sizeof(text), "Form set %08x", (unsigned)info->guid.Data1);
-
-	out[utf8_to_ucs2(out, TITLE_UNITS, text, n)] = 0;
+	n = format_sn(text, sizeof(text), "Form set %08x", (unsigned)info->guid.Data1);
+	utf8_to_ucs2(out, TITLE_UNITS, text, n); /* terminated */
 }
 
 /* The first form set of a package list the database holds. */
