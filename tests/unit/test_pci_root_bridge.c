@@ -2,7 +2,12 @@
  * configuration cycles only inside the bus range (ECAM has no room for others), I/O cycles
  * through the platform's hook at PCI port numbers and bounded by its I/O space, and
  * Configuration() giving the I/O aperture as host addresses with the translation offset
- * (UEFI 2.7 on), as Arm's memory-mapped I/O window needs. */
+ * (UEFI 2.7 on), as Arm's memory-mapped I/O window needs; bus-master DMA through a bounce
+ * buffer below 4 GiB for 32-bit operations, and AllocateBuffer's and FreeBuffer's checks. */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
 #include "support/test.h"
 #include <ember/core/core.h>
 #include <ember/drivers/pci_root_bridge.h>
@@ -152,5 +157,111 @@ TEST(pci_root_bridge_configuration_gives_host_addresses_and_translation)
 	EXPECT_EQ(d[2].AddrLen, 0); /* no 64-bit window */
 	EXPECT_EQ(d[3].ResType, ACPI_ADDRESS_SPACE_TYPE_BUS);
 	EXPECT_EQ(d[3].AddrRangeMax, 15);
+	uninstall(handle, rb);
+}
+
+/* A 32-bit bus-master operation on a host buffer above 4 GiB (the test's heap) goes through
+ * a bounce buffer below it: Read copies the data in at Map, Write copies it back at Unmap;
+ * 64-bit operations and buffers below 4 GiB are used as they are; a common buffer above
+ * 4 GiB is refused (it must come from AllocateBuffer). */
+TEST(pci_root_bridge_map_bounces_32_bit_dma_above_4_gib)
+{
+	EFI_HANDLE handle;
+	EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *rb = install(&handle);
+	UINT8 *host = malloc(64), *below = NULL;
+	EFI_PHYSICAL_ADDRESS device;
+	UINTN bytes = 64;
+	void *mapping;
+
+	ASSERT(rb != NULL && host != NULL);
+	if ((uintptr_t)host < 0x100000000ULL) { /* the check needs a buffer above 4 GiB */
+		free(host);
+		host = mmap((void *)0x200000000ULL, 4096, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		ASSERT(host != MAP_FAILED && (uintptr_t)host >= 0x100000000ULL);
+	}
+	memset(host, 0x5a, 64);
+	ASSERT_STATUS(rb->Map(rb, EfiPciOperationBusMasterRead, host, &bytes, &device, &mapping),
+		      EFI_SUCCESS);
+	EXPECT(device < 0x100000000ULL && device != (uintptr_t)host);
+	EXPECT_EQ(((UINT8 *)(uintptr_t)device)[63], 0x5a);
+	EXPECT_STATUS(rb->Unmap(rb, mapping), EFI_SUCCESS);
+	EXPECT_STATUS(rb->Unmap(rb, mapping), EFI_INVALID_PARAMETER); /* gone */
+
+	ASSERT_STATUS(rb->Map(rb, EfiPciOperationBusMasterWrite, host, &bytes, &device, &mapping),
+		      EFI_SUCCESS);
+	memset((void *)(uintptr_t)device, 0xc3, 64); /* what the device wrote */
+	EXPECT_EQ(host[0], 0x5a);
+	EXPECT_STATUS(rb->Unmap(rb, mapping), EFI_SUCCESS);
+	EXPECT_EQ(host[0], 0xc3);
+	EXPECT_EQ(host[63], 0xc3);
+
+	ASSERT_STATUS(rb->Map(rb, EfiPciOperationBusMasterRead64, host, &bytes, &device, &mapping),
+		      EFI_SUCCESS);
+	EXPECT_EQ(device, (uintptr_t)host);
+	EXPECT_STATUS(rb->Unmap(rb, mapping), EFI_SUCCESS);
+	EXPECT_STATUS(
+	    rb->Map(rb, EfiPciOperationBusMasterCommonBuffer, host, &bytes, &device, &mapping),
+	    EFI_UNSUPPORTED);
+
+	ASSERT_STATUS(
+	    rb->AllocateBuffer(rb, AllocateAnyPages, EfiBootServicesData, 1, (void **)&below, 0),
+	    EFI_SUCCESS);
+	EXPECT((uintptr_t)below < 0x100000000ULL);
+	ASSERT_STATUS(
+	    rb->Map(rb, EfiPciOperationBusMasterCommonBuffer, below, &bytes, &device, &mapping),
+	    EFI_SUCCESS);
+	EXPECT_EQ(device, (uintptr_t)below);
+	EXPECT_STATUS(rb->Flush(rb), EFI_SUCCESS);
+	EXPECT_STATUS(rb->Unmap(rb, mapping), EFI_SUCCESS);
+	EXPECT_STATUS(rb->FreeBuffer(rb, 1, below), EFI_SUCCESS);
+	if ((uintptr_t)host >= 0x200000000ULL && (uintptr_t)host < 0x200001000ULL)
+		munmap(host, 4096);
+	else
+		free(host);
+	uninstall(handle, rb);
+}
+
+TEST(pci_root_bridge_dma_arguments)
+{
+	EFI_HANDLE handle;
+	EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *rb = install(&handle);
+	EFI_PHYSICAL_ADDRESS device;
+	UINT8 buffer[16];
+	UINTN bytes = sizeof(buffer);
+	void *mapping, *p;
+	int not_a_mapping;
+
+	ASSERT(rb != NULL);
+	EXPECT_STATUS(rb->Map(rb, EfiPciOperationBusMasterRead, NULL, &bytes, &device, &mapping),
+		      EFI_INVALID_PARAMETER);
+	EXPECT_STATUS(rb->Map(rb, EfiPciOperationMaximum, buffer, &bytes, &device, &mapping),
+		      EFI_INVALID_PARAMETER);
+	bytes = ~(UINTN)0; /* wraps around the address space */
+	EXPECT_STATUS(rb->Map(rb, EfiPciOperationBusMasterRead, buffer, &bytes, &device, &mapping),
+		      EFI_INVALID_PARAMETER);
+	EXPECT_STATUS(rb->Unmap(rb, &not_a_mapping), EFI_INVALID_PARAMETER);
+
+	EXPECT_STATUS(rb->AllocateBuffer(rb, AllocateAddress, EfiBootServicesData, 1, &p, 0),
+		      EFI_INVALID_PARAMETER);
+	EXPECT_STATUS(rb->AllocateBuffer(rb, AllocateAnyPages, EfiLoaderData, 1, &p, 0),
+		      EFI_INVALID_PARAMETER);
+	EXPECT_STATUS(rb->AllocateBuffer(rb, AllocateAnyPages, EfiBootServicesData, 1, NULL, 0),
+		      EFI_INVALID_PARAMETER);
+	EXPECT_STATUS(rb->AllocateBuffer(rb, AllocateAnyPages, EfiBootServicesData, 1, &p,
+					 EFI_PCI_ATTRIBUTE_VGA_IO),
+		      EFI_UNSUPPORTED);
+	/* Dual address cycle: anywhere; a maximum address: below it. */
+	ASSERT_STATUS(rb->AllocateBuffer(rb, AllocateAnyPages, EfiBootServicesData, 2, &p,
+					 EFI_PCI_ATTRIBUTE_DUAL_ADDRESS_CYCLE),
+		      EFI_SUCCESS);
+	EXPECT_STATUS(rb->FreeBuffer(rb, 2, p), EFI_SUCCESS);
+	p = (void *)(uintptr_t)0x48000000ULL;
+	ASSERT_STATUS(rb->AllocateBuffer(rb, AllocateMaxAddress, EfiRuntimeServicesData, 1, &p, 0),
+		      EFI_SUCCESS);
+	EXPECT((uintptr_t)p < 0x48000000ULL);
+	EXPECT_STATUS(rb->FreeBuffer(rb, 1, p), EFI_SUCCESS);
+	EXPECT_STATUS(rb->FreeBuffer(rb, 1, p), EFI_INVALID_PARAMETER); /* not allocated */
+	EXPECT_STATUS(rb->FreeBuffer(rb, 1, NULL), EFI_INVALID_PARAMETER);
 	uninstall(handle, rb);
 }
