@@ -52,9 +52,10 @@ class Arm64Machine(Machine):
         if firmware == "ember":
             cmd += ["-fw_cfg", f"name=opt/ember/app,file={app}"] if app else []
             cmd += ["-fw_cfg", f"name=opt/ember/args,string={args}"] if args else []
-            # A disk becomes a RAM disk (platform/qemu-aarch64/ram_disk.c): no PCIe yet.
+            # A disk becomes a RAM disk (platform/qemu-aarch64/ram_disk.c); tests that want
+            # a PCIe disk give it in extra.
             cmd += ["-fw_cfg", f"name=opt/ember/disk,file={disk}"] if disk else []
-        else:  # AAVMF boots the removable-media file of a FAT disk
+        elif disk or app:  # AAVMF boots the removable-media file of a FAT disk
             cmd += ["-drive", f"if=virtio,format=raw,file={disk or self._disk(app)}"]
         self.cmd = cmd + list(extra)
         self.output = b""

@@ -1,8 +1,8 @@
 """Debian's arm64 kernel on Ember for AArch64 (issue 17), as a unified kernel image:
 systemd's arm64 stub with the kernel, the test initramfs (busybox, efivarfs) and the command
 line (tests/qemu/linux_payloads.py), booted by the boot manager as the removable-media file
-of an EFI system partition. Ember gets the disk as a RAM disk through fw_cfg (no PCIe yet),
-AAVMF on virtio, as the oracle. One scenario per way the OS learns the machine:
+of an EFI system partition on a virtio-blk disk (PCIe), on Ember and on AAVMF, the oracle.
+One scenario per way the OS learns the machine:
 
 - ACPI (QEMU's tables from its table loader): Linux writes a variable through efivarfs and
   reboots, which arm64 Linux does through the EFI ResetSystem at its virtual address; the
@@ -22,6 +22,13 @@ import pytest
 from test_aarch64 import AAVMF_CODE, Arm64Machine
 
 linux_payloads = pytest.importorskip("linux_payloads")
+
+
+def virtio_disk(image):
+    """The ESP as a virtio-blk PCI disk, as both firmwares read it (Ember's RAM disk through
+    fw_cfg is left to test_aarch64.py)."""
+    return ["-drive", f"if=none,id=esp,format=raw,file={image}", "-device",
+            "virtio-blk-pci,drive=esp"]
 
 
 @pytest.fixture(scope="module")
@@ -89,7 +96,8 @@ def test_linux_uki(firmware, acpi, esp_disks):
     stage = "persist" if acpi else "report"
     start = time.monotonic()
     with Arm64Machine(None, firmware=firmware, machine="virt" if acpi else "virt,acpi=off",
-                      disk=esp_disks[stage], no_reboot=not acpi, timeout=600) as m:
+                      extra=virtio_disk(esp_disks[stage]), no_reboot=not acpi,
+                      timeout=600) as m:
         if acpi:
             m.expect(r"EMBER-DONE: persist, written, rebooting")
             first = m.text
@@ -117,7 +125,7 @@ def test_linux_through_systemd_boot(firmware, esp_disks):
     if firmware == "aavmf" and not AAVMF_CODE.exists():
         pytest.skip("AAVMF (qemu-efi-aarch64) is not installed")
     start = time.monotonic()
-    with Arm64Machine(None, firmware=firmware, disk=esp_disks["systemd-boot"],
+    with Arm64Machine(None, firmware=firmware, extra=virtio_disk(esp_disks["systemd-boot"]),
                       timeout=600) as m:
         m.expect(r"EMBER-DONE: report")
         text = m.text
@@ -134,7 +142,8 @@ def test_linux_through_shim_and_grub(firmware, esp_disks):
     if firmware == "aavmf" and not AAVMF_CODE.exists():
         pytest.skip("AAVMF (qemu-efi-aarch64) is not installed")
     start = time.monotonic()
-    with Arm64Machine(None, firmware=firmware, disk=esp_disks["shim-grub"], timeout=600) as m:
+    with Arm64Machine(None, firmware=firmware, extra=virtio_disk(esp_disks["shim-grub"]),
+                      timeout=600) as m:
         m.expect(r"EMBER-DONE: report")
         text = m.text
         # shim leaves its runtime copies of the MOK state behind: it ran.
