@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <efi/types.h>
 #include <ember/lib/fdt_pci.h>
+#include "../common/fw_cfg.h"
 
 #define READ_SYSREG(name)                                                                          \
 	({                                                                                         \
@@ -91,13 +92,7 @@ void psci_system_reset(void);
 struct core_memory_range;
 const struct core_memory_range *memory_ranges(size_t *count);
 
-/* fw_cfg.c: QEMU's fw_cfg device on MMIO. */
-bool fw_cfg_find(const char *name, uint16_t *select, uint32_t *size);
-void fw_cfg_read(uint16_t select, void *buffer, uint32_t size);
-/* Writes a file through DMA; false without DMA or on the device's error. */
-bool fw_cfg_write(uint16_t select, const void *buffer, uint32_t size);
-/* The same, offset bytes into the file. */
-bool fw_cfg_write_at(uint16_t select, uint32_t offset, const void *buffer, uint32_t size);
+/* fw_cfg.c: the transport of QEMU's fw_cfg device (../common/fw_cfg.h) on MMIO. */
 
 /* ram_disk.c: opt/ember/disk as a RAM disk. */
 void ram_disk_from_fw_cfg(void);

@@ -1,24 +1,14 @@
-/* QEMU's fw_cfg on MMIO (the virt machine's "qemu,fw-cfg-mmio"): a big-endian 16-bit
+/* fw_cfg's transport on the virt machine ("qemu,fw-cfg-mmio"): a big-endian 16-bit
  * selector at +8, the data register at +0 (read only), and the DMA address register at +16:
- * writes (etc/ramfb, the table loader's pointers) and big reads (RAM disks, ACPI tables)
- * go through DMA, one exit to QEMU per request instead of one per 8 bytes. */
+ * writes (etc/ramfb, the table loader's pointers) and big reads (kernels, RAM disks, ACPI
+ * tables) go through DMA, one exit to QEMU per request instead of one per 8 bytes. */
 #include <ember/lib/str.h>
 #include "aarch64.h"
 
 #define FW_CFG_DATA 0x00
 #define FW_CFG_SELECTOR 0x08
 #define FW_CFG_DMA 0x10
-#define FW_CFG_SIGNATURE 0x0000
-#define FW_CFG_ID 0x0001
-#define FEATURE_DMA 0x2
-#define DMA_ERROR 0x01
-#define DMA_READ 0x02
-#define DMA_SKIP 0x04
-#define DMA_SELECT 0x08
-#define DMA_WRITE 0x10
 #define DMA_POLL_LIMIT 10000000
-#define FW_CFG_FILE_DIR 0x0019
-#define FILE_NAME_SIZE 56
 /* Reads this long or longer go through DMA when the device has it. */
 #define DMA_READ_MIN 64
 
@@ -36,6 +26,23 @@ struct dma_access {
 	uint64_t address;
 };
 
+bool fw_cfg_present(void)
+{
+	static int known = -1;
+	uint8_t signature[4];
+
+	if (known < 0) {
+		known = 0;
+		if (!machine.fw_cfg_base)
+			return false;
+		select_item(FW_CFG_SIGNATURE);
+		for (int i = 0; i < 4; i++)
+			signature[i] = mmio_read8(machine.fw_cfg_base + FW_CFG_DATA);
+		known = mem_cmp(signature, "QEMU", 4) == 0;
+	}
+	return known;
+}
+
 static bool has_dma(void)
 {
 	static int known = -1;
@@ -45,7 +52,7 @@ static bool has_dma(void)
 		select_item(FW_CFG_ID);
 		for (int i = 0; i < 4; i++)
 			features[i] = mmio_read8(machine.fw_cfg_base + FW_CFG_DATA);
-		known = features[0] & FEATURE_DMA;
+		known = features[0] & FW_CFG_FEATURE_DMA;
 	}
 	return known;
 }
@@ -65,24 +72,42 @@ static bool dma(uint32_t control, void *buffer, uint32_t size)
 	    __builtin_bswap64((uint64_t)(uintptr_t)&request);
 	for (uint32_t i = 0; i < DMA_POLL_LIMIT; i++) {
 		status = __builtin_bswap32(*(volatile uint32_t *)&request.control);
-		if (!(status & ~DMA_ERROR))
+		if (!(status & ~FW_CFG_DMA_ERROR))
 			break;
 	}
 	__asm__ __volatile__("dsb sy" : : : "memory");
 	return !status;
 }
 
-void fw_cfg_read(uint16_t select, void *buffer, uint32_t size)
+/* Selects an item and moves offset bytes into it: the data register and DMA share the
+ * position. */
+static bool seek(uint16_t select, uint32_t offset)
+{
+	uint32_t selected = (uint32_t)select << 16 | FW_CFG_DMA_SELECT;
+
+	if (has_dma())
+		return dma(selected | FW_CFG_DMA_SKIP, NULL, offset);
+	select_item(select);
+	for (uint32_t i = 0; i < offset; i++)
+		mmio_read8(machine.fw_cfg_base + FW_CFG_DATA);
+	return true;
+}
+
+void fw_cfg_read_at(uint16_t select, uint32_t offset, void *buffer, uint32_t size)
 {
 	uint8_t *bytes = buffer;
 	uint32_t i = 0;
 
-	if (!machine.fw_cfg_base)
+	if (!fw_cfg_present()) {
+		mem_set(buffer, 0, size);
 		return;
-	if (size >= DMA_READ_MIN && has_dma() &&
-	    dma((uint32_t)select << 16 | DMA_SELECT | DMA_READ, buffer, size))
+	}
+	if (!seek(select, offset)) {
+		mem_set(buffer, 0, size);
 		return;
-	select_item(select);
+	}
+	if (size >= DMA_READ_MIN && has_dma() && dma(FW_CFG_DMA_READ, buffer, size))
+		return;
 	/* Eight bytes a read where there are eight (the register is big-endian, so a load
 	 * gives them in memory order): one trap to QEMU instead of eight. */
 	for (; i + 8 <= size; i += 8)
@@ -92,49 +117,13 @@ void fw_cfg_read(uint16_t select, void *buffer, uint32_t size)
 		bytes[i] = mmio_read8(machine.fw_cfg_base + FW_CFG_DATA);
 }
 
-static uint32_t be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-bool fw_cfg_find(const char *name, uint16_t *select, uint32_t *size)
-{
-	uint8_t signature[4], count[4], entry[8 + FILE_NAME_SIZE];
-	uint32_t files;
-
-	if (!machine.fw_cfg_base)
-		return false;
-	fw_cfg_read(FW_CFG_SIGNATURE, signature, sizeof(signature));
-	if (mem_cmp(signature, "QEMU", 4) != 0)
-		return false;
-	/* The directory: a count, then (size, select, reserved, name) entries, big-endian;
-	 * the data register keeps its position between reads of the same item. */
-	fw_cfg_read(FW_CFG_FILE_DIR, count, sizeof(count));
-	files = be32(count);
-	for (uint32_t i = 0; i < files; i++) {
-		for (uint32_t j = 0; j < sizeof(entry); j++)
-			entry[j] = mmio_read8(machine.fw_cfg_base + FW_CFG_DATA);
-		entry[sizeof(entry) - 1] = 0;
-		if (str8_cmp((const char *)entry + 8, name) == 0) {
-			*size = be32(entry);
-			*select = (uint16_t)(entry[4] << 8 | entry[5]);
-			return true;
-		}
-	}
-	return false;
-}
-
 bool fw_cfg_write_at(uint16_t select, uint32_t offset, const void *buffer, uint32_t size)
 {
-	if (!machine.fw_cfg_base || !has_dma())
+	if (!fw_cfg_present() || !has_dma())
 		return false; /* the data register is read-only: writing needs DMA */
-	if (offset && !dma((uint32_t)select << 16 | DMA_SELECT | DMA_SKIP, NULL, offset))
+	if (offset && !seek(select, offset))
 		return false;
-	return dma((uint32_t)(offset ? 0 : (uint32_t)select << 16 | DMA_SELECT) | DMA_WRITE,
+	return dma((uint32_t)(offset ? 0 : (uint32_t)select << 16 | FW_CFG_DMA_SELECT) |
+		       FW_CFG_DMA_WRITE,
 		   (void *)buffer, size);
-}
-
-bool fw_cfg_write(uint16_t select, const void *buffer, uint32_t size)
-{
-	return fw_cfg_write_at(select, 0, buffer, size);
 }
