@@ -47,12 +47,14 @@ struct machine {
 	uint64_t rtc_base;    /* PL031; 0 when absent */
 	uint64_t fw_cfg_base; /* 0 when absent */
 	uint64_t vars_base;   /* the second pflash bank (variables); 0 when absent */
-	uint64_t gicd_base, gicc_base;
-	bool gic_v2;	     /* a GICv2 the timer's interrupt can go through */
-	bool psci_hvc;	     /* PSCI's conduit: hvc, else smc */
-	bool psci;	     /* a PSCI node was found */
-	uint32_t timer_virq; /* the virtual timer's PPI (INTID) */
-	bool pcie;	     /* a usable pci-host-ecam-generic node was found */
+	uint64_t gicd_base;
+	uint64_t gicc_base;	       /* GICv2's CPU interface */
+	uint64_t gicr_base, gicr_size; /* GICv3's redistributors */
+	uint8_t gic_version;	       /* 2 or 3; 0: none the timer's interrupt can use */
+	bool psci_hvc;		       /* PSCI's conduit: hvc, else smc */
+	bool psci;		       /* a PSCI node was found */
+	uint32_t timer_virq;	       /* the virtual timer's PPI (INTID) */
+	bool pcie;		       /* a usable pci-host-ecam-generic node was found */
 	struct fdt_pci_host pcie_host;
 };
 extern struct machine machine;
@@ -77,7 +79,17 @@ void exceptions_init(void);
 void pl011_raw_write(const char *s, size_t n);
 void panic_printf(const char *fmt, ...);
 
-/* timer.c: the generic timer and the GIC. */
+/* gic.c: the GIC (machine.gic_version), for the boot CPU's private interrupts. */
+#define GIC_SPURIOUS_MIN 1020 /* INTIDs 1020-1023: nothing to handle */
+/* Enables the distributor and the CPU interface; false (and gic_version 0) when it cannot. */
+bool gic_init(void);
+void gic_enable_ppi(uint32_t intid, uint8_t priority);
+void gic_disable_ppi(uint32_t intid);
+/* The pending interrupt's INTID, now active; gic_end with it when handled. */
+uint32_t gic_acknowledge(void);
+void gic_end(uint32_t intid);
+
+/* timer.c: the generic timer. */
 void timer_init(void);
 void timer_stop(void);
 void timer_irq(void);

@@ -21,7 +21,7 @@ struct machine machine = {
     .vars_base = 0x04000000,
     .gicd_base = 0x08000000,
     .gicc_base = 0x08010000,
-    .gic_v2 = true,
+    .gic_version = 2,
     .psci_hvc = true,
     .timer_virq = 27,
 };
@@ -53,18 +53,28 @@ static bool device_base(const char *compatible, UINT32 ac, UINT32 sc, uint64_t *
 	return true;
 }
 
+/* A GICv2 (reg: the distributor, the CPU interface) or a GICv3 (reg: the distributor, then
+ * the redistributors' region). */
 static void read_gic(UINT32 ac, UINT32 sc)
 {
-	long node = fdt_find_node(&tree, -1, NULL, "arm,cortex-a15-gic");
-	UINT64 dist, cpu, size;
+	long v2 = fdt_find_node(&tree, -1, NULL, "arm,cortex-a15-gic");
+	long v3 = fdt_find_node(&tree, -1, NULL, "arm,gic-v3");
+	long node = v2 >= 0 ? v2 : v3;
+	UINT64 dist, second, size, second_size;
 
+	machine.gic_version = 0; /* none: the timer is polled (timer.c) */
 	if (node < 0 || !fdt_get_reg(&tree, node, ac, sc, 0, &dist, &size) ||
-	    !fdt_get_reg(&tree, node, ac, sc, 1, &cpu, &size)) {
-		machine.gic_v2 = false; /* GICv3 (or none): the timer is polled (timer.c) */
+	    !fdt_get_reg(&tree, node, ac, sc, 1, &second, &second_size))
 		return;
-	}
 	machine.gicd_base = dist;
-	machine.gicc_base = cpu;
+	if (node == v2) {
+		machine.gicc_base = second;
+		machine.gic_version = 2;
+	} else {
+		machine.gicr_base = second;
+		machine.gicr_size = second_size;
+		machine.gic_version = 3;
+	}
 }
 
 /* The pflash pair: one "cfi-flash" node whose reg holds both banks, code then variables. */

@@ -16,7 +16,14 @@ aarch64_reset:
 	mov	x19, #3				/* CNTHCTL_EL2.EL1PCTEN, EL1PCEN */
 	msr	cnthctl_el2, x19
 	msr	cntvoff_el2, xzr
-	mov	x19, #0x3c5			/* EL1h, D, A, I and F masked */
+	/* A GICv3 CPU interface (ID_AA64PFR0_EL1.GIC): EL1 may use its system registers. */
+	mrs	x19, id_aa64pfr0_el1
+	ubfx	x19, x19, #24, #4
+	cbz	x19, 0f
+	mov	x19, #0xf			/* ICC_SRE_EL2: SRE, DFB, DIB, Enable */
+	msr	s3_4_c12_c9_5, x19
+	isb
+0:	mov	x19, #0x3c5			/* EL1h, D, A, I and F masked */
 	msr	spsr_el2, x19
 	adr	x19, 1f
 	msr	elr_el2, x19

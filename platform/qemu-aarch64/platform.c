@@ -29,7 +29,7 @@ void plat_interrupts_enable(void)
 
 void plat_idle(void)
 {
-	if (machine.gic_v2)
+	if (machine.gic_version)
 		__asm__ __volatile__("wfi" : : : "memory");
 	else
 		timer_poll();

@@ -1,6 +1,6 @@
 /* The Arm generic timer: the counter (CNTVCT_EL0 at CNTFRQ_EL0) is the monotonic clock,
- * and the virtual timer, through a GICv2, the core's tick. Without a GICv2 (a GICv3 is not
- * programmed yet) the tick is polled: plat_idle calls it when one is due. */
+ * and the virtual timer, through the GIC (gic.c), the core's tick. Without a GIC the
+ * firmware can program, the tick is polled: plat_idle calls it when one is due. */
 #include <ember/core/core.h>
 #include <ember/core/platform.h>
 #include "aarch64.h"
@@ -8,15 +8,6 @@
 #define TICK_HZ 1000
 #define CNTV_CTL_ENABLE 1u
 #define CNTV_CTL_IMASK 2u
-#define GICD_CTLR 0x000
-#define GICD_ISENABLER 0x100
-#define GICD_ICENABLER 0x180
-#define GICD_IPRIORITYR 0x400
-#define GICC_CTLR 0x00
-#define GICC_PMR 0x04
-#define GICC_IAR 0x0c
-#define GICC_EOIR 0x10
-#define GIC_SPURIOUS 1023
 #define IRQ_PRIORITY 0x80
 #define NS_PER_S 1000000000ULL
 
@@ -50,13 +41,9 @@ void timer_init(void)
 	period = READ_SYSREG(cntfrq_el0) / TICK_HZ;
 	next_poll = READ_SYSREG(cntvct_el0) + period;
 	ticking = true;
-	if (!machine.gic_v2)
+	if (!gic_init())
 		return;
-	mmio_write8(machine.gicd_base + GICD_IPRIORITYR + irq, IRQ_PRIORITY);
-	mmio_write32(machine.gicd_base + GICD_ISENABLER + irq / 32 * 4, 1u << (irq % 32));
-	mmio_write32(machine.gicd_base + GICD_CTLR, 1);
-	mmio_write32(machine.gicc_base + GICC_PMR, 0xf0);
-	mmio_write32(machine.gicc_base + GICC_CTLR, 1);
+	gic_enable_ppi(irq, IRQ_PRIORITY);
 	arm_timer();
 }
 
@@ -66,21 +53,20 @@ void timer_stop(void)
 
 	ticking = false;
 	WRITE_SYSREG(cntv_ctl_el0, CNTV_CTL_IMASK);
-	if (machine.gic_v2)
-		mmio_write32(machine.gicd_base + GICD_ICENABLER + irq / 32 * 4, 1u << (irq % 32));
+	gic_disable_ppi(irq);
 }
 
 /* From the IRQ vector, interrupts masked. The interrupt ends before the tick runs: the
  * tick may unmask interrupts (a lower TPL's notifications), and the next may come then. */
 void timer_irq(void)
 {
-	uint32_t iar = mmio_read32(machine.gicc_base + GICC_IAR), id = iar & 0x3ff;
+	uint32_t id = gic_acknowledge();
 
-	if (id == GIC_SPURIOUS)
+	if (id >= GIC_SPURIOUS_MIN && id <= GIC_SPURIOUS_MIN + 3)
 		return;
 	if (id == machine.timer_virq)
 		arm_timer();
-	mmio_write32(machine.gicc_base + GICC_EOIR, iar);
+	gic_end(id);
 	if (id == machine.timer_virq && ticking)
 		core_timer_tick();
 }

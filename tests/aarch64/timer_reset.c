@@ -1,11 +1,48 @@
 /* Checks the AArch64 platform's time and reset: a 100 ms timer event must fire (the
- * generic timer's tick), GetTime must read the PL031, then ResetSystem(EfiResetShutdown)
- * must power QEMU off (PSCI SYSTEM_OFF). */
+ * generic timer's tick), a timer's notification must run while the program spins without
+ * calling the firmware (the tick is an interrupt through the GIC, not polled while idle),
+ * GetTime must read the PL031, then ResetSystem(EfiResetShutdown) must power QEMU off
+ * (PSCI SYSTEM_OFF). */
 #include <efi/system_table.h>
 
 EFI_STATUS EFIAPI efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab);
 
 #define MS_100 1000000 /* in 100 ns units */
+#define MS_10 100000
+#define SPIN_SECONDS 5
+
+static volatile int notified;
+
+static void EFIAPI notify(EFI_EVENT event, void *context)
+{
+	notified = 1;
+}
+
+static UINT64 counter(void)
+{
+	UINT64 value;
+
+	__asm__ __volatile__("isb; mrs %0, cntvct_el0" : "=r"(value));
+	return value;
+}
+
+/* Spins, calling nothing, until the notification ran or SPIN_SECONDS went by. */
+static int interrupt_ticks(EFI_SYSTEM_TABLE *st)
+{
+	EFI_EVENT timer;
+	UINT64 freq, end;
+
+	__asm__ __volatile__("mrs %0, cntfrq_el0" : "=r"(freq));
+	if (st->BootServices->CreateEvent(EVT_TIMER | EVT_NOTIFY_SIGNAL, TPL_CALLBACK, notify, NULL,
+					  &timer) != EFI_SUCCESS ||
+	    st->BootServices->SetTimer(timer, TimerRelative, MS_10) != EFI_SUCCESS)
+		return 0;
+	end = counter() + freq * SPIN_SECONDS;
+	while (!notified && counter() < end)
+		;
+	st->BootServices->CloseEvent(timer);
+	return notified;
+}
 
 static void say(EFI_SYSTEM_TABLE *st, const CHAR16 *text)
 {
@@ -39,6 +76,7 @@ EFI_STATUS EFIAPI efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 		return EFI_DEVICE_ERROR;
 	}
 	say(st, u"timer: fired\r\n");
+	say(st, interrupt_ticks(st) ? u"tick: interrupt\r\n" : u"tick: polled\r\n");
 	if (st->RuntimeServices->GetTime(&now, NULL) != EFI_SUCCESS) {
 		say(st, u"time: failed\r\n");
 	} else {
