@@ -165,6 +165,9 @@ EFI_STATUS EFIAPI efi_get_next_variable_name(UINTN *name_size, CHAR16 *name, EFI
 EFI_STATUS EFIAPI efi_set_variable(CHAR16 *name, EFI_GUID *guid, UINT32 attributes, UINTN data_size,
 				   VOID *data);
 VOID EFIAPI efi_reset_system(EFI_RESET_TYPE type, EFI_STATUS status, UINTN data_size, VOID *data);
+/* Calls the functions registered through EFI_RESET_NOTIFICATION_PROTOCOL (reset_notify.c),
+ * before ExitBootServices only. */
+void reset_notify_run(EFI_RESET_TYPE type, EFI_STATUS status, UINTN data_size, VOID *data);
 EFI_STATUS EFIAPI efi_update_capsule(EFI_CAPSULE_HEADER **capsules, UINTN count,
 				     EFI_PHYSICAL_ADDRESS scatter_gather);
 EFI_STATUS EFIAPI efi_query_capsule_capabilities(EFI_CAPSULE_HEADER **capsules, UINTN count,

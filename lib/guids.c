@@ -46,6 +46,7 @@
 #include <efi/protocol/pci_io.h>
 #include <efi/protocol/pci_root_bridge_io.h>
 #include <efi/protocol/ram_disk.h>
+#include <efi/protocol/reset_notification.h>
 #include <efi/protocol/rng.h>
 #include <efi/protocol/scsi_io.h>
 #include <efi/protocol/security.h>
@@ -137,6 +138,7 @@ const EFI_GUID efi_platform_driver_override_protocol_guid =
 const EFI_GUID efi_ram_disk_protocol_guid = EFI_RAM_DISK_PROTOCOL_GUID;
 const EFI_GUID efi_rng_algorithm_raw_guid = EFI_RNG_ALGORITHM_RAW;
 const EFI_GUID efi_rng_protocol_guid = EFI_RNG_PROTOCOL_GUID;
+const EFI_GUID efi_reset_notification_protocol_guid = EFI_RESET_NOTIFICATION_PROTOCOL_GUID;
 const EFI_GUID efi_rt_properties_table_guid = EFI_RT_PROPERTIES_TABLE_GUID;
 const EFI_GUID efi_sas_device_path_guid = EFI_SAS_DEVICE_PATH_GUID;
 const EFI_GUID efi_security2_arch_protocol_guid = EFI_SECURITY2_ARCH_PROTOCOL_GUID;
@@ -314,6 +316,7 @@ static const struct guid_name table[] = {
     {&efi_ram_disk_protocol_guid, "RamDisk"},
     {&efi_rng_algorithm_raw_guid, "RngAlgorithmRaw"},
     {&efi_rng_protocol_guid, "Rng"},
+    {&efi_reset_notification_protocol_guid, "ResetNotification"},
     {&efi_rt_properties_table_guid, "RtPropertiesTable"},
     {&efi_sas_device_path_guid, "SasDevicePath"},
     {&efi_security2_arch_protocol_guid, "Security2Arch"},

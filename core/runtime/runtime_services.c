@@ -86,6 +86,7 @@ VOID EFIAPI efi_reset_system(EFI_RESET_TYPE type, EFI_STATUS status, UINTN data_
 	 * SetVirtualAddressMap does not convert. */
 	log_info("reset: ResetSystem(%s) at %s, status 0x%llx\n", reset_type_name(type),
 		 core_boot_services_exited ? "runtime" : "boot time", (unsigned long long)status);
+	reset_notify_run(type, status, data_size, data);
 	plat_reset(type, status, data_size, data);
 }
 

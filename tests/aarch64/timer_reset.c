@@ -1,9 +1,10 @@
 /* Checks the AArch64 platform's time and reset: a 100 ms timer event must fire (the
  * generic timer's tick), a timer's notification must run while the program spins without
  * calling the firmware (the tick is an interrupt through the GIC, not polled while idle),
- * GetTime must read the PL031, then ResetSystem(EfiResetShutdown) must power QEMU off
- * (PSCI SYSTEM_OFF). */
+ * GetTime must read the PL031, then ResetSystem(EfiResetShutdown) must call the function
+ * registered through EFI_RESET_NOTIFICATION_PROTOCOL and power QEMU off (PSCI SYSTEM_OFF). */
 #include <efi/system_table.h>
+#include <efi/protocol/reset_notification.h>
 
 EFI_STATUS EFIAPI efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab);
 
@@ -12,6 +13,7 @@ EFI_STATUS EFIAPI efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab);
 #define SPIN_SECONDS 5
 
 static volatile int notified;
+static EFI_SYSTEM_TABLE *table;
 
 static void EFIAPI notify(EFI_EVENT event, void *context)
 {
@@ -63,6 +65,22 @@ static void say_number(EFI_SYSTEM_TABLE *st, UINT32 value)
 	say(st, digits + at);
 }
 
+static VOID EFIAPI reset_notify(EFI_RESET_TYPE type, EFI_STATUS status, UINTN size, VOID *data)
+{
+	say(table, type == EfiResetShutdown ? u"reset: notified of the shutdown\r\n"
+					    : u"reset: notified of another type\r\n");
+}
+
+static void register_reset_notify(EFI_SYSTEM_TABLE *st)
+{
+	EFI_GUID guid = EFI_RESET_NOTIFICATION_PROTOCOL_GUID;
+	EFI_RESET_NOTIFICATION_PROTOCOL *p;
+
+	if (st->BootServices->LocateProtocol(&guid, NULL, (void **)&p) != EFI_SUCCESS ||
+	    p->RegisterResetNotify(p, reset_notify) != EFI_SUCCESS)
+		say(st, u"reset: no notification\r\n");
+}
+
 EFI_STATUS EFIAPI efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 {
 	EFI_EVENT timer;
@@ -84,6 +102,8 @@ EFI_STATUS EFIAPI efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 		say_number(st, now.Year);
 		say(st, u"\r\n");
 	}
+	table = st;
+	register_reset_notify(st);
 	say(st, u"reset: shutdown\r\n");
 	st->RuntimeServices->ResetSystem(EfiResetShutdown, EFI_SUCCESS, 0, NULL);
 	say(st, u"reset: returned\r\n");

@@ -134,6 +134,7 @@ def test_timer_time_and_shutdown(machine):
         year = int(m.expect(r"time: year (\d+)\n").group(1))
         assert year >= 2024, m.text
         m.expect(r"reset: shutdown")
+        m.expect(r"reset: notified of the shutdown")  # EFI_RESET_NOTIFICATION_PROTOCOL
         assert m.wait_exit() == 0  # PSCI SYSTEM_OFF ended QEMU
         assert m.text.count("timer: fired") == 1 and "reset: returned" not in m.text
 
@@ -204,8 +205,10 @@ def test_hello_on_aavmf():
     with Arm64Machine(program("timer_reset"), firmware="aavmf", timeout=300,
                       no_reboot=False) as m:
         m.expect(r"timer: fired")
+        m.expect(r"tick: interrupt")
         assert int(m.expect(r"time: year (\d+)\n").group(1)) >= 2024
         m.expect(r"reset: shutdown")
+        m.expect(r"reset: notified of the shutdown")
         assert m.wait_exit() == 0
     var_reset_run("aavmf")
 

@@ -87,6 +87,7 @@ extern const EFI_GUID efi_platform_driver_override_protocol_guid;
 extern const EFI_GUID efi_ram_disk_protocol_guid;
 extern const EFI_GUID efi_rng_algorithm_raw_guid;
 extern const EFI_GUID efi_rng_protocol_guid;
+extern const EFI_GUID efi_reset_notification_protocol_guid;
 extern const EFI_GUID efi_rt_properties_table_guid;
 extern const EFI_GUID efi_sas_device_path_guid;
 extern const EFI_GUID efi_security2_arch_protocol_guid;
