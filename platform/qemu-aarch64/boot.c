@@ -1,8 +1,9 @@
 /* The consoles, and what to boot, in order:
  *  1. A program handed in through fw_cfg as "opt/ember/app" (with "opt/ember/args" as its
  *     command line), as on x86-64 (bds/fw_cfg_app.c).
- *  2. The boot manager (bds/): BootNext, BootOrder, removable media (\EFI\BOOT\BOOTAA64.EFI),
- *     then the shell the image carries (shell_blob.S). */
+ *  2. The boot manager (bds/): QEMU's -kernel (platform/common/kernel.c), BootNext, BootOrder,
+ *     removable media (\EFI\BOOT\BOOTAA64.EFI), then the shell the image carries
+ *     (shell_blob.S). */
 #define LOG_PREFIX "boot: "
 #include <ember/core/bds.h>
 #include <ember/core/core.h>
@@ -10,6 +11,7 @@
 #include <ember/core/log.h>
 #include <ember/drivers/console_splitter.h>
 #include "aarch64.h"
+#include "../common/kernel.h"
 
 /* ConIn, ConOut and StdErr in the system table before anything can print; the PL011's
  * terminal joins them when its driver starts. */
@@ -31,6 +33,7 @@ void boot_something(void)
 	    .fallback_image = ember_shell,
 	    .fallback_size = (UINTN)(ember_shell_end - ember_shell),
 	    .fallback_name = u"Ember shell",
+	    .direct_boot = kernel_boot,
 	};
 
 	if (bds_fw_cfg_app(&fw_cfg, &status)) {

@@ -101,9 +101,8 @@ void cold_unpack(uint64_t address);
 /* bootorder.c: the rank of a device path in QEMU's bootorder, or -1. */
 int qemu_boot_rank(const EFI_DEVICE_PATH_PROTOCOL *path);
 
-/* boot.c, kernel.c */
+/* boot.c */
 void boot_something(void);
-EFI_HANDLE kernel_load(void);
 
 /* Linker symbols of the core image (core.ld). */
 extern char __core_start[], __core_data_start[], __core_file_end[], __core_end[];

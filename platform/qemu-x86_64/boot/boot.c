@@ -3,8 +3,8 @@
  *     command line), for tests and development: -fw_cfg name=opt/ember/app,file=x.efi
  *     (bds/fw_cfg_app.c)
  *  2. The boot manager (bds/): the setup screen when the OS asked for it (BOOT_TO_FW_UI) or
- *     the boot menu when a key asked for it, QEMU's -kernel (kernel.c), then BootNext,
- *     BootOrder, removable media, then the shell. */
+ *     the boot menu when a key asked for it, QEMU's -kernel (platform/common/kernel.c),
+ *     then BootNext, BootOrder, removable media, then the shell. */
 #define LOG_PREFIX "boot: "
 #include <ember/core/core.h>
 #include <ember/core/devpath.h>
@@ -14,25 +14,13 @@
 #include <ember/core/bds.h>
 #include "tables/fw_cfg.h"
 #include "qemu.h"
+#include "../common/kernel.h"
 #include "reset/layout.h"
 #include <ember/lib/guids.h>
 #include <ember/lib/call_filter.h>
 #include <ember/lib/inflate.h>
 
-#define WATCHDOG_SECONDS 300   /* the spec's five minutes for a boot option */
 #define BOOT_MENU_WAIT_MS 2500 /* -boot menu=on: time to press Esc/F2/F12 */
-
-static EFI_STATUS start(EFI_HANDLE image, const char *what)
-{
-	EFI_STATUS status;
-
-	log_info("starting %s\n", what);
-	core_watchdog_set(WATCHDOG_SECONDS);
-	status = image_start(image, NULL, NULL);
-	core_watchdog_set(0);
-	log_info("%s returned %r\n", what, status);
-	return status;
-}
 
 static const struct bds_fw_cfg fw_cfg = {fw_cfg_find, fw_cfg_read, panic_printf};
 
@@ -49,15 +37,6 @@ static void log_time(void)
 			 t.Hour, t.Minute, t.Second);
 }
 
-/* QEMU's -kernel, when there is one: as OVMF, before the boot options. */
-static void boot_kernel(void)
-{
-	EFI_HANDLE kernel = kernel_load();
-
-	if (kernel)
-		start(kernel, "-kernel");
-}
-
 void boot_something(void)
 {
 	EFI_STATUS status;
@@ -69,7 +48,7 @@ void boot_something(void)
 	log_time();
 	if (bds_fw_cfg_app(&fw_cfg, &status))
 		return;
-	platform.direct_boot = boot_kernel;
+	platform.direct_boot = kernel_boot; /* QEMU's -kernel: as OVMF, before the options */
 	platform.fallback_make = embedded_shell;
 	platform.fallback_name = u"Ember shell";
 	platform.setup_make = embedded_setup;

@@ -1,16 +1,20 @@
-/* QEMU's -kernel/-initrd/-append, booted the way OVMF does: the setup and kernel halves
- * fw_cfg hands out are joined back into the bzImage (a PE/COFF image with the EFI stub),
- * started with the command line as its LoadOptions; the initrd is offered through
- * EFI_LOAD_FILE2_PROTOCOL on the Linux initrd media device path, where the stub asks first. */
+/* QEMU's -kernel/-initrd/-append on both QEMU platforms, booted the way OVMF and AAVMF do:
+ * the kernel fw_cfg hands out is a PE/COFF image with the EFI stub, started with the command
+ * line as its LoadOptions; the initrd is offered through EFI_LOAD_FILE2_PROTOCOL on the Linux
+ * initrd media device path, where the stub asks first. On x86-64 QEMU splits a bzImage into
+ * a setup half (FW_CFG_SETUP_*) and the rest, joined back here; on Arm there is no setup
+ * half (FW_CFG_SETUP_SIZE reads 0) and QEMU has already inflated a gzip'd Image. */
 #define LOG_PREFIX "kernel: "
 #include <ember/core/core.h>
 #include <ember/core/log.h>
 #include <ember/drivers/measure_boot.h>
 #include <ember/lib/str.h>
 #include <efi/protocol/load_file.h>
-#include "tables/fw_cfg.h"
-#include "qemu.h"
 #include <ember/lib/guids.h>
+#include "fw_cfg.h"
+#include "kernel.h"
+
+#define WATCHDOG_SECONDS 300 /* the spec's five minutes, as for a boot option */
 
 #define LINUX_EFI_INITRD_MEDIA_GUID                                                                \
 	EFI_GUID_INIT(0x5568e427, 0x68fc, 0x4f3d, 0xac, 0x74, 0xca, 0x55, 0x52, 0x31, 0xcc, 0x68)
@@ -87,8 +91,8 @@ static void set_command_line(EFI_HANDLE image)
 	pool_free(text);
 }
 
-/* Loads the -kernel image; NULL when there is none (or it cannot load, said in the log). */
-EFI_HANDLE kernel_load(void)
+/* Loads the -kernel image; NULL when there is none (or it cannot load, said on the console). */
+static EFI_HANDLE kernel_load(void)
 {
 	uint32_t setup_size = fw_cfg_read32(FW_CFG_SETUP_SIZE);
 	uint32_t kernel_size = fw_cfg_read32(FW_CFG_KERNEL_SIZE);
@@ -105,7 +109,8 @@ EFI_HANDLE kernel_load(void)
 			  (unsigned long long)setup_size + kernel_size);
 		return NULL;
 	}
-	fw_cfg_read(FW_CFG_SETUP_DATA, file, setup_size);
+	if (setup_size)
+		fw_cfg_read(FW_CFG_SETUP_DATA, file, setup_size);
 	fw_cfg_read(FW_CFG_KERNEL_DATA, file + setup_size, kernel_size);
 	/* A boot attempt as a boot option's is: the separators precede the kernel's measure. */
 	measure_boot_attempt();
@@ -121,4 +126,18 @@ EFI_HANDLE kernel_load(void)
 	set_command_line(image);
 	publish_initrd();
 	return image;
+}
+
+void kernel_boot(void)
+{
+	EFI_HANDLE kernel = kernel_load();
+	EFI_STATUS status;
+
+	if (!kernel)
+		return;
+	log_info("starting -kernel\n");
+	core_watchdog_set(WATCHDOG_SECONDS);
+	status = image_start(kernel, NULL, NULL);
+	core_watchdog_set(0);
+	log_info("-kernel returned %r\n", status);
 }
