@@ -62,8 +62,9 @@ FIRMWARE_SRC := $(LIB_SRC) $(wildcard lib/x86_64/*.S) $(CORE_SRC) $(DRIVER_SRC) 
 APP_PURE_SRC := $(sort $(wildcard apps/*/pure/*.c))
 # The same for the QEMU platform's logic that touches no hardware (table loader, ACPI entry
 # points, PS/2 decoding): platform/qemu-x86_64/pure; the table loader and the ACPI entry
-# points are in platform/common, shared with AArch64.
-QEMU_SHARED_PURE_SRC := platform/common/qemu_loader.c platform/common/acpi_tables.c
+# points are in platform/common, shared with AArch64, and so is the SMBIOS filter.
+QEMU_SHARED_PURE_SRC := platform/common/qemu_loader.c platform/common/acpi_tables.c \
+	platform/common/smbios_filter.c
 QEMU_PURE_SRC := $(call find_c,platform/qemu-x86_64/pure) $(QEMU_SHARED_PURE_SRC)
 # Host tools' own library (tools/lib: the UEFI compression encoder), tested the same way.
 TOOLS_LIB_SRC := $(call find_c,tools/lib)
@@ -73,6 +74,7 @@ FUZZ_SRC := $(wildcard tests/fuzz/*.c)
 FUZZ_SUPPORT_SRC := tests/unit/support/plat_test.c
 QEMU_SRC := $(filter-out platform/qemu-x86_64/reset/%,$(call find_c,platform/qemu-x86_64) $(shell find platform/qemu-x86_64 -name '*.S' 2>/dev/null | sort)) \
 	platform/common/reset_log.c platform/common/fw_cfg.c platform/common/kernel.c \
+	platform/common/qemu_loader_fw_cfg.c platform/common/smbios.c \
 	$(QEMU_SHARED_PURE_SRC)
 APPS := $(filter-out lib,$(notdir $(wildcard apps/*)))
 APP_LIB_SRC := $(wildcard apps/lib/*.c)

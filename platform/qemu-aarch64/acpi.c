@@ -11,101 +11,15 @@
 #include <ember/lib/guids.h>
 #include <ember/lib/str.h>
 #include "../common/acpi_tables.h"
+#include "../common/qemu_loader_fw_cfg.h"
 #include "aarch64.h"
 
 #define MAX_TABLES 64
-#define MAX_SCRIPT_SIZE 0x10000
 #define XSDT_OFFSET 64 /* after the RSDP in the same allocation */
 
-static EFI_STATUS load_blob(void *ctx, const char *name, UINT32 align, UINT8 zone,
-			    struct qemu_loader_blob *blob)
-{
-	EFI_PHYSICAL_ADDRESS address;
-	uint16_t select;
-	uint32_t size;
-	EFI_STATUS status;
-
-	if (!fw_cfg_find(name, &select, &size) || !size) {
-		log_debug("%s: no such fw_cfg file, or empty\n", name);
-		return EFI_NOT_FOUND;
-	}
-	if (align > EFI_PAGE_SIZE) {
-		log_debug("%s: alignment %u is more than a page\n", name, align);
-		return EFI_UNSUPPORTED;
-	}
-	/* Arm's tables hold no FACS (the machine is hardware-reduced): reclaim memory. */
-	status = mem_allocate_pages(AllocateAnyPages, EfiACPIReclaimMemory, EFI_SIZE_TO_PAGES(size),
-				    &address);
-	if (EFI_ERROR(status)) {
-		log_debug("%s: allocating %u bytes: %r\n", name, size, status);
-		return status;
-	}
-	blob->data = (UINT8 *)(uintptr_t)address;
-	blob->address = address;
-	blob->size = size;
-	mem_set(blob->data, 0, EFI_PAGES_TO_SIZE(EFI_SIZE_TO_PAGES(size)));
-	fw_cfg_read(select, blob->data, size);
-	return EFI_SUCCESS;
-}
-
-static EFI_STATUS write_pointer(void *ctx, const char *name, UINT32 offset, UINT8 size,
-				UINT64 value)
-{
-	uint16_t select;
-	uint32_t file_size;
-
-	if (!fw_cfg_find(name, &select, &file_size) || offset > file_size ||
-	    size > file_size - offset) {
-		log_debug("%s: no such fw_cfg file, or %u bytes at %u lie outside it\n", name, size,
-			  offset);
-		return EFI_NOT_FOUND;
-	}
-	if (!fw_cfg_write_at(select, offset, &value, size)) {
-		log_debug("%s: QEMU did not take the write\n", name);
-		return EFI_DEVICE_ERROR;
-	}
-	return EFI_SUCCESS;
-}
-
-static void free_blobs(struct qemu_loader *loader)
-{
-	for (UINTN i = 0; i < loader->blob_count; i++)
-		mem_free_pages(loader->blobs[i].address, EFI_SIZE_TO_PAGES(loader->blobs[i].size));
-	loader->blob_count = 0;
-}
-
-/* Fetches the script and runs it; the blobs stay in loader. EFI_NOT_FOUND without one. */
-static EFI_STATUS run_loader(struct qemu_loader *loader)
-{
-	const struct qemu_loader_ops ops = {load_blob, write_pointer, NULL};
-	uint16_t select;
-	uint32_t size;
-	void *script;
-	EFI_STATUS status;
-
-	if (!fw_cfg_find("etc/table-loader", &select, &size)) {
-		log_debug("no etc/table-loader\n");
-		return EFI_NOT_FOUND;
-	}
-	if (size > MAX_SCRIPT_SIZE) {
-		log_error("etc/table-loader: %u bytes, more than %u\n", size, MAX_SCRIPT_SIZE);
-		return EFI_LOAD_ERROR;
-	}
-	script = pool_alloc(size);
-	if (!script) {
-		log_debug("no memory for etc/table-loader\n");
-		return EFI_OUT_OF_RESOURCES;
-	}
-	fw_cfg_read(select, script, size);
-	status = qemu_loader_run(loader, &ops, script, size);
-	pool_free(script);
-	if (EFI_ERROR(status)) {
-		log_error("etc/table-loader: %s (%r)\n", loader->error ? loader->error : "failed",
-			  status);
-		free_blobs(loader);
-	}
-	return status;
-}
+/* Arm's tables hold no FACS (the machine is hardware-reduced): reclaim memory, anywhere;
+ * nothing is measured (no TPM). */
+static const struct qemu_loader_fw_cfg blobs_anywhere = {EfiACPIReclaimMemory, 0, NULL};
 
 /* An RSDP and XSDT of Ember's listing the tables that passed their checks. */
 static EFI_STATUS publish(const struct qemu_loader_blob *qemu_rsdp, const UINT64 *tables,
@@ -143,7 +57,7 @@ static EFI_STATUS acpi_install(void)
 	EFI_ACPI_DESCRIPTION_HEADER xsdt;
 	struct qemu_loader_blob *rsdp;
 	UINTN count;
-	EFI_STATUS status = run_loader(&loader);
+	EFI_STATUS status = qemu_loader_fw_cfg_run(&loader, &blobs_anywhere);
 
 	if (EFI_ERROR(status))
 		return status;
@@ -157,7 +71,7 @@ static EFI_STATUS acpi_install(void)
 		status = publish(rsdp, tables, count, &xsdt);
 	}
 	if (EFI_ERROR(status))
-		free_blobs(&loader);
+		qemu_loader_fw_cfg_free(&loader);
 	return status;
 }
 

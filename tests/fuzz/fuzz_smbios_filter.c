@@ -1,11 +1,11 @@
-/* Fuzzes the SMBIOS filter of PCR 1's measurement (platform/qemu-x86_64/pure/smbios_filter.c):
+/* Fuzzes the SMBIOS filter of PCR 1's measurement (platform/common/smbios_filter.c):
  * any bytes are read and written only within the length given, and filtering twice gives
  * what filtering once gave (blanking is idempotent). */
 #include "fuzz.h"
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../platform/qemu-x86_64/pure/smbios_filter.h"
+#include "../../platform/common/smbios_filter.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

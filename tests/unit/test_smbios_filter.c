@@ -1,11 +1,11 @@
-/* The SMBIOS fields kept out of PCR 1 (platform/qemu-x86_64/pure/smbios_filter.c): serial
+/* The SMBIOS fields kept out of PCR 1 (platform/common/smbios_filter.c): serial
  * numbers, asset tags, the system UUID and wake-up type masked in structures laid out as
  * QEMU makes them, the other fields and strings left as they were, and tables whose
  * structures or strings run past their length refused. */
 #include <string.h>
 
 #include "support/test.h"
-#include "../../platform/qemu-x86_64/pure/smbios_filter.h"
+#include "../../platform/common/smbios_filter.h"
 
 /* Type 1 (27 bytes): manufacturer "QEMU" (1), product "PC" (2), version 0, serial "S-1" (3),
  * a UUID, wake-up type 6 (power switch), then type 3 with serial "C-9" (2) and asset tag

@@ -21,9 +21,9 @@ EFI_STATUS qemu_pci_root_bridge_install(EFI_HANDLE *handle);
  * register of every PCI function (from its device path, as QEMU's _PRT has it). */
 void pci_irq_route(void);
 
-/* acpi.c, smbios.c: QEMU's tables from fw_cfg, installed as configuration tables. */
+/* acpi.c: QEMU's ACPI tables from fw_cfg, installed as configuration tables (the SMBIOS
+ * tables: platform/common/smbios.c). */
 EFI_STATUS acpi_install(void);
-EFI_STATUS smbios_install(void);
 
 /* pci_platform.c: the whole sequence, called before drivers are connected: root bridge,
  * PCI bus driver (resource assignment), interrupt lines, then ACPI and SMBIOS tables. */

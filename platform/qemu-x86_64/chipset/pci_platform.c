@@ -4,7 +4,13 @@
  * interrupt lines are set, and only then are the ACPI and SMBIOS tables fetched. */
 #include <ember/core/core.h>
 #include <ember/core/log.h>
+#include "../../common/smbios.h"
 #include "chipset/pci_host.h"
+#include "qemu.h"
+
+/* SMBIOS below 4 GiB even for a 3.0 anchor, as before (UEFI 2.10 section 4.6 asks that
+ * of the 2.x table only); the structures into PCR 1. */
+static const struct qemu_smbios_platform smbios_below_4gib = {0xffffffffULL, qemu_measure_smbios};
 
 void pci_platform_init(void)
 {
@@ -22,7 +28,7 @@ void pci_platform_init(void)
 	status = acpi_install();
 	if (EFI_ERROR(status))
 		log_error("acpi: no ACPI tables: %r\n", status);
-	status = smbios_install();
+	status = qemu_smbios_install(&smbios_below_4gib);
 	if (EFI_ERROR(status))
 		log_warn("smbios: no SMBIOS tables: %r\n", status);
 }

@@ -24,7 +24,7 @@
 #include <efi/system_table.h>
 #include "qemu.h"
 #include "tables/fw_cfg.h"
-#include "pure/smbios_filter.h"
+#include "../../common/smbios_filter.h"
 #include "reset/layout.h"
 
 #define FOUR_GIB 0x100000000ull

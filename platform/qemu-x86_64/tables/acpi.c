@@ -7,12 +7,12 @@
  * room for a longer XSDT and an RSDT of Ember's, rebuilt in place. */
 #define LOG_PREFIX "acpi: "
 #include "../../common/acpi_tables.h"
+#include "../../common/qemu_loader_fw_cfg.h"
 #include "pure/acpi_bgrt.h"
 #include "tables/acpi.h"
 #include <ember/core/core.h>
 #include <ember/core/log.h>
 #include <ember/lib/str.h>
-#include "tables/fw_cfg.h"
 #include "cpu/io.h"
 #include "chipset/pci_host.h"
 #include "qemu.h"
@@ -20,7 +20,6 @@
 
 #define BELOW_4GIB 0xffffffffULL
 #define MAX_TABLES 64
-#define MAX_SCRIPT_SIZE 0x10000
 #define XSDT_OFFSET 64 /* after the RSDP in the same allocation */
 #define RSDT_OFFSET (XSDT_OFFSET + ACPI_XSDT_SIZE(MAX_TABLES))
 #define PM1_CNT 4
@@ -34,96 +33,10 @@ static UINTN table_count;
 static EFI_ACPI_DESCRIPTION_HEADER root_like; /* QEMU's RSDT: OEM fields of new tables */
 static EFI_ACPI_ROOT_SYSTEM_DESCRIPTION_POINTER *published;
 
-static EFI_STATUS load_blob(void *ctx, const char *name, UINT32 align, UINT8 zone,
-			    struct qemu_loader_blob *blob)
-{
-	EFI_PHYSICAL_ADDRESS address = BELOW_4GIB;
-	UINT16 select;
-	UINT32 size;
-	EFI_STATUS status;
-
-	if (!fw_cfg_find(name, &select, &size) || !size) {
-		log_debug("%s: no such fw_cfg file, or empty\n", name);
-		return EFI_NOT_FOUND;
-	}
-	if (align > EFI_PAGE_SIZE) {
-		log_debug("%s: alignment %u is more than a page\n", name, align);
-		return EFI_UNSUPPORTED;
-	}
-	status = mem_allocate_pages(AllocateMaxAddress, EfiACPIMemoryNVS, EFI_SIZE_TO_PAGES(size),
-				    &address);
-	if (EFI_ERROR(status)) {
-		log_debug("%s: allocating %u bytes below 4 GiB: %r\n", name, size, status);
-		return status;
-	}
-	blob->data = (UINT8 *)(uintptr_t)address;
-	blob->address = address;
-	blob->size = size;
-	mem_set(blob->data, 0, EFI_PAGES_TO_SIZE(EFI_SIZE_TO_PAGES(size)));
-	fw_cfg_read(select, blob->data, size);
-	qemu_measure_acpi_data(blob->data, size);
-	return EFI_SUCCESS;
-}
-
-static EFI_STATUS write_pointer(void *ctx, const char *name, UINT32 offset, UINT8 size,
-				UINT64 value)
-{
-	UINT16 select;
-	UINT32 file_size;
-
-	if (!fw_cfg_find(name, &select, &file_size) || offset > file_size ||
-	    size > file_size - offset) {
-		log_debug("%s: no such fw_cfg file, or %u bytes at %u lie outside it\n", name, size,
-			  offset);
-		return EFI_NOT_FOUND;
-	}
-	if (!fw_cfg_write_at(select, offset, &value, size)) {
-		log_debug("%s: QEMU did not take the write\n", name);
-		return EFI_DEVICE_ERROR;
-	}
-	return EFI_SUCCESS;
-}
-
-static void free_blobs(struct qemu_loader *loader)
-{
-	for (UINTN i = 0; i < loader->blob_count; i++)
-		mem_free_pages(loader->blobs[i].address, EFI_SIZE_TO_PAGES(loader->blobs[i].size));
-	loader->blob_count = 0;
-}
-
-/* Fetches the script and runs it; the blobs stay in loader. */
-static EFI_STATUS run_loader(struct qemu_loader *loader)
-{
-	const struct qemu_loader_ops ops = {load_blob, write_pointer, NULL};
-	UINT16 select;
-	UINT32 size;
-	void *script;
-	EFI_STATUS status;
-
-	if (!fw_cfg_find("etc/table-loader", &select, &size)) {
-		log_debug("no etc/table-loader\n");
-		return EFI_NOT_FOUND;
-	}
-	if (size > MAX_SCRIPT_SIZE) {
-		log_debug("etc/table-loader: %u bytes, more than %u\n", size, MAX_SCRIPT_SIZE);
-		return EFI_NOT_FOUND;
-	}
-	script = pool_alloc(size);
-	if (!script) {
-		log_debug("no memory for etc/table-loader\n");
-		return EFI_OUT_OF_RESOURCES;
-	}
-	fw_cfg_read(select, script, size);
-	qemu_measure_acpi_data(script, size);
-	status = qemu_loader_run(loader, &ops, script, size);
-	pool_free(script);
-	if (EFI_ERROR(status)) {
-		log_error("etc/table-loader: %s (%r)\n", loader->error ? loader->error : "failed",
-			  status);
-		free_blobs(loader);
-	}
-	return status;
-}
+/* QEMU's blobs hold the FACS, which must stay (NVS), and QEMU's RSDT points with 32 bits;
+ * each fw_cfg file is measured as read (qemu_measure_acpi_data). */
+static const struct qemu_loader_fw_cfg blobs_below_4gib = {EfiACPIMemoryNVS, BELOW_4GIB,
+							   qemu_measure_acpi_data};
 
 /* The RSDP and XSDT, in ACPI reclaim memory below 4 GiB like the tables they point at. */
 static EFI_STATUS publish(struct qemu_loader *loader, const UINT64 *tables, UINTN count,
@@ -200,7 +113,7 @@ EFI_STATUS acpi_install(void)
 	EFI_ACPI_DESCRIPTION_HEADER rsdt;
 	UINT64 rsdt_address;
 	UINTN count;
-	EFI_STATUS status = run_loader(&loader);
+	EFI_STATUS status = qemu_loader_fw_cfg_run(&loader, &blobs_below_4gib);
 
 	if (EFI_ERROR(status))
 		return status;
@@ -210,12 +123,12 @@ EFI_STATUS acpi_install(void)
 		     : (UINTN)-1;
 	if (count == (UINTN)-1) {
 		log_error("QEMU's RSDP or RSDT is invalid\n");
-		free_blobs(&loader);
+		qemu_loader_fw_cfg_free(&loader);
 		return EFI_NOT_FOUND;
 	}
 	status = publish(&loader, tables, count, rsdt_address, &rsdt);
 	if (EFI_ERROR(status)) {
-		free_blobs(&loader);
+		qemu_loader_fw_cfg_free(&loader);
 		return status;
 	}
 	table_count = count;

@@ -2,8 +2,8 @@
  * system-unique information such as serial numbers and asset tags, and values that change
  * by themselves, MUST NOT go into PCR 1). Pure logic over structures given with their
  * length: no memory outside them is read or written. */
-#ifndef QEMU_PURE_SMBIOS_FILTER_H
-#define QEMU_PURE_SMBIOS_FILTER_H
+#ifndef EMBER_SMBIOS_FILTER_H
+#define EMBER_SMBIOS_FILTER_H
 
 #include <stdbool.h>
 #include <stddef.h>

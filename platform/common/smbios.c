@@ -1,18 +1,18 @@
-/* QEMU's SMBIOS tables (QEMU.md section 2): the structures (etc/smbios/smbios-tables) are
- * copied to runtime data below 4 GiB, as UEFI 2.10 section 4.6 asks, and QEMU's anchor
- * (etc/smbios/smbios-anchor) is patched to point at them with fresh checksums. A 3.0
- * ("_SM3_") entry point is always published under the SMBIOS3 GUID; a 2.x ("_SM_") anchor
- * is published under the SMBIOS GUID as well. */
+/* QEMU's SMBIOS tables (smbios.h; QEMU.md section 2): the structures
+ * (etc/smbios/smbios-tables) are copied to runtime data, as UEFI 2.10 section 4.6 asks, and
+ * QEMU's anchor (etc/smbios/smbios-anchor) is patched to point at them with fresh
+ * checksums. A 3.0 ("_SM3_") entry point is always published under the SMBIOS3 GUID; a 2.x
+ * ("_SM_") anchor is published under the SMBIOS GUID as well, and then the structures are
+ * below 4 GiB, where its 32-bit pointer reaches. */
 #define LOG_PREFIX "smbios: "
-#include "../../common/acpi_tables.h"
 #include <ember/core/core.h>
 #include <ember/core/log.h>
+#include <ember/lib/guids.h>
 #include <ember/lib/str.h>
 #include <efi/smbios.h>
-#include "tables/fw_cfg.h"
-#include "chipset/pci_host.h"
-#include "qemu.h"
-#include <ember/lib/guids.h>
+#include "acpi_tables.h"
+#include "fw_cfg.h"
+#include "smbios.h"
 
 #define BELOW_4GIB 0xffffffffULL
 #define SMBIOS3_OFFSET 32 /* the 3.0 entry point after the 2.x one, 16-byte aligned */
@@ -27,8 +27,8 @@ union anchor {
 /* Reads QEMU's anchor; false unless it is a well-formed 2.x or 3.0 entry point. */
 static bool read_anchor(union anchor *a, bool *is_v3)
 {
-	UINT16 select;
-	UINT32 size;
+	uint16_t select;
+	uint32_t size;
 
 	if (!fw_cfg_find("etc/smbios/smbios-anchor", &select, &size)) {
 		log_debug("no etc/smbios/smbios-anchor\n");
@@ -104,13 +104,13 @@ static EFI_STATUS publish(UINT8 *base, const union anchor *qemu, bool is_v3, UIN
 	return status;
 }
 
-EFI_STATUS smbios_install(void)
+EFI_STATUS qemu_smbios_install(const struct qemu_smbios_platform *platform)
 {
 	union anchor qemu;
 	bool is_v3;
-	UINT16 select;
-	UINT32 size;
-	EFI_PHYSICAL_ADDRESS address = BELOW_4GIB;
+	uint16_t select;
+	uint32_t size;
+	EFI_PHYSICAL_ADDRESS address;
 	UINT8 *base;
 	EFI_STATUS status;
 
@@ -125,10 +125,12 @@ EFI_STATUS smbios_install(void)
 		return EFI_UNSUPPORTED;
 	}
 	/* One allocation: the two entry points, then the structures from offset 64. */
-	status = mem_allocate_pages(AllocateMaxAddress, EfiRuntimeServicesData,
-				    EFI_SIZE_TO_PAGES(64 + (UINT64)size), &address);
+	address = is_v3 ? platform->max_address : BELOW_4GIB;
+	status = mem_allocate_pages(address ? AllocateMaxAddress : AllocateAnyPages,
+				    EfiRuntimeServicesData, EFI_SIZE_TO_PAGES(64 + (UINT64)size),
+				    &address);
 	if (EFI_ERROR(status)) {
-		log_debug("allocating %u bytes below 4 GiB: %r\n", size, status);
+		log_debug("allocating %u bytes: %r\n", size, status);
 		return status;
 	}
 	base = (UINT8 *)(uintptr_t)address;
@@ -139,7 +141,8 @@ EFI_STATUS smbios_install(void)
 		mem_free_pages(address, EFI_SIZE_TO_PAGES(64 + (UINT64)size));
 		return status;
 	}
-	qemu_measure_smbios(base + 64, size, &efi_smbios3_table_guid, base + SMBIOS3_OFFSET);
+	if (platform->measure)
+		platform->measure(base + 64, size, &efi_smbios3_table_guid, base + SMBIOS3_OFFSET);
 	log_info("%u bytes of structures, %s anchor from QEMU\n", size, is_v3 ? "3.0" : "2.x");
 	return EFI_SUCCESS;
 }
