@@ -1,8 +1,10 @@
 /* The consoles, and what to boot, in order:
  *  1. A program handed in through fw_cfg as "opt/ember/app" (with "opt/ember/args" as its
  *     command line), as on x86-64 (bds/fw_cfg_app.c).
- *  2. The boot manager (bds/): BootNext, BootOrder, removable media (\EFI\BOOT\BOOTAA64.EFI),
- *     then the shell the image carries (shell_blob.S). */
+ *  2. The boot manager (bds/): the setup screen the image carries (shell_blob.S) when the OS
+ *     asked for it (BOOT_TO_FW_UI), BootNext, BootOrder, removable media
+ *     (\EFI\BOOT\BOOTAA64.EFI), then the shell the image carries; the setup screen again
+ *     when the shell exits. */
 #define LOG_PREFIX "boot: "
 #include <ember/core/bds.h>
 #include <ember/core/core.h>
@@ -23,6 +25,14 @@ static const struct bds_fw_cfg fw_cfg = {fw_cfg_find, fw_cfg_read, panic_printf}
 
 /* The shell, stored as it is (the image is not packed on AArch64). */
 extern const UINT8 ember_shell[], ember_shell_end[];
+/* The setup screen ("Ember settings", apps/setup), stored after it the same way. */
+extern const UINT8 ember_setup[], ember_setup_end[];
+
+static const void *embedded_setup(UINTN *size)
+{
+	*size = (UINTN)(ember_setup_end - ember_setup);
+	return ember_setup;
+}
 
 void boot_something(void)
 {
@@ -31,6 +41,7 @@ void boot_something(void)
 	    .fallback_image = ember_shell,
 	    .fallback_size = (UINTN)(ember_shell_end - ember_shell),
 	    .fallback_name = u"Ember shell",
+	    .setup_make = embedded_setup,
 	};
 
 	if (bds_fw_cfg_app(&fw_cfg, &status)) {
