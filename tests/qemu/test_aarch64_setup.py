@@ -90,7 +90,7 @@ def test_settings_saved_and_used(tmp_path):
         press(m, ESC, "Enter opens a page")
         for _ in range(3):  # Serial console, Date and time, System information
             press(m, DOWN, FOOTER)
-        shown = press(m, "\r", "Devices:")
+        press(m, "\r", "Devices:")
         m.expect(r"PCI 0000:00:00\.0  1b36:0008")  # virt's PCIe host bridge
         press(m, ESC, "Enter opens a page")
         m.send(ESC)  # leaves: nothing boots, the shell runs
