@@ -474,10 +474,12 @@ $(BUILD)/fw-aarch64/%.o: %.c | $(DEPS_STAMP)
 $(BUILD)/fw-aarch64/%.o: %.S | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(A64_CFLAGS) -MMD -MP -c $< -o $@
-# The shell rides in the image (platform/qemu-aarch64/shell_blob.S), unpacked.
-$(BUILD)/fw-aarch64/platform/qemu-aarch64/shell_blob.o: platform/qemu-aarch64/shell_blob.S $(A64_DIR)/apps/shell.efi
+# The shell and the setup screen ride in the image (platform/qemu-aarch64/shell_blob.S), unpacked.
+$(BUILD)/fw-aarch64/platform/qemu-aarch64/shell_blob.o: platform/qemu-aarch64/shell_blob.S $(A64_DIR)/apps/shell.efi \
+	$(A64_DIR)/apps/setup.efi
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(A64_CFLAGS) -DEMBER_SHELL='"$(A64_DIR)/apps/shell.efi"' -c $< -o $@
+	$(Q)$(CC) $(A64_CFLAGS) -DEMBER_SHELL='"$(A64_DIR)/apps/shell.efi"' \
+		-DEMBER_SETUP='"$(A64_DIR)/apps/setup.efi"' -c $< -o $@
 $(A64_DIR)/ember.elf: $(call obj,fw-aarch64,$(A64_SRC)) $(call mbedtls_obj,fw-aarch64) platform/qemu-aarch64/core.ld
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
@@ -502,9 +504,9 @@ $(A64_DIR)/%.efi: tests/aarch64/%.c | $(DEPS_STAMP)
 	$(Q)$(CC) $(A64_PE_CFLAGS) -c $< -o $(@:.efi=.o)
 	$(Q)$(CC) --target=aarch64-unknown-windows -nostdlib -fuse-ld=lld -Wl,-entry:efi_main \
 		-Wl,-subsystem:efi_application -o $@ $(@:.efi=.o)
-# Ember's own applications for AArch64 (the conformance app, the shell, var-test), built as
+# Ember's own applications for AArch64 (the conformance app, the shell, var-test, setup), built as
 # the x86-64 ones are (apps/NAME + apps/lib + lib) for the AArch64 Windows target.
-A64_APPS := conformance shell var-test
+A64_APPS := conformance shell var-test setup
 A64_APP_EFIS := $(patsubst %,$(A64_DIR)/apps/%.efi,$(A64_APPS))
 A64_PE_LIB_OBJ := $(call obj,pe-aarch64,$(LIB_SRC) $(FREESTANDING_SRC) $(APP_LIB_SRC))
 $(BUILD)/pe-aarch64/%.o: %.c | $(DEPS_STAMP)

@@ -55,6 +55,7 @@ static void boot(void *unused)
 	else if (!cfi_flash_variables_start(&vars, pl011_raw_write))
 		panic_printf("Ember: variables are kept in RAM and lost at power-off: the second "
 			     "pflash bank is not writable flash\n");
+	ramfb_from_fw_cfg(); /* reads the ConsoleResolution setting */
 	pcie_init();
 	ram_disk_from_fw_cfg();
 	acpi_or_dt_install();
