@@ -87,54 +87,55 @@ static EFI_STATUS auth_write(enum sb_key key, const UINT8 *data, UINTN size, con
 	return EFI_SUCCESS;
 }
 
-/* A certificate becomes a list of one X509 entry, owned by the setup screen. */
-static EFI_STATUS enroll_der(enum sb_key key, const UINT8 *der, UINTN size, const char **why)
+/* A list from a file, or made of a certificate, is added to KEK, db and dbx; PK's must
+ * hold one certificate and replaces it. */
+static EFI_STATUS enroll_list(enum sb_key key, const UINT8 *esl, UINTN size, const char **why)
 {
-	UINT8 *esl = app_alloc(SB_FILE_MAX);
+	if (key == SB_PK && sb_siglist_count(esl, size) != 1)
+		return refuse(why, "a PK list must hold one certificate", EFI_INVALID_PARAMETER);
+	return owner_write(key, esl, size, key != SB_PK, why);
+}
+
+/* A certificate (PEM decoded to DER first) becomes a list of one X509 entry, owned by the
+ * setup screen. One scratch buffer holds the list, then the DER. */
+static EFI_STATUS enroll_certificate(enum sb_key key, bool pem, const UINT8 *cert, UINTN size,
+				     const char **why)
+{
+	UINT8 *esl = app_alloc(2 * SB_FILE_MAX);
 	UINTN esl_size;
 	EFI_STATUS status;
 
 	if (!esl)
 		return refuse(why, "out of memory", EFI_OUT_OF_RESOURCES);
-	esl_size = sb_esl_from_der(der, size, &setup_owner, esl, SB_FILE_MAX);
-	status = esl_size ? owner_write(key, esl, esl_size, key != SB_PK, why)
-			  : refuse(why, "the certificate is too big", EFI_BAD_BUFFER_SIZE);
+	if (pem) {
+		size = sb_pem_to_der(cert, size, esl + SB_FILE_MAX, SB_FILE_MAX);
+		cert = esl + SB_FILE_MAX;
+	}
+	esl_size = size ? sb_esl_from_der(cert, size, &setup_owner, esl, SB_FILE_MAX) : 0;
+	if (!size)
+		status = refuse(why, "the PEM file holds no readable certificate", EFI_UNSUPPORTED);
+	else if (!esl_size)
+		status = refuse(why, "the certificate is too big", EFI_BAD_BUFFER_SIZE);
+	else
+		status = enroll_list(key, esl, esl_size, why);
 	app_free(esl);
-	return status;
-}
-
-static EFI_STATUS enroll_pem(enum sb_key key, const UINT8 *data, UINTN size, const char **why)
-{
-	UINT8 *der = app_alloc(SB_FILE_MAX);
-	UINTN der_size;
-	EFI_STATUS status;
-
-	if (!der)
-		return refuse(why, "out of memory", EFI_OUT_OF_RESOURCES);
-	der_size = sb_pem_to_der(data, size, der, SB_FILE_MAX);
-	status = der_size
-		     ? enroll_der(key, der, der_size, why)
-		     : refuse(why, "the PEM file holds no readable certificate", EFI_UNSUPPORTED);
-	app_free(der);
 	return status;
 }
 
 EFI_STATUS sb_enroll(enum sb_key key, const UINT8 *data, UINTN size, const char **why)
 {
+	enum sb_file_kind kind;
+
 	if (key >= SB_KEYS)
 		return EFI_INVALID_PARAMETER;
-	switch (sb_file_kind(data, size)) {
+	switch (kind = sb_file_kind(data, size)) {
 	case SB_FILE_AUTH:
 		return auth_write(key, data, size, why);
 	case SB_FILE_ESL:
-		if (key == SB_PK && sb_siglist_count(data, size) != 1)
-			return refuse(why, "a PK list must hold one certificate",
-				      EFI_INVALID_PARAMETER);
-		return owner_write(key, data, size, key != SB_PK, why);
+		return enroll_list(key, data, size, why);
 	case SB_FILE_DER:
-		return enroll_der(key, data, size, why);
 	case SB_FILE_PEM:
-		return enroll_pem(key, data, size, why);
+		return enroll_certificate(key, kind == SB_FILE_PEM, data, size, why);
 	default:
 		return refuse(why,
 			      "not a certificate (DER or PEM), an EFI_SIGNATURE_LIST or a signed "
@@ -220,17 +221,25 @@ EFI_STATUS sb_key_read(enum sb_key key, UINT8 **data, UINTN *size)
 	return read_variable(key_names[key], key_guid(key), data, size);
 }
 
-EFI_STATUS sb_delete_key(enum sb_key key, const char **why)
+/* sb_key_read before a change to the key: a failure to read says why. */
+static EFI_STATUS read_for_change(enum sb_key key, UINT8 **data, UINTN *size, const char **why)
 {
-	UINT8 *data;
-	UINTN size;
 	EFI_STATUS status;
 
 	if (key >= SB_KEYS)
 		return EFI_INVALID_PARAMETER;
-	status = sb_key_read(key, &data, &size);
+	status = read_variable(key_names[key], key_guid(key), data, size);
+	return EFI_ERROR(status) ? refuse(why, "the key could not be read", status) : status;
+}
+
+EFI_STATUS sb_delete_key(enum sb_key key, const char **why)
+{
+	UINT8 *data;
+	UINTN size;
+	EFI_STATUS status = read_for_change(key, &data, &size, why);
+
 	if (EFI_ERROR(status))
-		return refuse(why, "the key could not be read", status);
+		return status;
 	app_free(data);
 	if (!size)
 		return EFI_SUCCESS; /* nothing to delete */
@@ -241,13 +250,10 @@ EFI_STATUS sb_delete_entry(enum sb_key key, UINT32 index, const char **why)
 {
 	UINT8 *data;
 	UINTN size, left;
-	EFI_STATUS status;
+	EFI_STATUS status = read_for_change(key, &data, &size, why);
 
-	if (key >= SB_KEYS)
-		return EFI_INVALID_PARAMETER;
-	status = sb_key_read(key, &data, &size);
 	if (EFI_ERROR(status))
-		return refuse(why, "the key could not be read", status);
+		return status;
 	left = sb_siglist_remove(data, size, index);
 	if (left == size)
 		status = refuse(why, "there is no such entry", EFI_NOT_FOUND);

@@ -156,47 +156,22 @@ static EFI_STATUS transfer(EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *this, enum space spa
 	return EFI_SUCCESS;
 }
 
-static EFI_STATUS EFIAPI rb_mem_read(EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *This,
-				     EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_WIDTH Width, UINT64 Address,
-				     UINTN Count, VOID *Buffer)
-{
-	return transfer(This, SPACE_MEM, false, Width, Address, Count, Buffer);
-}
+/* Mem, Io and Pci's Read and Write: the spec's entries, alike but for the space and the
+ * direction they pass to transfer(). */
+#define RB_TRANSFER_ENTRY(name, space, write)                                                      \
+	static EFI_STATUS EFIAPI name(EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *This,                       \
+				      EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_WIDTH Width, UINT64 Address, \
+				      UINTN Count, VOID *Buffer)                                   \
+	{                                                                                          \
+		return transfer(This, space, write, Width, Address, Count, Buffer);                \
+	}
 
-static EFI_STATUS EFIAPI rb_mem_write(EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *This,
-				      EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_WIDTH Width, UINT64 Address,
-				      UINTN Count, VOID *Buffer)
-{
-	return transfer(This, SPACE_MEM, true, Width, Address, Count, Buffer);
-}
-
-static EFI_STATUS EFIAPI rb_io_read(EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *This,
-				    EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_WIDTH Width, UINT64 Address,
-				    UINTN Count, VOID *Buffer)
-{
-	return transfer(This, SPACE_IO, false, Width, Address, Count, Buffer);
-}
-
-static EFI_STATUS EFIAPI rb_io_write(EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *This,
-				     EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_WIDTH Width, UINT64 Address,
-				     UINTN Count, VOID *Buffer)
-{
-	return transfer(This, SPACE_IO, true, Width, Address, Count, Buffer);
-}
-
-static EFI_STATUS EFIAPI rb_pci_read(EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *This,
-				     EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_WIDTH Width, UINT64 Address,
-				     UINTN Count, VOID *Buffer)
-{
-	return transfer(This, SPACE_PCI, false, Width, Address, Count, Buffer);
-}
-
-static EFI_STATUS EFIAPI rb_pci_write(EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *This,
-				      EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_WIDTH Width, UINT64 Address,
-				      UINTN Count, VOID *Buffer)
-{
-	return transfer(This, SPACE_PCI, true, Width, Address, Count, Buffer);
-}
+RB_TRANSFER_ENTRY(rb_mem_read, SPACE_MEM, false)
+RB_TRANSFER_ENTRY(rb_mem_write, SPACE_MEM, true)
+RB_TRANSFER_ENTRY(rb_io_read, SPACE_IO, false)
+RB_TRANSFER_ENTRY(rb_io_write, SPACE_IO, true)
+RB_TRANSFER_ENTRY(rb_pci_read, SPACE_PCI, false)
+RB_TRANSFER_ENTRY(rb_pci_write, SPACE_PCI, true)
 
 /* Reads until (value & Mask) == Value or Delay (100 ns units) has passed. */
 static EFI_STATUS poll(EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *this, enum space space,

@@ -101,6 +101,31 @@ def test_signed_update_delete_entry_and_setup_mode(ember, esp, tmp_path):
     assert s[3][:2] == (0, 1) and s[3][4] == 0 and s[3][5] == 1, out  # PK gone, KEK stays
 
 
+def test_certificate_files_append_or_replace_and_bad_ones_are_refused(ember, esp, tmp_path):
+    """A PEM or DER certificate is added to db and KEK but replaces PK (one certificate);
+    a PEM file with no readable certificate, a DER one too big for a key, and a list of two
+    for PK are refused with their reasons and change nothing."""
+    (esp / "two.esl").write_bytes((esp / "KEK.esl").read_bytes() + (esp / "db.esl").read_bytes())
+    (esp / "broken.crt").write_bytes(b"-----BEGIN CERTIFICATE-----\n@@@@\n"
+                                     b"-----END CERTIFICATE-----\n")
+    size = 0x8ff0  # a file the setup screen reads, whose list would pass 0x9000 bytes
+    (esp / "huge.der").write_bytes(b"\x30\x82" + (size - 4).to_bytes(2, "big") + b"\x30\x82"
+                                   + (size - 8).to_bytes(2, "big") + bytes(size - 8))
+    store = tmp_path / "vars.fd"
+    out = backends(ember, esp, store, "enroll", "db", "db.crt", "enroll", "db", "db2.der",
+                   "enroll", "KEK", "KEK.der", "enroll", "KEK", "wrong.crt", "enroll", "PK",
+                   "KEK.crt", "state", "enroll", "PK", "PK.crt", "enroll", "db", "broken.crt",
+                   "enroll", "dbx", "huge.der", "enroll", "PK", "two.esl", "state")
+    s = states(out)
+    assert s[0][4:8] == (1, 2, 2, 0), out          # PK one, KEK and db two each
+    assert "enroll PK PK.crt: EFI_SUCCESS" in out and s[1][4:8] == (1, 2, 2, 0), out
+    assert ("enroll db broken.crt: EFI_UNSUPPORTED the PEM file holds no readable "
+            "certificate") in out, out
+    assert "enroll dbx huge.der: EFI_BAD_BUFFER_SIZE the certificate is too big" in out, out
+    assert ("enroll PK two.esl: EFI_INVALID_PARAMETER a PK list must hold one certificate"
+            in out), out
+
+
 def test_restore_default_keys(ember, esp, tmp_path):
     store = tmp_path / "vars.fd"
     out = backends(ember, esp, store, "defaults", "state")

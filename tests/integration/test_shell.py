@@ -191,7 +191,8 @@ def test_type_and_hexdump(ember, esp):
     (esp / "bin.dat").write_bytes(bytes(range(20)))
     out, err, _ = run_shell(ember, esp, [
         "type utf8.txt", "cat ucs2.txt", "hexdump bin.dat", "hexdump -s 16 bin.dat",
-        "hexdump -n 3 bin.dat", "type missing.txt"])
+        "hexdump -n 3 bin.dat", "type missing.txt", "more utf8.txt ucs2.txt",
+        "more missing.txt"])
     o = outputs(out)
     assert o["type utf8.txt"] == ["caf\u00e9", "line two"]
     assert o["cat ucs2.txt"] == ["hi"]
@@ -202,6 +203,9 @@ def test_type_and_hexdump(ember, esp):
     assert o["hexdump -n 3 bin.dat"] == [
         "00000000: 00 01 02                                         *...             *"]
     assert "type: missing.txt: no such file or directory" in err
+    # more prints files as type does, without pauses when nobody types on the console.
+    assert o["more utf8.txt ucs2.txt"] == ["caf\u00e9", "line two", "hi"]
+    assert "more: missing.txt: no such file or directory" in err
 
 
 def test_redirections_write_files(ember, esp):

@@ -265,3 +265,159 @@ TEST(pci_root_bridge_dma_arguments)
 	EXPECT_STATUS(rb->FreeBuffer(rb, 1, NULL), EFI_INVALID_PARAMETER);
 	uninstall(handle, rb);
 }
+
+/* Mem reads and writes on host memory: plain, FIFO (the address stays), Fill (the buffer
+ * stays), and the checks made before any access. */
+TEST(pci_root_bridge_mem_widths_fifo_and_fill)
+{
+	EFI_HANDLE handle;
+	EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *rb = install(&handle);
+	UINT32 mem[4] = {0x11223344, 0x55667788, 0x99aabbcc, 0xddeeff00}, out[4] = {0};
+	UINT16 half[4] = {0};
+	UINT8 bytes[4] = {0}, in[3] = {0xa, 0xb, 0xc};
+	UINT64 quad = 0, wide[2] = {1, 2};
+	UINT64 at = (uintptr_t)mem;
+
+	ASSERT(rb != NULL);
+	EXPECT_STATUS(rb->Mem.Read(rb, EfiPciWidthUint32, at, 4, out), EFI_SUCCESS);
+	EXPECT(memcmp(out, mem, sizeof(mem)) == 0);
+	EXPECT_STATUS(rb->Mem.Read(rb, EfiPciWidthUint16, at + 4, 2, half), EFI_SUCCESS);
+	EXPECT(half[0] == 0x7788 && half[1] == 0x5566 && half[2] == 0);
+	EXPECT_STATUS(rb->Mem.Read(rb, EfiPciWidthFifoUint16, at, 3, half), EFI_SUCCESS);
+	EXPECT(half[0] == 0x3344 && half[1] == 0x3344 && half[2] == 0x3344);
+	EXPECT_STATUS(rb->Mem.Read(rb, EfiPciWidthFillUint8, at, 3, bytes), EFI_SUCCESS);
+	EXPECT(bytes[0] == 0x22 && bytes[1] == 0); /* the last of three bytes read */
+	EXPECT_STATUS(rb->Mem.Read(rb, EfiPciWidthUint64, (uintptr_t)wide, 1, &quad), EFI_SUCCESS);
+	EXPECT_EQ(quad, 1);
+
+	EXPECT_STATUS(rb->Mem.Write(rb, EfiPciWidthFifoUint8, at + 1, 3, in), EFI_SUCCESS);
+	EXPECT_EQ(mem[0], 0x11220c44u); /* one byte, written three times */
+	EXPECT_STATUS(rb->Mem.Write(rb, EfiPciWidthFillUint32, at + 4, 3, &mem[0]), EFI_SUCCESS);
+	EXPECT(mem[1] == 0x11220c44u && mem[2] == 0x11220c44u && mem[3] == 0x11220c44u);
+	EXPECT_STATUS(rb->Mem.Write(rb, EfiPciWidthUint64, (uintptr_t)wide, 1, &wide[1]),
+		      EFI_SUCCESS);
+	EXPECT_EQ(wide[0], 2);
+
+	EXPECT_STATUS(rb->Mem.Read(rb, EfiPciWidthMaximum, at, 1, out), EFI_INVALID_PARAMETER);
+	EXPECT_STATUS(rb->Mem.Write(rb, (EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_WIDTH)-1, at, 1, out),
+		      EFI_INVALID_PARAMETER);
+	EXPECT_STATUS(rb->Mem.Read(rb, EfiPciWidthUint32, at, 1, NULL), EFI_INVALID_PARAMETER);
+	EXPECT_STATUS(rb->Mem.Write(rb, EfiPciWidthUint32, at + 2, 1, out), EFI_UNSUPPORTED);
+	/* Past the top of the address space; FIFO never moves, so it may sit at the top. */
+	EXPECT_STATUS(rb->Mem.Read(rb, EfiPciWidthUint32, ~(UINT64)0 - 7, 3, out),
+		      EFI_INVALID_PARAMETER);
+	EXPECT_STATUS(rb->Mem.Write(rb, EfiPciWidthFillUint32, ~(UINT64)0 - 7, 3, out),
+		      EFI_INVALID_PARAMETER);
+	EXPECT_STATUS(rb->Mem.Read(rb, EfiPciWidthUint16, 2, ~(UINTN)0, out),
+		      EFI_INVALID_PARAMETER);
+	EXPECT_STATUS(rb->Mem.Read(rb, EfiPciWidthFifoUint32, at, 0, out), EFI_SUCCESS);
+	uninstall(handle, rb);
+}
+
+/* Io FIFO and Fill go to the platform's hook port by port; the range is that of the ports
+ * touched, so a FIFO may stay at the last port. */
+TEST(pci_root_bridge_io_fifo_fill_and_range)
+{
+	EFI_HANDLE handle;
+	EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *rb = install(&handle);
+	UINT16 w[3] = {1, 2, 3};
+	UINT32 d[2] = {0};
+	UINT8 b = 7;
+
+	ASSERT(rb != NULL);
+	EXPECT_STATUS(rb->Io.Write(rb, EfiPciWidthFifoUint16, 0x100, 3, w), EFI_SUCCESS);
+	EXPECT(seen.io_calls == 3 && seen.port == 0x100 && seen.written == 3);
+	EXPECT_STATUS(rb->Io.Write(rb, EfiPciWidthFillUint8, 0x200, 3, &b), EFI_SUCCESS);
+	EXPECT(seen.io_calls == 6 && seen.port == 0x202 && seen.written == 7);
+	EXPECT_STATUS(rb->Io.Read(rb, EfiPciWidthFifoUint32, 0x300, 2, d), EFI_SUCCESS);
+	EXPECT(seen.io_calls == 8 && seen.port == 0x300 && seen.size == 4);
+	EXPECT(d[0] == 0xab && d[1] == 0xab);
+	EXPECT_STATUS(rb->Io.Read(rb, EfiPciWidthFillUint16, 0xfffc, 2, w), EFI_SUCCESS);
+	EXPECT(seen.io_calls == 10 && seen.port == 0xfffe && w[0] == 0xab && w[1] == 2);
+	EXPECT_STATUS(rb->Io.Read(rb, EfiPciWidthFifoUint16, 0xfffe, 3, w), EFI_SUCCESS);
+	EXPECT(seen.io_calls == 13 && seen.port == 0xfffe);
+	EXPECT_STATUS(rb->Io.Read(rb, EfiPciWidthFillUint16, 0xfffc, 3, w), EFI_INVALID_PARAMETER);
+	EXPECT_STATUS(rb->Io.Write(rb, EfiPciWidthFifoUint64, 0x100, 1, d), EFI_INVALID_PARAMETER);
+	EXPECT_STATUS(rb->Io.Write(rb, EfiPciWidthFillUint64, 0x100, 1, d), EFI_INVALID_PARAMETER);
+	EXPECT_STATUS(rb->Io.Read(rb, EfiPciWidthUint8, 0x100, 1, NULL), EFI_INVALID_PARAMETER);
+	EXPECT_STATUS(rb->Io.Read(rb, EfiPciWidthMaximum, 0x100, 1, d), EFI_INVALID_PARAMETER);
+	EXPECT_STATUS(rb->Io.Write(rb, EfiPciWidthFifoUint32, 0x102, 1, d), EFI_UNSUPPORTED);
+	EXPECT_EQ(seen.io_calls, 13);
+	uninstall(handle, rb);
+}
+
+/* A 64-bit configuration access is two 32-bit cycles, and stays in the function's space. */
+TEST(pci_root_bridge_configuration_64_bit_and_range)
+{
+	EFI_HANDLE handle;
+	EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *rb = install(&handle);
+	EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL_PCI_ADDRESS pa = {.Bus = 1, .ExtendedRegister = 0xff8};
+	UINT64 q = 0, two[2], address;
+
+	ASSERT(rb != NULL);
+	memcpy(&address, &pa, sizeof(address));
+	EXPECT_STATUS(rb->Pci.Read(rb, EfiPciWidthUint64, address, 1, &q), EFI_SUCCESS);
+	EXPECT_EQ(q, 0x1234567812345678ULL);
+	EXPECT(seen.config_calls == 2 && seen.offset == 0xffc && seen.bdf == 1u << 8);
+	q = 0xaabbccdd11223344ULL;
+	EXPECT_STATUS(rb->Pci.Write(rb, EfiPciWidthFillUint64, address, 1, &q), EFI_SUCCESS);
+	EXPECT(seen.config_calls == 4 && seen.written == 0xaabbccddu);
+	EXPECT_STATUS(rb->Pci.Read(rb, EfiPciWidthUint64, address, 2, &q), EFI_INVALID_PARAMETER);
+	EXPECT_STATUS(rb->Pci.Read(rb, EfiPciWidthFifoUint64, address, 2, two), EFI_SUCCESS);
+	EXPECT(seen.config_calls == 8 && two[1] == 0x1234567812345678ULL);
+	EXPECT_STATUS(rb->Pci.Read(rb, EfiPciWidthUint32, address + (2ULL << 32), 1, &q),
+		      EFI_UNSUPPORTED);
+	uninstall(handle, rb);
+}
+
+TEST(pci_root_bridge_poll_mem_and_io)
+{
+	EFI_HANDLE handle;
+	EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *rb = install(&handle);
+	UINT32 reg = 0x11223344;
+	UINT64 at = (uintptr_t)&reg, result = 0;
+
+	ASSERT(rb != NULL);
+	EXPECT_STATUS(rb->PollMem(rb, EfiPciWidthUint32, at, 0xff, 0x44, 10, &result), EFI_SUCCESS);
+	EXPECT_EQ(result, 0x11223344);
+	EXPECT_STATUS(rb->PollMem(rb, EfiPciWidthUint16, at + 2, 0xff, 0x44, 0, &result),
+		      EFI_SUCCESS); /* no delay: one read, whatever it gives */
+	EXPECT_EQ(result, 0x1122);
+	EXPECT_STATUS(rb->PollMem(rb, EfiPciWidthUint8, at, 0xff, 0x45, 20, &result), EFI_TIMEOUT);
+	EXPECT_EQ(result, 0x44);
+	EXPECT_STATUS(rb->PollIo(rb, EfiPciWidthUint8, 0x60, 0xf0, 0xa0, 10, &result), EFI_SUCCESS);
+	EXPECT(result == 0xab && seen.io_calls == 1 && seen.port == 0x60);
+	EXPECT_STATUS(rb->PollIo(rb, EfiPciWidthUint16, 0x60, 0xff, 0, 20, &result), EFI_TIMEOUT);
+	EXPECT_STATUS(rb->PollMem(rb, EfiPciWidthFifoUint32, at, 0, 0, 0, &result),
+		      EFI_INVALID_PARAMETER);
+	EXPECT_STATUS(rb->PollIo(rb, EfiPciWidthUint64, 0x60, 0, 0, 0, &result),
+		      EFI_INVALID_PARAMETER);
+	EXPECT_STATUS(rb->PollIo(rb, EfiPciWidthUint8, 0x60, 0, 0, 0, NULL), EFI_INVALID_PARAMETER);
+	EXPECT_STATUS(rb->PollIo(rb, EfiPciWidthUint32, 0xfffe, 0, 0, 0, &result), EFI_UNSUPPORTED);
+	EXPECT_STATUS(rb->PollIo(rb, EfiPciWidthUint32, 0x10000, 0, 0, 0, &result),
+		      EFI_INVALID_PARAMETER);
+	uninstall(handle, rb);
+}
+
+/* CopyMem copies overlapping ranges in the direction that keeps the source intact. */
+TEST(pci_root_bridge_copy_mem_overlaps)
+{
+	EFI_HANDLE handle;
+	EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL *rb = install(&handle);
+	UINT16 buf[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+	UINT64 at = (uintptr_t)buf;
+
+	ASSERT(rb != NULL);
+	EXPECT_STATUS(rb->CopyMem(rb, EfiPciWidthUint16, at + 2, at, 4), EFI_SUCCESS);
+	EXPECT(buf[0] == 0 && buf[1] == 0 && buf[2] == 1 && buf[4] == 3 && buf[5] == 5);
+	EXPECT_STATUS(rb->CopyMem(rb, EfiPciWidthUint32, at, at + 4, 2), EFI_SUCCESS);
+	EXPECT(buf[0] == 1 && buf[1] == 2 && buf[2] == 3 && buf[3] == 5 && buf[4] == 3);
+	EXPECT_STATUS(rb->CopyMem(rb, EfiPciWidthUint16, at, at, 8), EFI_SUCCESS);
+	EXPECT_STATUS(rb->CopyMem(rb, EfiPciWidthUint16, at + 2, at, 0), EFI_SUCCESS);
+	EXPECT_STATUS(rb->CopyMem(rb, EfiPciWidthFifoUint16, at + 2, at, 1), EFI_INVALID_PARAMETER);
+	EXPECT_STATUS(rb->CopyMem(rb, EfiPciWidthUint32, at + 2, at, 1), EFI_INVALID_PARAMETER);
+	EXPECT_STATUS(rb->CopyMem(rb, EfiPciWidthUint64, ~(UINT64)0 - 7, at, 2),
+		      EFI_INVALID_PARAMETER);
+	EXPECT_EQ(buf[7], 7);
+	uninstall(handle, rb);
+}

@@ -1,4 +1,4 @@
-/* Helpers shared by the file commands (cp, mv, rm). */
+/* Helpers shared by the file commands (cp, mv, rm; type and more). */
 #ifndef SHELL_CMD_H
 #define SHELL_CMD_H
 
@@ -23,5 +23,13 @@ EFI_FILE_INFO *cmd_stat(struct shell *sh, const CHAR16 *name);
 CHAR16 *cmd_join(const CHAR16 *dir, const CHAR16 *name);
 /* Whether two names are the same file (same mapping and path, ignoring case). */
 bool cmd_same_file(struct shell *sh, const CHAR16 *a, const CHAR16 *b);
+
+/* type.c: writes the text of a file: UCS-2 when it starts with the byte-order mark (or
+ * ucs2), else UTF-8/ASCII (or ascii: each byte one character). Messages start with cmd. */
+EFI_STATUS cmd_print_file(struct shell *sh, const char *cmd, const CHAR16 *name, bool ascii,
+			  bool ucs2);
+/* type.c: writes the text sent into a command (cmd < file, a | cmd) line by line; on the
+ * console, where nothing was sent, fails with refusal. */
+EFI_STATUS cmd_print_input(struct shell *sh, const char *refusal);
 
 #endif

@@ -1,9 +1,8 @@
 /* type (cat): prints files as text. */
-#include "../internal.h"
+#include "cmd.h"
 
-/* Writes the text of a file: UCS-2 when it starts with the byte-order mark (or -u), else
- * UTF-8/ASCII (or -a: each byte one character). */
-static EFI_STATUS print_file(struct shell *sh, const CHAR16 *name, bool ascii, bool ucs2)
+EFI_STATUS cmd_print_file(struct shell *sh, const char *cmd, const CHAR16 *name, bool ascii,
+			  bool ucs2)
 {
 	void *data;
 	UINTN size;
@@ -12,7 +11,7 @@ static EFI_STATUS print_file(struct shell *sh, const CHAR16 *name, bool ascii, b
 	EFI_STATUS status = sh_read_file(sh, name, &data, &size);
 
 	if (EFI_ERROR(status)) {
-		sh_error(sh, "type: %ls: %s\n", name, sh_status_text(status));
+		sh_error(sh, "%s: %ls: %s\n", cmd, name, sh_status_text(status));
 		return status;
 	}
 	if (ascii || ucs2) {
@@ -35,13 +34,12 @@ static EFI_STATUS print_file(struct shell *sh, const CHAR16 *name, bool ascii, b
 	return EFI_SUCCESS;
 }
 
-/* Without files: the text sent into type (type < file, cmd | type). */
-static EFI_STATUS print_input(struct shell *sh)
+EFI_STATUS cmd_print_input(struct shell *sh, const char *refusal)
 {
 	CHAR16 *line;
 
 	if (sh->in->kind == SH_STREAM_CONSOLE) {
-		sh_error(sh, "type: name the files to print\n");
+		sh_error(sh, "%s\n", refusal);
 		return EFI_INVALID_PARAMETER;
 	}
 	while (!sh_interrupted(sh) && !EFI_ERROR(sh_stream_read_line(sh->in, &line))) {
@@ -60,7 +58,7 @@ static EFI_STATUS cmd_type(struct shell *sh, UINTN argc, CHAR16 **argv)
 	if (EFI_ERROR(status))
 		return status;
 	if (!a.count)
-		return print_input(sh);
+		return cmd_print_input(sh, "type: name the files to print");
 	for (UINTN i = 0; i < a.count; i++) {
 		struct sh_match *m;
 		UINTN count;
@@ -73,8 +71,8 @@ static EFI_STATUS cmd_type(struct shell *sh, UINTN argc, CHAR16 **argv)
 		for (UINTN k = 0; k < count && !sh_interrupted(sh); k++) {
 			if (m[k].info->Attribute & EFI_FILE_DIRECTORY)
 				continue;
-			status =
-			    print_file(sh, m[k].full, sh_args_has(&a, "-a"), sh_args_has(&a, "-u"));
+			status = cmd_print_file(sh, "type", m[k].full, sh_args_has(&a, "-a"),
+						sh_args_has(&a, "-u"));
 			if (EFI_ERROR(status))
 				worst = status;
 		}

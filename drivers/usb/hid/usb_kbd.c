@@ -3,6 +3,7 @@
  * SimpleTextIn and SimpleTextInEx through the shared text input code, with key repeat and
  * the lock lights (SET_REPORT). */
 #define LOG_PREFIX "usbkbd: "
+#include "hid_endpoint.h"
 #include "hid_keys.h"
 #include <ember/core/core.h>
 #include <ember/core/driver.h>
@@ -30,14 +31,14 @@ struct usb_kbd {
 	struct hid_keys keys;
 	EFI_USB_IO_PROTOCOL *io;
 	EFI_HANDLE controller, driver;
-	UINT8 interface, endpoint, interval;
+	struct hid_endpoint ep;
 	UINT64 repeat_at; /* when the held key repeats next */
 };
 
 static EFI_STATUS class_request(struct usb_kbd *kb, UINT8 request, UINT16 value, void *data,
 				UINTN length)
 {
-	EFI_USB_DEVICE_REQUEST req = {CLASS_TO_INTERFACE, request, value, kb->interface,
+	EFI_USB_DEVICE_REQUEST req = {CLASS_TO_INTERFACE, request, value, kb->ep.interface,
 				      (UINT16)length};
 	UINT32 result;
 
@@ -122,31 +123,9 @@ static EFI_STATUS EFIAPI kbd_supported(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HA
 			       is_boot_keyboard);
 }
 
-/* The interface's interrupt IN endpoint. */
-static EFI_STATUS find_endpoint(struct usb_kbd *kb)
-{
-	EFI_USB_INTERFACE_DESCRIPTOR d;
-	EFI_USB_ENDPOINT_DESCRIPTOR ep;
-
-	if (EFI_ERROR(kb->io->UsbGetInterfaceDescriptor(kb->io, &d)))
-		return EFI_DEVICE_ERROR;
-	kb->interface = d.InterfaceNumber;
-	for (UINT8 i = 0; i < d.NumEndpoints; i++) {
-		if (EFI_ERROR(kb->io->UsbGetEndpointDescriptor(kb->io, i, &ep)))
-			continue;
-		if ((ep.Attributes & USB_ENDPOINT_TYPE_MASK) == USB_ENDPOINT_INTERRUPT &&
-		    (ep.EndpointAddress & USB_ENDPOINT_DIR_IN)) {
-			kb->endpoint = ep.EndpointAddress;
-			kb->interval = ep.Interval ? ep.Interval : 8;
-			return EFI_SUCCESS;
-		}
-	}
-	return EFI_NOT_FOUND;
-}
-
 static EFI_STATUS kbd_setup(struct usb_kbd *kb)
 {
-	EFI_STATUS status = find_endpoint(kb);
+	EFI_STATUS status = hid_interrupt_in(kb->io, &kb->ep);
 
 	if (EFI_ERROR(status)) {
 		log_debug("no interrupt endpoint\n");
@@ -174,7 +153,7 @@ static EFI_STATUS kbd_publish(struct usb_kbd *kb)
 		log_debug("cannot install SimpleTextIn: %r\n", status);
 		return status;
 	}
-	status = kb->io->UsbAsyncInterruptTransfer(kb->io, kb->endpoint, TRUE, kb->interval,
+	status = kb->io->UsbAsyncInterruptTransfer(kb->io, kb->ep.address, TRUE, kb->ep.interval,
 						   HID_BOOT_REPORT_SIZE, report_arrived, kb);
 	if (EFI_ERROR(status)) {
 		log_debug("interrupt transfer: %r\n", status);
@@ -250,7 +229,7 @@ static EFI_STATUS EFIAPI kbd_stop(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HANDLE 
 					     &kb->input.in_ex, NULL);
 	if (EFI_ERROR(status))
 		return status;
-	kb->io->UsbAsyncInterruptTransfer(kb->io, kb->endpoint, FALSE, 0, 0, NULL, NULL);
+	kb->io->UsbAsyncInterruptTransfer(kb->io, kb->ep.address, FALSE, 0, 0, NULL, NULL);
 	kb->signature = 0;
 	text_input_fini(&kb->input);
 	protocol_close(controller, &efi_usb_io_protocol_guid, kb->driver, controller);

@@ -2,6 +2,7 @@
  * has X and Y, and makes their reports EFI_ABSOLUTE_POINTER_PROTOCOL (a tablet: absolute X
  * and Y, UEFI 2.10 12.7) or EFI_SIMPLE_POINTER_PROTOCOL (a mouse: movements, 12.5). */
 #define LOG_PREFIX "usbptr: "
+#include "hid_endpoint.h"
 #include "hid_report.h"
 #include <ember/core/core.h>
 #include <ember/core/driver.h>
@@ -30,8 +31,7 @@ struct usb_pointer {
 	struct hid_pointer layout;
 	EFI_USB_IO_PROTOCOL *io;
 	EFI_HANDLE controller, driver;
-	UINT8 interface, endpoint, interval;
-	UINT16 packet;
+	struct hid_endpoint ep;
 };
 
 static const EFI_GUID *protocol_of(struct usb_pointer *p)
@@ -207,33 +207,23 @@ static EFI_STATUS EFIAPI pointer_supported(EFI_DRIVER_BINDING_PROTOCOL *this, EF
 /* The interface's interrupt IN endpoint and its report descriptor's pointer fields. */
 static EFI_STATUS describe(struct usb_pointer *p)
 {
-	EFI_USB_INTERFACE_DESCRIPTOR d;
-	EFI_USB_ENDPOINT_DESCRIPTOR ep;
 	UINT8 *desc;
 	UINT32 result;
-	EFI_STATUS status = EFI_UNSUPPORTED;
+	EFI_STATUS status = hid_interrupt_in(p->io, &p->ep);
 
-	if (EFI_ERROR(p->io->UsbGetInterfaceDescriptor(p->io, &d)))
-		return EFI_DEVICE_ERROR;
-	p->interface = d.InterfaceNumber;
-	for (UINT8 i = 0; i < d.NumEndpoints && !p->endpoint; i++)
-		if (!EFI_ERROR(p->io->UsbGetEndpointDescriptor(p->io, i, &ep)) &&
-		    (ep.Attributes & USB_ENDPOINT_TYPE_MASK) == USB_ENDPOINT_INTERRUPT &&
-		    (ep.EndpointAddress & USB_ENDPOINT_DIR_IN)) {
-			p->endpoint = ep.EndpointAddress;
-			p->interval = ep.Interval ? ep.Interval : 8;
-			p->packet = ep.MaxPacketSize & 0x7ff;
-		}
+	if (status == EFI_DEVICE_ERROR)
+		return status;
 	desc = pool_alloc(REPORT_DESC_BYTES); /* zeros after what came: harmless items */
-	if (!p->endpoint || !desc) {
+	if (EFI_ERROR(status) || !desc) {
 		pool_free(desc);
 		return EFI_UNSUPPORTED;
 	}
 	EFI_USB_DEVICE_REQUEST req = {USB_REQ_TYPE_DIR_IN | USB_TARGET_INTERFACE,
 				      USB_REQ_GET_DESCRIPTOR, USB_DESC_TYPE_REPORT << 8,
-				      p->interface, REPORT_DESC_BYTES};
-	if (!EFI_ERROR(p->io->UsbControlTransfer(p->io, &req, EfiUsbDataIn, REQUEST_TIMEOUT_MS,
-						 desc, REPORT_DESC_BYTES, &result)))
+				      p->ep.interface, REPORT_DESC_BYTES};
+	status = p->io->UsbControlTransfer(p->io, &req, EfiUsbDataIn, REQUEST_TIMEOUT_MS, desc,
+					   REPORT_DESC_BYTES, &result);
+	if (!EFI_ERROR(status))
 		status = hid_report_pointer(desc, REPORT_DESC_BYTES, &p->layout);
 	pool_free(desc);
 	return EFI_ERROR(status) ? EFI_UNSUPPORTED : EFI_SUCCESS;
@@ -286,8 +276,8 @@ static EFI_STATUS EFIAPI pointer_start(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HA
 	status = publish(p);
 	if (EFI_ERROR(status))
 		goto err_close;
-	status = p->io->UsbAsyncInterruptTransfer(p->io, p->endpoint, TRUE, p->interval, p->packet,
-						  report_arrived, p);
+	status = p->io->UsbAsyncInterruptTransfer(p->io, p->ep.address, TRUE, p->ep.interval,
+						  p->ep.packet, report_arrived, p);
 	if (EFI_ERROR(status)) {
 		log_debug("interrupt transfer: %r\n", status);
 		protocol_uninstall(controller, protocol_of(p), interface_of(p));
@@ -330,7 +320,7 @@ static EFI_STATUS EFIAPI pointer_stop(EFI_DRIVER_BINDING_PROTOCOL *this, EFI_HAN
 	status = protocol_uninstall(controller, protocol_of(p), interface_of(p));
 	if (EFI_ERROR(status))
 		return status;
-	p->io->UsbAsyncInterruptTransfer(p->io, p->endpoint, FALSE, 0, 0, NULL, NULL);
+	p->io->UsbAsyncInterruptTransfer(p->io, p->ep.address, FALSE, 0, 0, NULL, NULL);
 	event_close(p->layout.relative ? p->simple.WaitForInput : p->abs.WaitForInput);
 	p->signature = 0;
 	protocol_close(controller, &efi_usb_io_protocol_guid, p->driver, controller);
