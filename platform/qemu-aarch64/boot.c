@@ -1,16 +1,10 @@
 /* The consoles, and what to boot, in order:
  *  1. A program handed in through fw_cfg as "opt/ember/app" (with "opt/ember/args" as its
  *     command line), as on x86-64 (bds/fw_cfg_app.c).
-<<<<<<< HEAD
- *  2. The boot manager (bds/): QEMU's -kernel (platform/common/kernel.c), BootNext, BootOrder,
- *     removable media (\EFI\BOOT\BOOTAA64.EFI), then the shell the image carries
- *     (shell_blob.S). */
-=======
  *  2. The boot manager (bds/): the setup screen the image carries (shell_blob.S) when the OS
- *     asked for it (BOOT_TO_FW_UI), BootNext, BootOrder, removable media
- *     (\EFI\BOOT\BOOTAA64.EFI), then the shell the image carries; the setup screen again
- *     when the shell exits. */
->>>>>>> w7-a64setup
+ *     asked for it (BOOT_TO_FW_UI), QEMU's -kernel (platform/common/kernel.c), BootNext,
+ *     BootOrder, removable media (\EFI\BOOT\BOOTAA64.EFI), then the shell the image carries;
+ *     the setup screen again when the shell exits. */
 #define LOG_PREFIX "boot: "
 #include <ember/core/bds.h>
 #include <ember/core/core.h>
@@ -48,11 +42,8 @@ void boot_something(void)
 	    .fallback_image = ember_shell,
 	    .fallback_size = (UINTN)(ember_shell_end - ember_shell),
 	    .fallback_name = u"Ember shell",
-<<<<<<< HEAD
 	    .direct_boot = kernel_boot,
-=======
 	    .setup_make = embedded_setup,
->>>>>>> w7-a64setup
 	};
 
 	if (bds_fw_cfg_app(&fw_cfg, &status)) {
