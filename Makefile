@@ -72,7 +72,8 @@ UNIT_SRC := $(call find_c,tests/unit) $(HOST_PURE_SRC)
 FUZZ_SRC := $(wildcard tests/fuzz/*.c)
 FUZZ_SUPPORT_SRC := tests/unit/support/plat_test.c
 QEMU_SRC := $(filter-out platform/qemu-x86_64/reset/%,$(call find_c,platform/qemu-x86_64) $(shell find platform/qemu-x86_64 -name '*.S' 2>/dev/null | sort)) \
-	platform/common/reset_log.c platform/common/fw_cfg.c $(QEMU_SHARED_PURE_SRC)
+	platform/common/reset_log.c platform/common/fw_cfg.c platform/common/bootorder.c \
+	$(QEMU_SHARED_PURE_SRC)
 APPS := $(filter-out lib,$(notdir $(wildcard apps/*)))
 APP_LIB_SRC := $(wildcard apps/lib/*.c)
 GNUEFI_PROGRAMS := $(basename $(notdir $(wildcard tests/programs/*.c)))
