@@ -11,6 +11,7 @@
 #include <ember/core/init.h>
 #include <ember/core/log.h>
 #include <ember/drivers/console_splitter.h>
+#include "../common/bootorder.h"
 #include "aarch64.h"
 #include "../common/kernel.h"
 
@@ -39,6 +40,7 @@ void boot_something(void)
 {
 	EFI_STATUS status;
 	struct bds_platform platform = {
+	    .boot_rank = qemu_boot_rank, /* QEMU's bootindex= (fw_cfg "bootorder") */
 	    .fallback_image = ember_shell,
 	    .fallback_size = (UINTN)(ember_shell_end - ember_shell),
 	    .fallback_name = u"Ember shell",

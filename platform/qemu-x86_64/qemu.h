@@ -8,6 +8,7 @@
 #include <efi/status.h>
 #include <efi/protocol/device_path.h>
 #include <stdint.h>
+#include "../common/bootorder.h" /* qemu_boot_rank */
 
 /* serial_raw.c: COM1, polled. */
 void serial_raw_init(void);
@@ -97,9 +98,6 @@ bool cold_fault(uint64_t error_code, uint64_t cr2);
  * ExitBootServices (runtime code may need it, and the OS maps the whole core) and before an
  * exception report. */
 void cold_unpack(uint64_t address);
-
-/* bootorder.c: the rank of a device path in QEMU's bootorder, or -1. */
-int qemu_boot_rank(const EFI_DEVICE_PATH_PROTOCOL *path);
 
 /* boot.c */
 void boot_something(void);

@@ -44,6 +44,33 @@ TEST(ofw_paths_of_qemu_devices)
 	EXPECT(ofw_gives("/pci@i0cf8/ethernet@3/ethernet-phy@0", u"PciRoot(0x0)/Pci(0x3,0x0)"));
 	EXPECT(ofw_gives("/pci@i0cf8/pci-bridge@1e/ethernet@2,1/ethernet-phy@0",
 			 u"PciRoot(0x0)/Pci(0x1E,0x0)/Pci(0x2,0x1)"));
+	/* A disk on a SCSI controller (virtio-scsi, lsi, megasas): channel@, then target,LUN. */
+	EXPECT(ofw_gives("/pci@i0cf8/scsi@3/channel@0/disk@1,3",
+			 u"PciRoot(0x0)/Pci(0x3,0x0)/Scsi(0x1,0x3)"));
+	EXPECT(ofw_gives("/pci@i0cf8/scsi@3/channel@1/disk@0,0", u"PciRoot(0x0)/Pci(0x3,0x0)"));
+	EXPECT(ofw_gives("/pci@i0cf8/scsi@3/channel@0/disk@10000,0", u"PciRoot(0x0)/Pci(0x3,0x0)"));
+	EXPECT(ofw_gives("/pci@i0cf8/scsi@3/channel@0/tape@0,0", u"PciRoot(0x0)/Pci(0x3,0x0)"));
+	/* NVMe: the namespace's EUI-64 is not in the path; its controller is the prefix. */
+	EXPECT(ofw_gives("/pci@i0cf8/pci1b36,0010@4/namespace@1,0", u"PciRoot(0x0)/Pci(0x4,0x0)"));
+}
+
+/* What QEMU 7.2 writes on AArch64's virt (qemu-system-aarch64 -machine virt, each device
+ * with bootindex=, the lines read back from fw_cfg): the generic PCIe host bridge is
+ * "/pci@ffffffffffffffff", PciRoot(0x0) as Ember's AArch64 root bridge publishes it. */
+TEST(ofw_paths_of_virt_devices)
+{
+	EXPECT(ofw_gives("/pci@ffffffffffffffff/scsi@1/disk@0,0", u"PciRoot(0x0)/Pci(0x1,0x0)"));
+	EXPECT(ofw_gives("/pci@ffffffffffffffff/scsi@2/channel@0/disk@0,0",
+			 u"PciRoot(0x0)/Pci(0x2,0x0)/Scsi(0x0,0x0)"));
+	EXPECT(ofw_gives("/pci@ffffffffffffffff/pci1b36,0010@3/namespace@1,0",
+			 u"PciRoot(0x0)/Pci(0x3,0x0)"));
+	EXPECT(ofw_gives("/pci@ffffffffffffffff/ethernet@4/ethernet-phy@0",
+			 u"PciRoot(0x0)/Pci(0x4,0x0)"));
+	EXPECT(ofw_gives("/pci@ffffffffffffffff/usb@5/storage@1/channel@0/disk@0,0",
+			 u"PciRoot(0x0)/Pci(0x5,0x0)/USB(0x0,0x0)"));
+	/* A device behind a pcie-root-port: QEMU names the port pci-bridge. */
+	EXPECT(ofw_gives("/pci@ffffffffffffffff/pci-bridge@6/scsi@0/disk@0,0",
+			 u"PciRoot(0x0)/Pci(0x6,0x0)/Pci(0x0,0x0)"));
 }
 
 TEST(ofw_paths_ember_does_not_boot_from)
@@ -54,4 +81,11 @@ TEST(ofw_paths_ember_does_not_boot_from)
 	EXPECT(ofw_gives("/pci@i0cf8/scsi@zz", NULL));
 	EXPECT(ofw_gives("", NULL));
 	EXPECT(ofw_gives("HALT", NULL));
+	/* Other roots, or a root node that goes on past its address. */
+	EXPECT(ofw_gives("/pci@ffffffffffffffff", NULL));
+	EXPECT(ofw_gives("/pcie@10000000/scsi@1/disk@0,0", NULL));
+	EXPECT(ofw_gives("/pci@ffffffffffffffff0/scsi@1/disk@0,0", NULL));
+	EXPECT(ofw_gives("/pci@i0cf80/scsi@1/disk@0,0", NULL));
+	EXPECT(ofw_gives("/pci@fffffff/scsi@1/disk@0,0", NULL));
+	EXPECT(ofw_gives("/virtio-mmio@000000000a003e00/disk@0,0", NULL));
 }

@@ -7,8 +7,8 @@
 #include <ember/core/devpath.h>
 #include <ember/core/log.h>
 #include <ember/lib/str.h>
-#include "tables/fw_cfg.h"
-#include "qemu.h"
+#include "bootorder.h"
+#include "fw_cfg.h"
 
 #define MAX_ENTRIES 32
 
