@@ -75,6 +75,7 @@ FUZZ_SUPPORT_SRC := tests/unit/support/plat_test.c
 QEMU_SRC := $(filter-out platform/qemu-x86_64/reset/%,$(call find_c,platform/qemu-x86_64) $(shell find platform/qemu-x86_64 -name '*.S' 2>/dev/null | sort)) \
 	platform/common/reset_log.c platform/common/fw_cfg.c platform/common/kernel.c \
 	platform/common/qemu_loader_fw_cfg.c platform/common/smbios.c platform/common/bootorder.c \
+	platform/common/qemu_ramfb.c \
 	$(QEMU_SHARED_PURE_SRC)
 APPS := $(filter-out lib,$(notdir $(wildcard apps/*)))
 APP_LIB_SRC := $(wildcard apps/lib/*.c)

@@ -109,10 +109,6 @@ const struct core_memory_range *memory_ranges(size_t *count);
 /* ram_disk.c: opt/ember/disk as a RAM disk. */
 void ram_disk_from_fw_cfg(void);
 
-/* ramfb.c: QEMU's ramfb as a GOP, in the mode the ConsoleResolution setting asks for (so
- * after the variables start). */
-void ramfb_from_fw_cfg(void);
-
 /* pcie.c: the PCIe host bridge as EFI_PCI_ROOT_BRIDGE_IO_PROTOCOL, connected (the PCI bus
  * driver assigns every BAR and bridge window). */
 void pcie_init(void);

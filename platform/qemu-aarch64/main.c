@@ -7,6 +7,7 @@
 #include <ember/drivers/cfi_flash.h>
 #include <ember/lib/util.h>
 #include "aarch64.h"
+#include "../common/qemu_ramfb.h"
 
 #define FIRMWARE_STACK_SIZE (1024 * 1024)
 /* What virt's flash erases at once (QEMU's hw/arm/virt.c); the store's two areas are one
@@ -55,7 +56,7 @@ static void boot(void *unused)
 	else if (!cfi_flash_variables_start(&vars, pl011_raw_write))
 		panic_printf("Ember: variables are kept in RAM and lost at power-off: the second "
 			     "pflash bank is not writable flash\n");
-	ramfb_from_fw_cfg(); /* reads the ConsoleResolution setting */
+	qemu_ramfb_start(); /* reads the ConsoleResolution setting */
 	pcie_init();
 	ram_disk_from_fw_cfg();
 	acpi_or_dt_install();

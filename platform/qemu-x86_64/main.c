@@ -7,6 +7,7 @@
 #include <ember/drivers/measure_boot.h>
 #include <ember/lib/util.h>
 #include "tables/fw_cfg.h"
+#include "../common/qemu_ramfb.h"
 #include "cpu/interrupts.h"
 #include "chipset/pci_host.h"
 #include "tables/acpi.h"
@@ -69,6 +70,7 @@ static void boot(void *unused)
 	driver_install_builtin();
 	qemu_measure_firmware();
 	persistent = pflash_variables_start();
+	qemu_ramfb_start(); /* reads the ConsoleResolution setting */
 	/* PCR 7 before anything from outside the firmware (option ROMs) can run. */
 	measure_secure_boot_policy();
 	pci_platform_init(); /* PCI resources, then QEMU's ACPI tables: see pci_platform.c */

@@ -4,6 +4,9 @@ list, SetMode in every mode, every Blt operation, and the picture as QEMU itself
 command (apps/console-test/screen.c), whose last picture is replayed here."""
 import os
 import re
+import shutil
+import struct
+import subprocess
 import time
 
 import pytest
@@ -34,6 +37,7 @@ ALL_MODES = [(1024, 768), (640, 480), (800, 600), (1280, 720), (1280, 800), (128
 # ramfb's (drivers/ramfb), in guest RAM sized for the largest.
 RAMFB_MODES = [(1024, 768), (640, 480), (800, 600), (1280, 720), (1280, 800), (1920, 1080)]
 RAMFB_GUID = "8411C6A4-BAA8-47B7-92FF-A10E912352CB"
+SETTINGS_GUID = "8f1d2a64-5c3e-4b71-9e02-7a6bd41358e9"  # Ember's settings variables
 
 
 def modes_for(vram):
@@ -170,6 +174,18 @@ def test_stop_and_start_again(machine, tmp_path):
 def test_article_gop_program(machine, machine_type, display):
     m = machine(machine=machine_type, app=GOP_MODE, **DISPLAYS[display])
     m.expect(r"^Mode 0 is running at 1024x768$")
+
+
+def test_ramfb_starts_in_the_console_resolution_setting(machine, tmp_path):
+    """The setup screen's Resolution page stores ConsoleResolution (Ember's settings GUID,
+    width and height); ramfb starts in that mode at the next boot, so it must be published
+    after the variables are up. Before, it was published first and ignored the setting."""
+    vars_file = tmp_path / "vars.fd"
+    shutil.copy(BUILD / "qemu-x86_64" / "ember-vars.fd", vars_file)
+    subprocess.run([BUILD / "ember-varstore", vars_file, "set", "ConsoleResolution",
+                    SETTINGS_GUID, "--hex", struct.pack("<2I", 800, 600).hex()], check=True)
+    m = machine(firmware="pflash", vars_file=vars_file, app=GOP_MODE, **DISPLAYS["ramfb"])
+    m.expect(r"^Mode \d+ is running at 800x600$")
 
 
 @pytest.mark.parametrize("machine_type", ["q35", "pc"])

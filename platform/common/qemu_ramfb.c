@@ -1,12 +1,12 @@
-/* QEMU's ramfb display (drivers/ramfb; -device ramfb) over virt's fw_cfg; virtio-gpu-pci is
- * the other display (PCIe). */
+/* QEMU's ramfb display (drivers/ramfb) over the platform's fw_cfg. */
 #define LOG_PREFIX "ramfb: "
-#include <ember/core/core.h>
+#include <efi/status.h>
 #include <ember/core/log.h>
 #include <ember/drivers/ramfb.h>
-#include "aarch64.h"
+#include "fw_cfg.h"
+#include "qemu_ramfb.h"
 
-void ramfb_from_fw_cfg(void)
+void qemu_ramfb_start(void)
 {
 	static const struct ramfb_fw_cfg fw_cfg = {fw_cfg_find, fw_cfg_write};
 	EFI_STATUS status = ramfb_publish(&fw_cfg);
