@@ -45,8 +45,7 @@ UINT32 fdt_edit_used(const struct fdt_edit *e)
 }
 
 /* Writes the block sizes and offsets into the header and reopens the view. */
-static void commit(struct fdt_edit *e, UINT32 struct_size, UINT32 strings_off,
-		   UINT32 strings_size)
+static void commit(struct fdt_edit *e, UINT32 struct_size, UINT32 strings_off, UINT32 strings_size)
 {
 	put32(e->blob + 8, e->view.struct_off);
 	put32(e->blob + 12, strings_off);
@@ -261,8 +260,8 @@ bool fdt_reservations(const struct fdt *f, fdt_reservation_fn fn, void *ctx)
 	while (parent >= 0 && (child = fdt_next_child(f, parent, child)) >= 0) {
 		bool no_map = fdt_get_prop(f, child, "no-map", &value, &len);
 		/* A node without reg (a size to allocate) is the OS's business. */
-		for (UINT32 i = 0; node_enabled(f, child) && fdt_get_reg(f, child, ac, sc, i, &base, &size);
-		     i++)
+		for (UINT32 i = 0;
+		     node_enabled(f, child) && fdt_get_reg(f, child, ac, sc, i, &base, &size); i++)
 			if (!fn(ctx, base, size, no_map))
 				return false;
 	}

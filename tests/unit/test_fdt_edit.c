@@ -108,8 +108,8 @@ TEST(fdt_edit_memory_fixup_replaces_or_adds_the_node)
 	memory_reg(&e.view, &base, &length);
 	EXPECT_EQ(length, 0x100000000ULL);
 	/* The chosen node is still there, and its property. */
-	EXPECT(fdt_get_prop(&e.view, fdt_find_node(&e.view, -1, "chosen", NULL), "bootargs",
-			    &value, &len));
+	EXPECT(fdt_get_prop(&e.view, fdt_find_node(&e.view, -1, "chosen", NULL), "bootargs", &value,
+			    &len));
 }
 
 TEST(fdt_edit_memory_fixup_refuses_cells_too_small)
