@@ -6,8 +6,8 @@
  *    Ember hands QEMU's own tree over unchanged, so that is the only fix-up.
  *  - EFI_DT_RESERVE_MEMORY: the tree's reservations (its reservation block and the reg
  *    ranges of /reserved-memory's children) allocated in the memory map, as reserved memory
- *    for "no-map" ones and boot-services data for the others (the OS keeps those out of its
- *    allocator from the tree itself after ExitBootServices).
+ *    (whole 64 KiB granules) for "no-map" ones and boot-services data for the others (the
+ *    OS keeps those out of its allocator from the tree itself after ExitBootServices).
  *  - EFI_DT_INSTALL_TABLE: the tree becomes the DTB configuration table.
  * The fix-ups are made in a copy first, so a buffer found too small is left untouched and
  * the size it needs is exact. */
@@ -24,27 +24,38 @@
 #define FDT_HEADER_SIZE 40
 #define FDT_MAX_SIZE (32u << 20)
 #define FIXUP_ROOM 256 /* a memory node added: about 100 bytes */
+#define RUNTIME_GRANULE 0x10000
 
 static UINT32 be32(const UINT8 *p)
 {
 	return (UINT32)p[0] << 24 | (UINT32)p[1] << 16 | (UINT32)p[2] << 8 | p[3];
 }
 
+/* Allocates [start, end) rounded out to granule as type; false when any of it is taken. */
+static bool allocate_range(UINT64 start, UINT64 end, UINT64 granule, EFI_MEMORY_TYPE type)
+{
+	EFI_PHYSICAL_ADDRESS at = start & ~(granule - 1);
+	UINT64 last = (end + granule - 1) & ~(granule - 1);
+
+	return last > at && !EFI_ERROR(mem_allocate_pages(AllocateAddress, type,
+							  EFI_SIZE_TO_PAGES(last - at), &at));
+}
+
 static bool reserve(void *ctx, UINT64 base, UINT64 size, bool no_map)
 {
-	EFI_PHYSICAL_ADDRESS start = base & ~(UINT64)(EFI_PAGE_SIZE - 1);
 	UINT64 end = base + size;
-	EFI_STATUS status;
 
 	if (!size || end < base)
 		return true;
-	status = mem_allocate_pages(AllocateAddress,
-				    no_map ? EfiReservedMemoryType : EfiBootServicesData,
-				    EFI_SIZE_TO_PAGES(end - start), &start);
+	/* Reserved memory comes in the OS's 64 KiB granules (main.c); where the rounded range
+	 * is partly taken, the exact pages as boot-services data still keep the firmware out
+	 * (the OS honours no-map from the tree itself). */
+	if (no_map && allocate_range(base, end, RUNTIME_GRANULE, EfiReservedMemoryType))
+		return true;
 	/* Memory outside RAM, or the firmware's own: the map already keeps the OS out. */
-	if (EFI_ERROR(status))
-		log_debug("reservation 0x%llx+0x%llx: %r\n", (unsigned long long)base,
-			  (unsigned long long)size, status);
+	if (!allocate_range(base, end, EFI_PAGE_SIZE, EfiBootServicesData))
+		log_debug("reservation 0x%llx+0x%llx: not all of it is free RAM\n",
+			  (unsigned long long)base, (unsigned long long)size);
 	return true;
 }
 
