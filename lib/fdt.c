@@ -34,6 +34,7 @@ bool fdt_open(struct fdt *f, const void *blob, size_t size)
 	f->strings_off = be32(b + 12);
 	f->strings_size = be32(b + 32);
 	f->struct_size = be32(b + 36);
+	f->rsv_off = be32(b + 16);
 	if (f->struct_off > total || f->struct_size > total - f->struct_off ||
 	    f->strings_off > total || f->strings_size > total - f->strings_off ||
 	    (f->struct_off | f->struct_size) & 3)
@@ -190,4 +191,85 @@ bool fdt_get_reg(const struct fdt *f, long node, UINT32 address_cells, UINT32 si
 	*address = read_cells((const UINT8 *)value + idx * entry, address_cells);
 	*size = read_cells((const UINT8 *)value + idx * entry + address_cells * 4, size_cells);
 	return true;
+}
+
+bool fdt_check(const struct fdt *f)
+{
+	UINT32 off = 0, depth = 0;
+	bool root_done = false;
+
+	for (;;) {
+		UINT32 token = token_at(f, off);
+		UINT32 next;
+		if (token == FDT_END)
+			/* The last token, and the structure block cannot end before it. */
+			return root_done && depth == 0 && f->struct_size - off >= 4;
+		next = token_next(f, off);
+		if (!next)
+			return false;
+		if (token == FDT_BEGIN_NODE) {
+			if (root_done || ++depth > FDT_MAX_DEPTH)
+				return false;
+		} else if (token == FDT_END_NODE) {
+			if (depth == 0)
+				return false;
+			root_done = --depth == 0;
+		} else if (token == FDT_PROP) {
+			UINT32 nameoff = be32(f->blob + f->struct_off + off + 8);
+			if (depth == 0 || nameoff >= f->strings_size ||
+			    string_len(f, f->strings_off, f->strings_size, nameoff) < 0)
+				return false;
+		}
+		off = next;
+	}
+}
+
+UINT32 fdt_props_end(const struct fdt *f, long node)
+{
+	UINT32 off;
+
+	if (node < 0 || token_at(f, (UINT32)node) != FDT_BEGIN_NODE)
+		return 0;
+	off = token_next(f, (UINT32)node);
+	while (off && (token_at(f, off) == FDT_PROP || token_at(f, off) == FDT_NOP))
+		off = token_next(f, off);
+	return off;
+}
+
+/* The offset after the end of the node at off (its subtree skipped), or 0. */
+static UINT32 node_skip(const struct fdt *f, UINT32 off)
+{
+	UINT32 depth = 0;
+
+	do {
+		UINT32 token = token_at(f, off);
+		if (token == FDT_BEGIN_NODE && ++depth > FDT_MAX_DEPTH)
+			return 0;
+		if (token == FDT_END_NODE)
+			depth--;
+		off = token_next(f, off);
+	} while (off && depth);
+	return off;
+}
+
+long fdt_next_child(const struct fdt *f, long parent, long prev)
+{
+	UINT32 off = prev < 0 ? fdt_props_end(f, parent) : node_skip(f, (UINT32)prev);
+
+	while (off && token_at(f, off) == FDT_NOP)
+		off = token_next(f, off);
+	return off && token_at(f, off) == FDT_BEGIN_NODE ? (long)off : -1;
+}
+
+bool fdt_mem_rsv(const struct fdt *f, UINT32 idx, UINT64 *address, UINT64 *size)
+{
+	UINT64 at = (UINT64)f->rsv_off + (UINT64)idx * 16;
+	const UINT8 *p;
+
+	if (f->rsv_off < FDT_HEADER_SIZE || at + 16 > f->size)
+		return false;
+	p = f->blob + at;
+	*address = read_cells(p, 2);
+	*size = read_cells(p + 8, 2);
+	return *address || *size;
 }

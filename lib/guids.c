@@ -9,6 +9,7 @@
 #include <efi/protocol/ip4_config2.h>
 #include <ember/core/varstore.h>
 #include <efi/acpi.h>
+#include <efi/protocol/dt_fixup.h>
 #include <efi/boot_services.h>
 #include <efi/global_variable.h>
 #include <efi/image_authentication.h>
@@ -69,6 +70,7 @@
 const EFI_GUID efi_acpi_20_table_guid = EFI_ACPI_20_TABLE_GUID;
 const EFI_GUID efi_acpi_table_guid = ACPI_TABLE_GUID;
 const EFI_GUID efi_dtb_table_guid = EFI_DTB_TABLE_GUID;
+const EFI_GUID efi_dt_fixup_protocol_guid = EFI_DT_FIXUP_PROTOCOL_GUID;
 const EFI_GUID efi_block_io2_protocol_guid = EFI_BLOCK_IO2_PROTOCOL_GUID;
 const EFI_GUID efi_block_io_protocol_guid = EFI_BLOCK_IO_PROTOCOL_GUID;
 const EFI_GUID efi_bus_specific_driver_override_protocol_guid =
@@ -244,6 +246,7 @@ static const struct guid_name table[] = {
     {&efi_acpi_20_table_guid, "ACPI20Table"},
     {&efi_acpi_table_guid, "ACPITable"},
     {&efi_dtb_table_guid, "DtbTable"},
+    {&efi_dt_fixup_protocol_guid, "DtFixup"},
     {&efi_block_io2_protocol_guid, "BlockIo2"},
     {&efi_block_io_protocol_guid, "BlockIo"},
     {&efi_bus_specific_driver_override_protocol_guid, "BusSpecificDriverOverride"},

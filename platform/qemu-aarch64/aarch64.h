@@ -116,6 +116,8 @@ void pcie_init(void);
 /* acpi.c: QEMU's ACPI tables as the ACPI 2.0 configuration table, else the device tree as
  * the DTB table. */
 void acpi_or_dt_install(void);
+/* dt_fixup.c: EFI_DT_FIXUP_PROTOCOL, when the OS gets the device tree. */
+void dt_fixup_install(void);
 
 /* boot.c */
 void boot_something(void);

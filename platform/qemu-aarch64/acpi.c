@@ -100,6 +100,8 @@ static EFI_STATUS dt_install(void)
 	if (EFI_ERROR(status)) {
 		log_debug("installing the DTB table: %r\n", status);
 		mem_free_pages(copy, EFI_SIZE_TO_PAGES(size));
+	} else {
+		dt_fixup_install();
 	}
 	return status;
 }

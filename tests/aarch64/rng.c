@@ -1,11 +1,13 @@
 /* Draws 32 bytes twice from EFI_RNG_PROTOCOL (the default algorithm) and says whether the
  * protocol is there, the draws worked, and they differ (on virt with cortex-a57, which has
- * no RNDR, the source is virtio-rng-pci). */
+ * no RNDR, the source is virtio-rng-pci; on `-cpu max`, RNDR); then whether GetInfo lists
+ * the raw algorithm, and a raw draw works. */
 #include <stdbool.h>
 #include <efi/protocol/rng.h>
 #include <efi/system_table.h>
 
 #define DRAW 32
+#define MAX_ALGORITHMS 8
 
 EFI_STATUS EFIAPI efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab);
 
@@ -14,6 +16,30 @@ static bool differ(const UINT8 *a, const UINT8 *b)
 	for (int i = 0; i < DRAW; i++)
 		if (a[i] != b[i])
 			return true;
+	return false;
+}
+
+static bool same_guid(const EFI_GUID *a, const EFI_GUID *b)
+{
+	const UINT8 *x = (const UINT8 *)a, *y = (const UINT8 *)b;
+
+	for (UINTN i = 0; i < sizeof(EFI_GUID); i++)
+		if (x[i] != y[i])
+			return false;
+	return true;
+}
+
+/* Whether GetInfo lists the raw algorithm and a raw draw of DRAW bytes works. */
+static bool raw_works(EFI_RNG_PROTOCOL *rng, UINT8 *buffer)
+{
+	EFI_RNG_ALGORITHM list[MAX_ALGORITHMS], raw = EFI_RNG_ALGORITHM_RAW;
+	UINTN size = sizeof(list);
+
+	if (rng->GetInfo(rng, &size, list) != EFI_SUCCESS)
+		return false;
+	for (UINTN i = 0; i < size / sizeof(list[0]); i++)
+		if (same_guid(&list[i], &raw))
+			return rng->GetRNG(rng, &raw, DRAW, buffer) == EFI_SUCCESS;
 	return false;
 }
 
@@ -34,5 +60,7 @@ EFI_STATUS EFIAPI efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 	}
 	st->ConOut->OutputString(st->ConOut, differ(first, second) ? u"rng: two draws differ\r\n"
 								   : u"rng: two equal draws\r\n");
+	st->ConOut->OutputString(st->ConOut, raw_works(rng, first) ? u"rng: raw draw works\r\n"
+								   : u"rng: no raw algorithm\r\n");
 	return EFI_SUCCESS;
 }

@@ -4,117 +4,40 @@
 
 #include "support/test.h"
 #include <ember/lib/fdt.h>
-
-/* A tiny tree writer: header, an empty reservation map, the structure, the strings. */
-struct builder {
-	UINT8 structure[2048];
-	size_t struct_len;
-	char strings[512];
-	size_t strings_len;
-	UINT8 blob[4096];
-};
-
-static void put32(UINT8 *p, UINT32 v)
-{
-	p[0] = (UINT8)(v >> 24);
-	p[1] = (UINT8)(v >> 16);
-	p[2] = (UINT8)(v >> 8);
-	p[3] = (UINT8)v;
-}
-
-static void token(struct builder *b, UINT32 t)
-{
-	put32(b->structure + b->struct_len, t);
-	b->struct_len += 4;
-}
-
-static void bytes(struct builder *b, const void *data, size_t n)
-{
-	memcpy(b->structure + b->struct_len, data, n);
-	b->struct_len += n;
-	while (b->struct_len % 4)
-		b->structure[b->struct_len++] = 0;
-}
-
-static void begin(struct builder *b, const char *name)
-{
-	token(b, 1);
-	bytes(b, name, strlen(name) + 1);
-}
-
-static void prop(struct builder *b, const char *name, const void *value, UINT32 len)
-{
-	UINT32 nameoff = (UINT32)b->strings_len;
-
-	strcpy(b->strings + b->strings_len, name);
-	b->strings_len += strlen(name) + 1;
-	token(b, 3);
-	token(b, len);
-	token(b, nameoff);
-	bytes(b, value, len);
-}
-
-static void prop32(struct builder *b, const char *name, UINT32 v)
-{
-	UINT8 cell[4];
-
-	put32(cell, v);
-	prop(b, name, cell, 4);
-}
-
-/* Lays the blob out; returns its size. */
-static size_t finish(struct builder *b)
-{
-	size_t struct_off = 40 + 16, strings_off = struct_off + b->struct_len;
-	size_t total = strings_off + b->strings_len;
-
-	memset(b->blob, 0, sizeof(b->blob));
-	put32(b->blob, 0xd00dfeed);
-	put32(b->blob + 4, (UINT32)total);
-	put32(b->blob + 8, (UINT32)struct_off);
-	put32(b->blob + 12, (UINT32)strings_off);
-	put32(b->blob + 16, 40);
-	put32(b->blob + 20, 17);
-	put32(b->blob + 24, 16);
-	put32(b->blob + 32, (UINT32)b->strings_len);
-	put32(b->blob + 36, (UINT32)b->struct_len);
-	memcpy(b->blob + struct_off, b->structure, b->struct_len);
-	memcpy(b->blob + strings_off, b->strings, b->strings_len);
-	return total;
-}
+#include "support/fdt_builder.h"
 
 /* A tree like virt's: root cells, memory, a PL011 with two compatibles, psci. */
-static size_t virt_tree(struct builder *b)
+static size_t virt_tree(struct fdt_builder *b)
 {
 	static const UINT8 reg[] = {0, 0, 0, 0, 0x40, 0, 0, 0, 0, 0, 0, 0, 0x40, 0, 0, 0};
 	static const UINT8 uart_reg[] = {0, 0, 0, 0, 0x09, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x10, 0};
 	static const char uart_compat[] = "arm,pl011\0arm,primecell";
 
 	memset(b, 0, sizeof(*b));
-	begin(b, "");
-	prop32(b, "#address-cells", 2);
-	prop32(b, "#size-cells", 2);
-	begin(b, "psci");
-	prop(b, "method", "hvc", 4);
-	token(b, 2);
-	begin(b, "memory@40000000");
-	prop(b, "device_type", "memory", 7);
-	prop(b, "reg", reg, sizeof(reg));
-	token(b, 2);
-	begin(b, "pl011@9000000");
-	prop(b, "reg", uart_reg, sizeof(uart_reg));
-	prop(b, "compatible", uart_compat, sizeof(uart_compat));
-	token(b, 2);
-	token(b, 2);
-	token(b, 9);
-	return finish(b);
+	fdtb_begin(b, "");
+	fdtb_prop32(b, "#address-cells", 2);
+	fdtb_prop32(b, "#size-cells", 2);
+	fdtb_begin(b, "psci");
+	fdtb_prop(b, "method", "hvc", 4);
+	fdtb_end(b);
+	fdtb_begin(b, "memory@40000000");
+	fdtb_prop(b, "device_type", "memory", 7);
+	fdtb_prop(b, "reg", reg, sizeof(reg));
+	fdtb_end(b);
+	fdtb_begin(b, "pl011@9000000");
+	fdtb_prop(b, "reg", uart_reg, sizeof(uart_reg));
+	fdtb_prop(b, "compatible", uart_compat, sizeof(uart_compat));
+	fdtb_end(b);
+	fdtb_end(b);
+	fdtb_token(b, 9);
+	return fdtb_finish(b);
 }
 
-static struct builder tree_builder;
+static struct fdt_builder tree_builder;
 
 TEST(fdt_finds_nodes_by_name_and_compatible)
 {
-	struct builder *b = &tree_builder;
+	struct fdt_builder *b = &tree_builder;
 	size_t size = virt_tree(b);
 	struct fdt f;
 	const void *value;
@@ -149,7 +72,7 @@ TEST(fdt_finds_nodes_by_name_and_compatible)
 
 TEST(fdt_refuses_bad_headers)
 {
-	struct builder *b = &tree_builder;
+	struct fdt_builder *b = &tree_builder;
 	size_t size = virt_tree(b);
 	struct fdt f;
 
@@ -158,23 +81,23 @@ TEST(fdt_refuses_bad_headers)
 	b->blob[0] ^= 1;
 	EXPECT(!fdt_open(&f, b->blob, size));
 	b->blob[0] ^= 1;
-	put32(b->blob + 24, 17); /* incompatible with version 16 */
+	fdtb_put32(b->blob + 24, 17); /* incompatible with version 16 */
 	EXPECT(!fdt_open(&f, b->blob, size));
-	put32(b->blob + 24, 16);
-	put32(b->blob + 36, (UINT32)size); /* structure block past the end */
+	fdtb_put32(b->blob + 24, 16);
+	fdtb_put32(b->blob + 36, (UINT32)size); /* structure block past the end */
 	EXPECT(!fdt_open(&f, b->blob, size));
 }
 
 TEST(fdt_refuses_a_property_longer_than_the_block)
 {
-	struct builder *b = &tree_builder;
+	struct fdt_builder *b = &tree_builder;
 	size_t size = virt_tree(b);
 	struct fdt f;
 	const void *value;
 	UINT32 len;
 
 	/* The root's first property (#address-cells) claims a huge value. */
-	put32(b->blob + 56 + 8 + 4, 0x7ffffff0);
+	fdtb_put32(b->blob + 56 + 8 + 4, 0x7ffffff0);
 	ASSERT(fdt_open(&f, b->blob, size));
 	EXPECT(!fdt_get_prop(&f, 0, "#address-cells", &value, &len));
 	EXPECT(fdt_find_node(&f, -1, "memory", NULL) < 0);
@@ -182,16 +105,91 @@ TEST(fdt_refuses_a_property_longer_than_the_block)
 
 TEST(fdt_refuses_an_unterminated_node_name)
 {
-	struct builder *b = &tree_builder;
+	struct fdt_builder *b = &tree_builder;
 	struct fdt f;
 	size_t size;
 
 	memset(b, 0, sizeof(*b));
-	token(b, 1);
+	fdtb_token(b, 1);
 	memcpy(b->structure + b->struct_len, "abcd", 4); /* no NUL inside the block */
 	b->struct_len += 4;
-	size = finish(b);
+	size = fdtb_finish(b);
 	ASSERT(fdt_open(&f, b->blob, size));
 	EXPECT(fdt_find_node(&f, -1, "abcd", NULL) < 0);
 	EXPECT(fdt_find_node(&f, -1, NULL, "x") < 0);
+}
+
+TEST(fdt_check_takes_a_whole_tree_and_refuses_broken_nesting)
+{
+	struct fdt_builder *b = &tree_builder;
+	size_t size = virt_tree(b);
+	struct fdt f;
+
+	ASSERT(fdt_open(&f, b->blob, size));
+	EXPECT(fdt_check(&f));
+	/* The root's END_NODE made a NOP: the root is never closed. */
+	fdtb_put32(b->blob + 56 + b->struct_len - 8, 4);
+	ASSERT(fdt_open(&f, b->blob, size));
+	EXPECT(!fdt_check(&f));
+	/* A second root after the first. */
+	memset(b, 0, sizeof(*b));
+	fdtb_begin(b, "");
+	fdtb_end(b);
+	fdtb_begin(b, "");
+	fdtb_end(b);
+	fdtb_token(b, 9);
+	size = fdtb_finish(b);
+	ASSERT(fdt_open(&f, b->blob, size));
+	EXPECT(!fdt_check(&f));
+	/* A property whose name lies outside the strings block. */
+	memset(b, 0, sizeof(*b));
+	fdtb_begin(b, "");
+	fdtb_prop32(b, "x", 1);
+	fdtb_end(b);
+	fdtb_token(b, 9);
+	fdtb_put32(b->structure + 12, 100);
+	size = fdtb_finish(b);
+	ASSERT(fdt_open(&f, b->blob, size));
+	EXPECT(!fdt_check(&f));
+}
+
+TEST(fdt_walks_children_and_the_reservation_block)
+{
+	struct fdt_builder *b = &tree_builder;
+	size_t size;
+	struct fdt f;
+	UINT64 address, length;
+	long root, child;
+
+	memset(b, 0, sizeof(*b));
+	b->rsv[0][0] = 0x48000000;
+	b->rsv[0][1] = 0x10000;
+	b->rsv_count = 1;
+	fdtb_begin(b, "");
+	fdtb_prop32(b, "#size-cells", 2);
+	fdtb_begin(b, "a");
+	fdtb_begin(b, "inner");
+	fdtb_end(b);
+	fdtb_end(b);
+	fdtb_token(b, 4); /* a NOP between siblings */
+	fdtb_begin(b, "b");
+	fdtb_end(b);
+	fdtb_end(b);
+	fdtb_token(b, 9);
+	size = fdtb_finish(b);
+	ASSERT(fdt_open(&f, b->blob, size));
+	root = fdt_find_node(&f, -1, "", NULL);
+	child = fdt_next_child(&f, root, -1);
+	EXPECT_EQ(child, fdt_find_node(&f, -1, "a", NULL));
+	child = fdt_next_child(&f, root, child);
+	EXPECT_EQ(child, fdt_find_node(&f, -1, "b", NULL));
+	EXPECT(fdt_next_child(&f, root, child) < 0);
+	ASSERT(fdt_mem_rsv(&f, 0, &address, &length));
+	EXPECT_EQ(address, 0x48000000ULL);
+	EXPECT_EQ(length, 0x10000ULL);
+	EXPECT(!fdt_mem_rsv(&f, 1, &address, &length)); /* the terminator */
+	/* A block that runs out of the tree ends there. */
+	fdtb_put32(b->blob + 16, (UINT32)size - 8);
+	ASSERT(fdt_open(&f, b->blob, size));
+	EXPECT(!fdt_mem_rsv(&f, 0, &address, &length));
 }

@@ -13,6 +13,7 @@ struct fdt {
 	UINT32 size;
 	UINT32 struct_off, struct_size;
 	UINT32 strings_off, strings_size;
+	UINT32 rsv_off; /* the memory reservation block */
 };
 
 /* Checks the header of the blob at blob, at most size bytes; false when it is no tree. */
@@ -34,5 +35,20 @@ bool fdt_is_compatible(const struct fdt *f, long node, const char *compatible);
  * numbers; false when reg is too short or absent. */
 bool fdt_get_reg(const struct fdt *f, long node, UINT32 address_cells, UINT32 size_cells,
 		 UINT32 idx, UINT64 *address, UINT64 *size);
+
+/* Whether the whole structure block is well formed: one root node, nodes nested at most 64
+ * deep and all closed, every property's value and name inside their blocks, FDT_END last. */
+bool fdt_check(const struct fdt *f);
+
+/* The offset after the node's properties (where its first child or its end is); 0 when the
+ * node is malformed. */
+UINT32 fdt_props_end(const struct fdt *f, long node);
+
+/* The node's child after child prev (-1: the first one); -1 when there is no more. */
+long fdt_next_child(const struct fdt *f, long parent, long prev);
+
+/* The idx-th entry of the memory reservation block; false at its terminating (0, 0) entry
+ * or where the block would run past the tree. */
+bool fdt_mem_rsv(const struct fdt *f, UINT32 idx, UINT64 *address, UINT64 *size);
 
 #endif

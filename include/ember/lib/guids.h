@@ -13,6 +13,7 @@
 extern const EFI_GUID efi_acpi_20_table_guid;
 extern const EFI_GUID efi_acpi_table_guid;
 extern const EFI_GUID efi_dtb_table_guid;
+extern const EFI_GUID efi_dt_fixup_protocol_guid;
 extern const EFI_GUID efi_block_io2_protocol_guid;
 extern const EFI_GUID efi_block_io_protocol_guid;
 extern const EFI_GUID efi_bus_specific_driver_override_protocol_guid;
