@@ -19,6 +19,7 @@ import functools
 import gzip
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -285,6 +286,12 @@ ARM64_UNPACKED = CACHE / "root-arm64"
 ARM64_PACKAGES = ["busybox-static:arm64", "systemd-boot-efi:arm64", "grub-efi-arm64-bin:arm64",
                   "shim-unsigned:arm64"]
 ARM64_MODULES = ["fs/efivarfs/efivarfs.ko"]
+# virtio and virtio_ring are built in; /init loads these in its order when they are there.
+ARM64_VIRTIO_MODULES = ["drivers/virtio/virtio_pci_modern_dev.ko",
+                        "drivers/virtio/virtio_pci_legacy_dev.ko", "drivers/virtio/virtio_pci.ko",
+                        "drivers/block/virtio_blk.ko"]
+ARM64_EFIBOOTMGR_PACKAGES = ["efibootmgr:arm64", "libefivar1:arm64", "libefiboot1:arm64",
+                             "libpopt0:arm64", "libc6:arm64"]
 ARM64_STUB = "usr/lib/systemd/boot/efi/linuxaa64.efi.stub"
 ARM64_SYSTEMD_BOOT = "usr/lib/systemd/boot/efi/systemd-bootaa64.efi"
 ARM64_SHIM = "usr/lib/shim/shimaa64.efi"
@@ -323,8 +330,10 @@ def arm64_kernel():
 
 
 @functools.cache
-def arm64_initramfs():
-    """busybox, the efivarfs module and tests/qemu/linux/init.sh as /init."""
+def arm64_initramfs(efibootmgr=False):
+    """busybox, the efivarfs module and tests/qemu/linux/init.sh as /init; with efibootmgr,
+    also efibootmgr with its libraries and the virtio-blk modules (/dev/vda), for
+    tests/qemu/test_aarch64_boot_entries.py (the other tests keep the small one)."""
     root = arm64_unpacked()
     modules = sorted((root / "lib" / "modules").iterdir())[-1] / "kernel"
     entries = [(d, 0o40755, b"") for d in ("bin", "proc", "sys", "dev", "lib", "lib/modules",
@@ -332,12 +341,52 @@ def arm64_initramfs():
     entries.append(("init", 0o100755, INIT.read_bytes()))
     entries.append(("bin/busybox", 0o100755, (root / "bin/busybox").read_bytes()))
     entries.append(("bin/sh", 0o120777, b"busybox"))
-    for module in ARM64_MODULES:
+    for module in ARM64_MODULES + (ARM64_VIRTIO_MODULES if efibootmgr else []):
         path = modules / module
         entries.append((f"lib/modules/{path.name}", 0o100644, path.read_bytes()))
+    if efibootmgr:
+        entries += _arm64_efibootmgr_entries()
     archive = cpio_newc(entries)
-    return _cached("initrd-arm64.gz", archive,
-                   lambda p: p.write_bytes(gzip.compress(archive, 6, mtime=0)))
+    name = "initrd-arm64-efibootmgr.gz" if efibootmgr else "initrd-arm64.gz"
+    return _cached(name, archive, lambda p: p.write_bytes(gzip.compress(archive, 6, mtime=0)))
+
+
+def _arm64_needed(binary):
+    """The DT_NEEDED names of an arm64 ELF file (readelf reads any machine's; ldd cannot
+    run it here)."""
+    return re.findall(r"\(NEEDED\).*\[(.+)\]", _run(["readelf", "-d", str(binary)]))
+
+
+def _arm64_efibootmgr_entries():
+    """efibootmgr for arm64 with the libraries it needs, found by walking DT_NEEDED through
+    the unpacked packages (libc6 among them), and the dynamic loader."""
+    root = arm64_unpacked()
+    with _Lock():
+        for package in ARM64_EFIBOOTMGR_PACKAGES:
+            deb = _fetch(package, ARM64_DEBS)
+            stamp = ARM64_UNPACKED / ".unpacked" / deb.name
+            if not stamp.exists():
+                _run(["dpkg-deb", "-x", str(deb), str(ARM64_UNPACKED)])
+                stamp.touch()
+    lib_dirs = [root / "lib/aarch64-linux-gnu", root / "usr/lib/aarch64-linux-gnu"]
+    entries = [(d, 0o40755, b"") for d in ("usr", "usr/bin", "lib/aarch64-linux-gnu")]
+    binary = root / "bin/efibootmgr"
+    entries.append(("usr/bin/efibootmgr", 0o100755, binary.read_bytes()))
+    todo, seen = _arm64_needed(binary) + ["ld-linux-aarch64.so.1"], set()
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        found = [d / name for d in lib_dirs if (d / name).exists()]
+        if not found:
+            raise PayloadError(f"{name} (needed by the arm64 efibootmgr) is in no package")
+        entries.append((f"lib/aarch64-linux-gnu/{name}", 0o100755, found[0].read_bytes()))
+        todo += _arm64_needed(found[0].resolve())
+    # The loader is found at the path the binary names (PT_INTERP).
+    entries.append(("lib/ld-linux-aarch64.so.1", 0o120777,
+                    b"aarch64-linux-gnu/ld-linux-aarch64.so.1"))
+    return entries
 
 
 def pe_add_sections(image, sections):
@@ -375,11 +424,12 @@ def pe_add_sections(image, sections):
     return bytes(out)
 
 
-def arm64_uki(cmdline, name="uki-arm64.efi"):
+def arm64_uki(cmdline, name="uki-arm64.efi", initrd=None):
     """A unified kernel image for arm64: systemd's arm64 stub with .osrel, .cmdline, the
-    kernel as .linux and the initramfs as .initrd (the stub hands the initrd to the kernel's
-    EFI stub through LoadFile2)."""
-    stub, linux, initrd = arm64_unpacked() / ARM64_STUB, arm64_kernel(), arm64_initramfs()
+    kernel as .linux and the initramfs (arm64_initramfs() unless given) as .initrd (the stub
+    hands the initrd to the kernel's EFI stub through LoadFile2)."""
+    stub, linux = arm64_unpacked() / ARM64_STUB, arm64_kernel()
+    initrd = initrd or arm64_initramfs()
     osrel = b'NAME="Ember test"\nID=ember-test\nPRETTY_NAME="Ember test Linux"\n'
     key = b"|".join([stub.read_bytes()[:4096], str(linux).encode(), initrd.read_bytes(),
                      cmdline.encode(), osrel])

@@ -15,7 +15,9 @@ export PATH=/bin:/usr/bin
 GLOBAL=8be4df61-93ca-11d2-aa0d-00e098032b8c
 TEST_GUID=3d9e4c5a-0f7b-4b8e-9a61-52c3e7d1f0a4
 EV=/sys/firmware/efi/efivars
-BASE="console=ttyS0 loglevel=3 no_timer_check initrd=\\EFI\\ember\\initrd.gz"
+# The boot entries' command line keeps this boot's console (ttyS0 on x86, ttyAMA0 on arm64).
+console=$(sed -n 's/.*console=\([^ ]*\).*/\1/p' /proc/cmdline)
+BASE="console=${console:-ttyS0} loglevel=3 no_timer_check initrd=\\EFI\\ember\\initrd.gz"
 
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
