@@ -5,7 +5,8 @@
  * all passed (EFI_UNSUPPORTED when the firmware has no such protocol), so a run on OVMF
  * ends as soon as it is done.
  * With the argument "write-code" it writes to its own code, with "write-firmware" to the
- * firmware's (AllocatePool's first instruction), with "jump-data" it calls
+ * firmware's (AllocatePool's first instruction), with "set-ro" it clears XP on a page of
+ * EfiBootServicesData, runs code there, sets RO on it and writes to it, with "jump-data" it calls
  * into its own data, with "jump-pool" into pool memory (EfiBootServicesData): each must
  * fault, so "still running" is never printed. With "after-exit" it calls ExitBootServices,
  * then runs code it copies into memory that was free and writes to its own code, as OS
@@ -190,6 +191,25 @@ static CHAR16 *argument(EFI_HANDLE image)
 	return arg;
 }
 
+/* What Clear and Set change really happens: code runs on a page once XP is cleared, and
+ * a write to it faults once RO is set. */
+static void set_ro(void)
+{
+	EFI_PHYSICAL_ADDRESS page;
+	EFI_STATUS s;
+
+	if (EFI_ERROR(uefi_call_wrapper(BS->AllocatePages, 4, AllocateAnyPages, EfiBootServicesData,
+					1, &page)))
+		return;
+	CopyMem((void *)(UINTN)page, ret_code, sizeof(ret_code));
+	s = uefi_call_wrapper(ma->clear, 4, ma, page, PAGE, MEM_XP);
+	((void (*)(void))(UINTN)page)();
+	Print(L"memory_protection: cleared XP (%r): ran code at 0x%lx\n", s, page);
+	s = uefi_call_wrapper(ma->set, 4, ma, page, PAGE, MEM_RO);
+	Print(L"memory_protection: set RO (%r): writing to 0x%lx\n", s, page);
+	*(volatile UINT8 *)(UINTN)page = 0;
+}
+
 /* Faults the firmware must catch: a write to the program's own code, a call into data. */
 static void misbehave(CHAR16 *arg)
 {
@@ -200,6 +220,8 @@ static void misbehave(CHAR16 *arg)
 		Print(L"memory_protection: writing to the firmware's code at 0x%lx\n",
 		      (UINTN)BS->AllocatePool);
 		*(volatile UINT8 *)(UINTN)BS->AllocatePool = 0;
+	} else if (StrCmp(arg, L"set-ro") == 0) {
+		set_ro();
 	} else if (StrCmp(arg, L"jump-pool") == 0) {
 		UINT8 *pool = NULL;
 		uefi_call_wrapper(BS->AllocatePool, 3, EfiBootServicesData, 16, (void **)&pool);
@@ -233,7 +255,8 @@ efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 		return EFI_LOAD_ERROR;
 	}
 	if (StrCmp(arg, L"write-code") == 0 || StrCmp(arg, L"write-firmware") == 0 ||
-	    StrCmp(arg, L"jump-data") == 0 || StrCmp(arg, L"jump-pool") == 0) {
+	    StrCmp(arg, L"set-ro") == 0 || StrCmp(arg, L"jump-data") == 0 ||
+	    StrCmp(arg, L"jump-pool") == 0) {
 		misbehave(arg);
 		return EFI_SUCCESS;
 	}
