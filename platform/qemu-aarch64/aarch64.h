@@ -71,6 +71,8 @@ void dt_location(uint64_t *base, uint64_t *size);
 /* mmu.c: the 1:1 map (RAM write-back, everything else device memory). */
 void mmu_enable(void);
 void mmu_map_ram(uint64_t start, uint64_t end);
+/* At ExitBootServices: RAM outside [keep_start, keep_end) writable and executable again. */
+void mmu_release_protection(uint64_t keep_start, uint64_t keep_end);
 
 /* exceptions.c */
 void exceptions_init(void);

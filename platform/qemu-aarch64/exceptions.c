@@ -6,7 +6,11 @@
 #include <ember/core/platform.h>
 #include "aarch64.h"
 
-#define SPSR_EL1H_MASKED 0x3c5 /* EL1 on SP_EL1, D, A, I and F masked */
+#define SPSR_EL1H_MASKED 0x3c5	  /* EL1 on SP_EL1, D, A, I and F masked */
+#define EC_INSTRUCTION_ABORT 0x21 /* from EL1 */
+#define EC_DATA_ABORT 0x25	  /* from EL1 */
+#define FSC_PERMISSION 0x0c	  /* ISS[5:2] of a permission fault, at any level */
+#define ISS_WNR (1u << 6)	  /* a data abort's access was a write */
 
 /* The frame vectors.S builds. */
 struct exception_frame {
@@ -65,6 +69,41 @@ static void say_location(const char *prefix, uint64_t address)
 		panic_printf("%s%s+0x%llx\n", prefix, where.name, address - where.base);
 	else if (address >= (uintptr_t)__image_start && address < (uintptr_t)__image_end)
 		panic_printf("%sember+0x%llx\n", prefix, address - (uintptr_t)__image_start);
+	else
+		panic_printf("%s0x%llx\n", prefix, address);
+}
+
+static bool in_code(uint64_t address)
+{
+	struct image_location where;
+
+	return image_find_by_address(address, &where) ||
+	       (address >= (uintptr_t)__image_start && address < (uintptr_t)__image_end);
+}
+
+/* A permission fault of memory protection (mmu.c): a write to read-only memory or a jump
+ * into never-execute memory; 0 for anything else. */
+static uint32_t protection_fault(uint64_t esr)
+{
+	uint32_t ec = (uint32_t)(esr >> 26) & 0x3f;
+
+	if ((esr & 0x3c) != FSC_PERMISSION)
+		return 0;
+	if (ec == EC_DATA_ABORT && (esr & ISS_WNR))
+		return EC_DATA_ABORT;
+	return ec == EC_INSTRUCTION_ABORT ? EC_INSTRUCTION_ABORT : 0;
+}
+
+static void say_protection_fault(uint64_t esr, uint64_t far, const struct exception_frame *f)
+{
+	if (protection_fault(esr) == EC_DATA_ABORT) {
+		say_location("write to read-only memory at ", far);
+	} else if (protection_fault(esr) == EC_INSTRUCTION_ABORT) {
+		say_location("jump into non-executable memory at ", far);
+		/* After a call into data, the link register says from where. */
+		if (in_code(f->x[30]))
+			say_location("  called from ", f->x[30]);
+	}
 }
 
 static void report(uint64_t kind, const struct exception_frame *f)
@@ -74,6 +113,7 @@ static void report(uint64_t kind, const struct exception_frame *f)
 	panic_printf("\n!!!! Ember: %s from %s: %s (ESR 0x%llx) !!!!\n", kind_names[kind & 3],
 		     origins[(kind >> 2) & 3], class_name((uint32_t)(esr >> 26) & 0x3f), esr);
 	say_location("in ", f->elr);
+	say_protection_fault(esr, far, f);
 	panic_printf("PC  %016llx  SPSR %016llx  FAR %016llx\n", f->elr, f->spsr, far);
 	panic_printf("SP  %016llx\n", (uint64_t)(uintptr_t)(f + 1));
 	for (int i = 0; i < 31; i += 2) {
@@ -85,15 +125,17 @@ static void report(uint64_t kind, const struct exception_frame *f)
 	}
 }
 
-/* A synchronous exception in a running program's code: the exception returns into
+/* A synchronous exception in a running program's code, or a jump into data while it runs
+ * (taken as the program's: Ember runs no data): the exception returns into
  * image_abort_running on the stack below the program's StartImage, interrupts masked
  * (StartImage lowers the TPL, which unmasks them). */
 static bool end_running_program(uint64_t kind, struct exception_frame *f)
 {
 	struct image_location running;
+	bool jump_into_data = protection_fault(READ_SYSREG(esr_el1)) == EC_INSTRUCTION_ABORT;
 	EFI_TPL tpl = tpl_raise(TPL_HIGH_LEVEL);
 
-	if ((kind & 3) != KIND_SYNC || !image_fault_abortable(f->elr, tpl, false) ||
+	if ((kind & 3) != KIND_SYNC || !image_fault_abortable(f->elr, tpl, jump_into_data) ||
 	    !image_running(&running)) {
 		tpl_restore(tpl);
 		return false;

@@ -41,6 +41,22 @@ static void start_core(void)
 	}
 }
 
+/* Pages get the protection of their memory type (no-execute on data and free memory), the
+ * image its code read-only and its data no-execute, as the memory attributes table says. */
+static void protect_memory(void)
+{
+	uint64_t start = (uintptr_t)__image_start, data = (uintptr_t)__image_data_start;
+	uint64_t end = (uintptr_t)__image_end;
+	EFI_STATUS status = mem_protection_start();
+
+	if (!EFI_ERROR(status))
+		status = mem_protect(start, (data - start) >> 12, EFI_MEMORY_RO, EFI_MEMORY_XP);
+	if (!EFI_ERROR(status))
+		status = mem_protect(data, (end - data) >> 12, EFI_MEMORY_XP, EFI_MEMORY_RO);
+	if (EFI_ERROR(status))
+		log_warn("Ember: memory protection: %r\n", status);
+}
+
 static void boot(void *unused)
 {
 	/* The flash is device memory in the map (mmu.c): aligned loads only. */
@@ -91,6 +107,7 @@ void aarch64_main(void)
 	/* The log shares the UART with the console: warnings and errors only. */
 	log_threshold = LOG_LEVEL_WARN;
 	start_core();
+	protect_memory();
 	switch_stack();
 	panic_printf("Ember: halting\n");
 	aarch64_halt();

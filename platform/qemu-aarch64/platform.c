@@ -74,15 +74,12 @@ _Noreturn void plat_reset(EFI_RESET_TYPE type, EFI_STATUS status, UINTN data_siz
 	aarch64_halt();
 }
 
-/* 1 GiB blocks only (mmu.c): nothing finer to protect yet. */
-EFI_STATUS plat_memory_protect(uint64_t start, uint64_t pages, uint64_t attributes)
-{
-	return EFI_UNSUPPORTED;
-}
-
+/* The OS loader owns memory from now on and may run code it copies there, as on x86-64
+ * (docs/design.md): only the image keeps its protection (plat_memory_protect in mmu.c). */
 void plat_exit_boot_services(void)
 {
 	timer_stop();
+	mmu_release_protection((uintptr_t)__image_start, (uintptr_t)__image_end);
 }
 
 /* The devices the runtime services touch move with the OS's map (memory.c lists them as

@@ -4,7 +4,9 @@
  * Prints "memory_protection: N passed, M failed" and powers off with EFI_SUCCESS only when
  * all passed (EFI_UNSUPPORTED when the firmware has no such protocol), so a run on OVMF
  * ends as soon as it is done.
- * With the argument "write-code" it writes to its own code, with "jump-data" it calls
+ * With the argument "write-code" it writes to its own code, with "write-firmware" to the
+ * firmware's (AllocatePool's first instruction), with "set-ro" it clears XP on a page of
+ * EfiBootServicesData, runs code there, sets RO on it and writes to it, with "jump-data" it calls
  * into its own data, with "jump-pool" into pool memory (EfiBootServicesData): each must
  * fault, so "still running" is never printed. With "after-exit" it calls ExitBootServices,
  * then runs code it copies into memory that was free and writes to its own code, as OS
@@ -23,6 +25,11 @@
 #define MEM_XP 0x4000ULL
 #define MEM_RO 0x20000ULL
 #define PAGE 4096ULL
+#if defined(__aarch64__)
+#define RET_BYTES 0xc0, 0x03, 0x5f, 0xd6 /* ret */
+#else
+#define RET_BYTES 0xc3 /* ret */
+#endif
 
 typedef struct memattr {
 	EFI_STATUS(EFIAPI *get)(struct memattr *, EFI_PHYSICAL_ADDRESS, UINT64, UINT64 *);
@@ -35,7 +42,8 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab);
 static MEMATTR *ma;
 static int passed, failed;
 /* In .data: a "ret" instruction the program may try to run. */
-static UINT8 data_code[64] = {0xc3};
+static UINT8 data_code[64] = {RET_BYTES};
+static const UINT8 ret_code[] = {RET_BYTES};
 
 static void check(BOOLEAN ok, CHAR16 *what, EFI_STATUS status, UINT64 value)
 {
@@ -160,7 +168,7 @@ static void after_exit(EFI_HANDLE image)
 	}
 	if (!page)
 		return;
-	*(volatile UINT8 *)(UINTN)page = 0xc3;
+	CopyMem((void *)(UINTN)page, ret_code, sizeof(ret_code));
 	((void (*)(void))(UINTN)page)();
 	*(volatile UINT8 *)(UINTN)efi_main = 0xc3;
 	power_off(EFI_SUCCESS);
@@ -183,18 +191,43 @@ static CHAR16 *argument(EFI_HANDLE image)
 	return arg;
 }
 
+/* What Clear and Set change really happens: code runs on a page once XP is cleared, and
+ * a write to it faults once RO is set. */
+static void set_ro(void)
+{
+	EFI_PHYSICAL_ADDRESS page;
+	EFI_STATUS s;
+
+	if (EFI_ERROR(uefi_call_wrapper(BS->AllocatePages, 4, AllocateAnyPages, EfiBootServicesData,
+					1, &page)))
+		return;
+	CopyMem((void *)(UINTN)page, ret_code, sizeof(ret_code));
+	s = uefi_call_wrapper(ma->clear, 4, ma, page, PAGE, MEM_XP);
+	((void (*)(void))(UINTN)page)();
+	Print(L"memory_protection: cleared XP (%r): ran code at 0x%lx\n", s, page);
+	s = uefi_call_wrapper(ma->set, 4, ma, page, PAGE, MEM_RO);
+	Print(L"memory_protection: set RO (%r): writing to 0x%lx\n", s, page);
+	*(volatile UINT8 *)(UINTN)page = 0;
+}
+
 /* Faults the firmware must catch: a write to the program's own code, a call into data. */
 static void misbehave(CHAR16 *arg)
 {
 	if (StrCmp(arg, L"write-code") == 0) {
 		Print(L"memory_protection: writing to my code at 0x%lx\n", (UINTN)efi_main);
 		*(volatile UINT8 *)(UINTN)efi_main = 0xcc;
+	} else if (StrCmp(arg, L"write-firmware") == 0) {
+		Print(L"memory_protection: writing to the firmware's code at 0x%lx\n",
+		      (UINTN)BS->AllocatePool);
+		*(volatile UINT8 *)(UINTN)BS->AllocatePool = 0;
+	} else if (StrCmp(arg, L"set-ro") == 0) {
+		set_ro();
 	} else if (StrCmp(arg, L"jump-pool") == 0) {
 		UINT8 *pool = NULL;
 		uefi_call_wrapper(BS->AllocatePool, 3, EfiBootServicesData, 16, (void **)&pool);
 		if (!pool)
 			return;
-		pool[0] = 0xc3;
+		CopyMem(pool, ret_code, sizeof(ret_code));
 		Print(L"memory_protection: calling pool memory at 0x%lx\n", (UINTN)pool);
 		((void (*)(void))(UINTN)pool)();
 	} else {
@@ -221,7 +254,8 @@ efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 		after_exit(image);
 		return EFI_LOAD_ERROR;
 	}
-	if (StrCmp(arg, L"write-code") == 0 || StrCmp(arg, L"jump-data") == 0 ||
+	if (StrCmp(arg, L"write-code") == 0 || StrCmp(arg, L"write-firmware") == 0 ||
+	    StrCmp(arg, L"set-ro") == 0 || StrCmp(arg, L"jump-data") == 0 ||
 	    StrCmp(arg, L"jump-pool") == 0) {
 		misbehave(arg);
 		return EFI_SUCCESS;
