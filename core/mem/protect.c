@@ -134,6 +134,21 @@ EFI_STATUS mem_protect(UINT64 start, UINT64 pages, UINT64 set, UINT64 clear)
 	return status;
 }
 
+EFI_STATUS mem_protection_start_with_image(UINT64 code, UINT64 data, UINT64 end)
+{
+	EFI_STATUS status = mem_protection_start();
+
+	if (EFI_ERROR(status))
+		return status; /* it said why */
+	status = mem_protect(code, (data - code) >> EFI_PAGE_SHIFT, EFI_MEMORY_RO, EFI_MEMORY_XP);
+	if (!EFI_ERROR(status))
+		status =
+		    mem_protect(data, (end - data) >> EFI_PAGE_SHIFT, EFI_MEMORY_XP, EFI_MEMORY_RO);
+	if (EFI_ERROR(status))
+		log_warn("Ember: the firmware image is not protected: %r\n", status);
+	return status;
+}
+
 EFI_STATUS mem_get_protection(UINT64 start, UINT64 pages, UINT64 *attributes)
 {
 	EFI_TPL old = tpl_raise(PROTECTION_LOCK_TPL);

@@ -189,3 +189,19 @@ void rng_source_remove(struct rng_source *source)
 {
 	list_del(&source->link);
 }
+
+EFI_STATUS rng_read_words(UINT8 *buffer, UINTN size, bool (*word)(uint64_t *value))
+{
+	while (size) {
+		uint64_t v;
+		UINTN n = MIN(size, (UINTN)sizeof(v));
+
+		if (!word(&v))
+			return EFI_DEVICE_ERROR;
+		for (UINTN i = 0; i < n; i++)
+			buffer[i] = (UINT8)(v >> (8 * i));
+		buffer += n;
+		size -= n;
+	}
+	return EFI_SUCCESS;
+}

@@ -45,16 +45,8 @@ static void start_core(void)
  * image its code read-only and its data no-execute, as the memory attributes table says. */
 static void protect_memory(void)
 {
-	uint64_t start = (uintptr_t)__image_start, data = (uintptr_t)__image_data_start;
-	uint64_t end = (uintptr_t)__image_end;
-	EFI_STATUS status = mem_protection_start();
-
-	if (!EFI_ERROR(status))
-		status = mem_protect(start, (data - start) >> 12, EFI_MEMORY_RO, EFI_MEMORY_XP);
-	if (!EFI_ERROR(status))
-		status = mem_protect(data, (end - data) >> 12, EFI_MEMORY_XP, EFI_MEMORY_RO);
-	if (EFI_ERROR(status))
-		log_warn("Ember: memory protection: %r\n", status);
+	mem_protection_start_with_image((uintptr_t)__image_start, (uintptr_t)__image_data_start,
+					(uintptr_t)__image_end);
 }
 
 static void boot(void *unused)

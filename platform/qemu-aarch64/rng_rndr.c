@@ -30,17 +30,7 @@ static bool rndr64(uint64_t *value)
 
 static EFI_STATUS rndr_read(struct rng_source *source, UINT8 *buffer, UINTN size)
 {
-	while (size) {
-		uint64_t v;
-		UINTN n = size < sizeof(v) ? size : sizeof(v);
-		if (!rndr64(&v))
-			return EFI_DEVICE_ERROR;
-		for (UINTN i = 0; i < n; i++)
-			buffer[i] = (UINT8)(v >> (8 * i));
-		buffer += n;
-		size -= n;
-	}
-	return EFI_SUCCESS;
+	return rng_read_words(buffer, size, rndr64);
 }
 
 static struct rng_source rndr_source = {"RNDR", true, rndr_read};

@@ -77,6 +77,10 @@ UINT64 mem_type_protection(UINT32 type);
  * protection is off or the map does not describe every page, EFI_ACCESS_DENIED for free
  * memory, EFI_OUT_OF_RESOURCES when page tables could not be split. */
 EFI_STATUS mem_protect(UINT64 start, UINT64 pages, UINT64 set, UINT64 clear);
+/* mem_protection_start, then the firmware's own image as the memory attributes table
+ * describes it: its code [code, data) read-only, its data [data, end) never executable. A
+ * warning says when protection could not be set. */
+EFI_STATUS mem_protection_start_with_image(UINT64 code, UINT64 data, UINT64 end);
 /* The protection of the pages: EFI_NO_MAPPING when it differs between them,
  * EFI_UNSUPPORTED when the map does not describe every page. */
 EFI_STATUS mem_get_protection(UINT64 start, UINT64 pages, UINT64 *attributes);

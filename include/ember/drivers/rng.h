@@ -30,5 +30,8 @@ struct rng_source {
 EFI_STATUS rng_source_add(struct rng_source *source);
 /* Removes a source (a driver that stops). */
 void rng_source_remove(struct rng_source *source);
+/* A source's read for an instruction that yields 64 bits at a time (RDRAND, RNDR): fills
+ * buffer with its little-endian words, the last one cut; EFI_DEVICE_ERROR when word fails. */
+EFI_STATUS rng_read_words(UINT8 *buffer, UINTN size, bool (*word)(uint64_t *value));
 
 #endif

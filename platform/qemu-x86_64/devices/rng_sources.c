@@ -26,17 +26,7 @@ static bool rdrand64(uint64_t *value)
 
 static EFI_STATUS rdrand_read(struct rng_source *source, UINT8 *buffer, UINTN size)
 {
-	while (size) {
-		uint64_t v;
-		UINTN n = size < sizeof(v) ? size : sizeof(v);
-		if (!rdrand64(&v))
-			return EFI_DEVICE_ERROR;
-		for (UINTN i = 0; i < n; i++)
-			buffer[i] = (UINT8)(v >> (8 * i));
-		buffer += n;
-		size -= n;
-	}
-	return EFI_SUCCESS;
+	return rng_read_words(buffer, size, rdrand64);
 }
 
 /* Each byte folds the TSC deltas of a few timer-chip reads together. */
