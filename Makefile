@@ -522,7 +522,7 @@ $(A64_DIR)/apps/%.efi: $$(call obj,pe-aarch64,$$(call find_c,apps/$$*)) $(A64_PE
 # script suite runs), for AArch64 over a small gnu-efi stand-in (tests/aarch64/gnu-efi:
 # Debian has no gnu-efi for arm64 on an amd64 host).
 A64_GNUEFI_PROGRAMS := $(patsubst %,$(A64_DIR)/programs/%.efi,hello gop_mode shell_client exit_status \
-	memory_protection)
+	memory_protection stack_overflow bad_getvariable)
 A64_GNUEFI_CFLAGS := -std=gnu11 -g -Wall -Oz --target=aarch64-unknown-windows -ffreestanding \
 	-fno-builtin -fshort-wchar -fno-stack-protector -mno-stack-arg-probe -Iinclude \
 	-Itests/aarch64/gnu-efi

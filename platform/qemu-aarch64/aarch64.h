@@ -76,6 +76,8 @@ void mmu_release_protection(uint64_t keep_start, uint64_t keep_end);
 
 /* exceptions.c */
 void exceptions_init(void);
+/* The guard page below the firmware's stack: an abort on it is reported as a stack overflow. */
+void exceptions_guard_page(uint64_t address);
 
 /* pl011.c: polled output for early messages and fatal reports. */
 void pl011_raw_write(const char *s, size_t n);

@@ -1,7 +1,8 @@
 /* The first instructions after QEMU's reset, run in place from the code flash at 0 with
  * the MMU off: drop from EL2 to EL1 when started there, allow FP/SIMD, copy the image to
- * the RAM address it is linked at (core.ld), clear .bss, take the early stack and go on in
- * C (main.c). Only PC-relative code until the jump: the flash is not where it is linked. */
+ * the RAM address it is linked at (core.ld), clear .bss, take the early stack (on SP_EL0:
+ * SP_EL1 is the exception stack, vectors.S) and go on in C (main.c). Only PC-relative code
+ * until the jump: the flash is not where it is linked. */
 	.section .text.entry, "ax"
 	.globl	aarch64_reset
 	.type	aarch64_reset, %function
@@ -46,7 +47,10 @@ aarch64_reset:
 	b.hs	5f
 	stp	xzr, xzr, [x1], #16
 	b	4b
-5:	ldr	x0, =__early_stack_top
+5:	ldr	x0, =aarch64_exception_stack_top	/* SP_EL1: exceptions only (vectors.S) */
+	mov	sp, x0
+	msr	spsel, #0			/* EL1t: the firmware runs on SP_EL0 */
+	ldr	x0, =__early_stack_top
 	mov	sp, x0
 	ldr	x0, =aarch64_main
 	br	x0

@@ -1,16 +1,21 @@
 /* Exceptions at EL1: IRQs go to the timer (timer.c); anything else is a crash, reported
- * on the PL011 with the syndrome, the faulting address and the registers. A fault in a
- * running program's code ends that program as Exit(EFI_ABORTED) and the boot goes on, as
- * on x86-64; any other halts. */
+ * on the PL011 with the syndrome, the faulting address, the registers and the frames that
+ * can be found. A fault in a running program's code, or in Ember's on a bad pointer the
+ * program passed or on the stack it used up (the guard page below the firmware's stack),
+ * ends that program as Exit(EFI_ABORTED) and the boot goes on, as on x86-64; any other
+ * halts. The report runs on the exception stack (vectors.S), not the faulting one. */
 #include <ember/core/core.h>
 #include <ember/core/platform.h>
 #include "aarch64.h"
 
-#define SPSR_EL1H_MASKED 0x3c5	  /* EL1 on SP_EL1, D, A, I and F masked */
+#define SPSR_EL1T_MASKED 0x3c4	  /* EL1 on SP_EL0, D, A, I and F masked */
 #define EC_INSTRUCTION_ABORT 0x21 /* from EL1 */
 #define EC_DATA_ABORT 0x25	  /* from EL1 */
 #define FSC_PERMISSION 0x0c	  /* ISS[5:2] of a permission fault, at any level */
 #define ISS_WNR (1u << 6)	  /* a data abort's access was a write */
+#define ISS_FNV (1u << 10)	  /* an abort's FAR is not valid */
+#define MAX_FRAMES 16
+#define PAGE_SIZE 4096
 
 /* The frame vectors.S builds. */
 struct exception_frame {
@@ -27,7 +32,15 @@ void aarch64_abort_trampoline(void);
 void aarch64_exception(uint64_t kind, struct exception_frame *frame);
 
 static const char *const kind_names[] = {"synchronous exception", "IRQ", "FIQ", "SError"};
-static const char *const origins[] = {"EL1 on SP_EL0", "EL1", "EL0 (AArch64)", "EL0 (AArch32)"};
+/* Ember and its programs run on SP_EL0; on SP_EL1 runs the exception handler (and the OS
+ * loader after ExitBootServices). */
+static const char *const origins[] = {"EL1", "EL1 on SP_EL1", "EL0 (AArch64)", "EL0 (AArch32)"};
+static uint64_t guard_page; /* below the firmware's stack; 0 when there is none */
+
+void exceptions_guard_page(uint64_t address)
+{
+	guard_page = address;
+}
 
 /* The exception class of ESR_EL1, in words, for the common ones. */
 static const char *class_name(uint32_t ec)
@@ -106,16 +119,79 @@ static void say_protection_fault(uint64_t esr, uint64_t far, const struct except
 	}
 }
 
+/* The address an instruction or data abort at EL1 faulted on, when FAR_EL1 holds it. */
+static bool abort_address(uint64_t esr, uint64_t *far)
+{
+	uint32_t ec = (uint32_t)(esr >> 26) & 0x3f;
+
+	if ((ec != EC_INSTRUCTION_ABORT && ec != EC_DATA_ABORT) || (esr & ISS_FNV))
+		return false;
+	*far = READ_SYSREG(far_el1);
+	return true;
+}
+
+/* The stack ran into the guard page below the firmware's stack. */
+static bool stack_overflow(uint64_t esr)
+{
+	uint64_t far;
+
+	return guard_page && abort_address(esr, &far) && far - guard_page < PAGE_SIZE;
+}
+
+/* The page tables map address for reading at EL1 (the MMU's own walk, AT S1E1R): the
+ * guard page and pages a program made EFI_MEMORY_RP are not. */
+static bool mapped(uint64_t address)
+{
+	uint64_t par;
+
+	__asm__ __volatile__("at s1e1r, %1\n\tisb\n\tmrs %0, par_el1" : "=r"(par) : "r"(address));
+	return !(par & 1); /* PAR_EL1.F: the walk failed */
+}
+
+/* Memory a report may read: allocated RAM (not a device's registers) that is mapped. */
+static bool readable(uint64_t address, uint64_t size)
+{
+	return mem_is_allocated((const void *)(uintptr_t)address, size) && mapped(address) &&
+	       mapped(address + size - 1);
+}
+
+/* Follows the frame records x29 points to ({caller's x29, return address}) while they lie
+ * in readable memory, lead to code and go up the stack: a broken chain ends the walk
+ * rather than faulting in here. */
+static void say_frames(uint64_t fp)
+{
+	for (int i = 0; i < MAX_FRAMES && fp && (fp & 7) == 0; i++) {
+		const uint64_t *record = (const uint64_t *)(uintptr_t)fp;
+		if (!readable(fp, 16) || !in_code(record[1]))
+			break;
+		say_location("  called from ", record[1]);
+		if (record[0] <= fp)
+			break;
+		fp = record[0];
+	}
+}
+
+/* The stack pointer when the exception came: SP_EL0 for one from EL1t (but an IRQ, whose
+ * frame vectors.S put on that stack), else just above the frame. */
+static uint64_t interrupted_sp(uint64_t kind, const struct exception_frame *f)
+{
+	if ((kind >> 2) == 0 && (kind & 3) != KIND_IRQ)
+		return READ_SYSREG(sp_el0);
+	return (uintptr_t)(f + 1);
+}
+
 static void report(uint64_t kind, const struct exception_frame *f)
 {
 	uint64_t esr = READ_SYSREG(esr_el1), far = READ_SYSREG(far_el1);
 
 	panic_printf("\n!!!! Ember: %s from %s: %s (ESR 0x%llx) !!!!\n", kind_names[kind & 3],
 		     origins[(kind >> 2) & 3], class_name((uint32_t)(esr >> 26) & 0x3f), esr);
+	if (stack_overflow(esr))
+		panic_printf("stack overflow: the stack ran into its guard page\n");
 	say_location("in ", f->elr);
 	say_protection_fault(esr, far, f);
 	panic_printf("PC  %016llx  SPSR %016llx  FAR %016llx\n", f->elr, f->spsr, far);
-	panic_printf("SP  %016llx\n", (uint64_t)(uintptr_t)(f + 1));
+	panic_printf("SP  %016llx\n", interrupted_sp(kind, f));
 	for (int i = 0; i < 31; i += 2) {
 		if (i + 1 < 31)
 			panic_printf("X%-2d %016llx  X%-2d %016llx\n", i, f->x[i], i + 1,
@@ -123,43 +199,57 @@ static void report(uint64_t kind, const struct exception_frame *f)
 		else
 			panic_printf("X%-2d %016llx\n", i, f->x[i]);
 	}
+	say_frames(f->x[29]);
 }
 
-/* A synchronous exception in a running program's code, or a jump into data while it runs
- * (taken as the program's: Ember runs no data): the exception returns into
- * image_abort_running on the stack below the program's StartImage, interrupts masked
- * (StartImage lowers the TPL, which unmasks them). */
-static bool end_running_program(uint64_t kind, struct exception_frame *f)
+/* The fault is the program's though Ember's code took it: an abort on an address outside
+ * the memory the core handed out (a bad pointer the program passed) or on the guard page
+ * (its recursion used the stack up), or a jump into data (Ember runs no data). */
+static bool programs_fault(uint64_t esr)
+{
+	uint64_t far;
+
+	if (protection_fault(esr) == EC_INSTRUCTION_ABORT || stack_overflow(esr))
+		return true;
+	return abort_address(esr, &far) && !mem_is_allocated((const void *)(uintptr_t)far, 1);
+}
+
+/* A synchronous exception in a running program's code, or the program's in Ember's code
+ * (programs_fault): the exception returns into image_abort_running on the stack below the
+ * program's StartImage, interrupts masked (StartImage lowers the TPL, which unmasks
+ * them). */
+static bool end_running_program(uint64_t kind, struct exception_frame *f, EFI_TPL tpl)
 {
 	struct image_location running;
-	bool jump_into_data = protection_fault(READ_SYSREG(esr_el1)) == EC_INSTRUCTION_ABORT;
-	EFI_TPL tpl = tpl_raise(TPL_HIGH_LEVEL);
 
-	if ((kind & 3) != KIND_SYNC || !image_fault_abortable(f->elr, tpl, jump_into_data) ||
-	    !image_running(&running)) {
-		tpl_restore(tpl);
+	if ((kind & 3) != KIND_SYNC || (kind >> 2) != 0 ||
+	    !image_fault_abortable(f->elr, tpl, programs_fault(READ_SYSREG(esr_el1))) ||
+	    !image_running(&running))
 		return false;
-	}
 	panic_printf("!!!! Ember: %s ends as if it had called Exit(EFI_ABORTED); the boot goes "
 		     "on.\n",
 		     running.name);
 	f->x[0] = image_abort_stack();
 	f->elr = (uintptr_t)aarch64_abort_trampoline;
-	f->spsr = SPSR_EL1H_MASKED;
+	f->spsr = SPSR_EL1T_MASKED;
 	return true;
 }
 
 static void crash(uint64_t kind, struct exception_frame *f)
 {
 	static bool handling; /* a fault while reporting one ends everything */
+	EFI_TPL tpl;
 
 	if (handling) {
 		panic_printf("\n!!!! Ember: exception while reporting one; halted.\n");
 		aarch64_halt();
 	}
 	handling = true;
+	/* Nothing the core does in here (looking up memory ranges) may run notify functions
+	 * or let the timer in; ending the program leaves the TPL to StartImage. */
+	tpl = tpl_raise(TPL_HIGH_LEVEL);
 	report(kind, f);
-	if (end_running_program(kind, f)) {
+	if (end_running_program(kind, f, tpl)) {
 		handling = false;
 		return;
 	}

@@ -73,17 +73,23 @@ static void boot(void *unused)
 }
 
 /* The firmware's own stack, on which boot programs run too: from boot-services memory,
- * bigger than the early one in the image (core.ld). */
+ * bigger than the early one in the image (core.ld), above a guard page that stays
+ * allocated but unmapped (EFI_MEMORY_RP) until ExitBootServices: a stack overflow faults
+ * there with a report (exceptions.c) instead of writing over memory further down. */
 static void switch_stack(void)
 {
 	EFI_PHYSICAL_ADDRESS stack;
 
 	if (EFI_ERROR(mem_allocate_pages(AllocateAnyPages, EfiBootServicesData,
-					 FIRMWARE_STACK_SIZE / 4096, &stack))) {
+					 FIRMWARE_STACK_SIZE / 4096 + 1, &stack))) {
 		boot(NULL);
 		return;
 	}
-	call_on_stack(boot, NULL, (void *)(uintptr_t)(stack + FIRMWARE_STACK_SIZE));
+	if (EFI_ERROR(mem_protect(stack, 1, EFI_MEMORY_RP, 0)))
+		log_warn("Ember: no guard page below the stack\n");
+	else
+		exceptions_guard_page(stack);
+	call_on_stack(boot, NULL, (void *)(uintptr_t)(stack + 4096 + FIRMWARE_STACK_SIZE));
 }
 
 void aarch64_main(void)

@@ -75,11 +75,15 @@ _Noreturn void plat_reset(EFI_RESET_TYPE type, EFI_STATUS status, UINTN data_siz
 }
 
 /* The OS loader owns memory from now on and may run code it copies there, as on x86-64
- * (docs/design.md): only the image keeps its protection (plat_memory_protect in mmu.c). */
+ * (docs/design.md): only the image keeps its protection (plat_memory_protect in mmu.c), the
+ * guard page below the stack is mapped again. The loader goes on in EL1h, on the same
+ * stack: boot programs ran on SP_EL0 (EL1t) so that exceptions had a stack of their own
+ * (vectors.S), and an OS may take the SPSel it finds for its own. */
 void plat_exit_boot_services(void)
 {
 	timer_stop();
 	mmu_release_protection((uintptr_t)__image_start, (uintptr_t)__image_end);
+	__asm__ __volatile__("mov x9, sp\n\tmsr spsel, #1\n\tmov sp, x9" : : : "x9", "memory");
 }
 
 /* The devices the runtime services touch move with the OS's map (memory.c lists them as

@@ -1,11 +1,20 @@
 /* The EL1 exception vector table (VBAR_EL1): 16 entries of 0x80 bytes, by origin (current
  * EL with SP_EL0, with SP_ELx, lower EL AArch64, AArch32) and kind (synchronous, IRQ, FIQ,
  * SError). Each saves the general registers, ELR and SPSR in a frame (struct
- * exception_frame, exceptions.c) and calls aarch64_exception(kind, frame); IRQs return. */
+ * exception_frame, exceptions.c) and calls aarch64_exception(kind, frame); IRQs return.
+ *
+ * The firmware and its programs run on SP_EL0 (EL1t, entry.S) until ExitBootServices; an
+ * exception switches to SP_EL1, the small exception stack below, so a stack that ran into
+ * its guard page can still be reported. An IRQ from there goes back to SP_EL0 first: the
+ * tick runs timer events, which may need more room than the exception stack has. */
 #define FRAME_SIZE (34 * 8)
+#define EXCEPTION_STACK_SIZE (16 * 1024)
 
 	.macro	vector kind
 	.balign	0x80
+	.if	\kind == 1
+	msr	spsel, #0
+	.endif
 	sub	sp, sp, #FRAME_SIZE
 	stp	x0, x1, [sp, #0]
 	mov	x0, #\kind
@@ -70,5 +79,11 @@ vector_common:
 aarch64_abort_trampoline:
 	mov	sp, x0
 	b	image_abort_running
+
+	.bss
+	.balign	16
+	.space	EXCEPTION_STACK_SIZE
+	.globl	aarch64_exception_stack_top
+aarch64_exception_stack_top:
 
 	.section .note.GNU-stack,"",%progbits
