@@ -171,6 +171,14 @@ static void after_exit(EFI_HANDLE image)
 	CopyMem((void *)(UINTN)page, ret_code, sizeof(ret_code));
 	((void (*)(void))(UINTN)page)();
 	*(volatile UINT8 *)(UINTN)efi_main = 0xc3;
+#ifdef __aarch64__
+	/* The loader goes on in EL1h (SPSel 1), as loaders expect: Ember runs boot programs in
+	 * EL1t, on SP_EL0, until ExitBootServices. */
+	UINT64 spsel;
+	__asm__ __volatile__("mrs %0, spsel" : "=r"(spsel));
+	if (spsel != 1)
+		power_off(EFI_ABORTED);
+#endif
 	power_off(EFI_SUCCESS);
 }
 

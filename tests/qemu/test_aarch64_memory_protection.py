@@ -53,7 +53,7 @@ def test_protection_fault_is_reported(misdeed):
 def test_memory_is_the_loaders_after_exit_boot_services():
     """After ExitBootServices a loader runs code it copied into free memory and writes over
     its own code (GRUB's relocator does both): the protections are lifted, and the program
-    powers off."""
+    powers off (with EFI_ABORTED should it not run in EL1h again, as loaders expect)."""
     with Arm64Machine(program("memory_protection"), args="memory_protection.efi after-exit") as m:
         m.expect(r"shutdown: EFI_SUCCESS")
         assert "exception" not in m.text, m.text[-2000:]
