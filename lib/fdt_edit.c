@@ -68,9 +68,9 @@ bool fdt_edit_copy(struct fdt_edit *e, const struct fdt *f, void *buffer, UINT32
 		return false;
 	rsv_size = (rsv_count + 1) * RSV_ENTRY_SIZE;
 	struct_off = FDT_HEADER_SIZE + rsv_size;
-	strings_off = struct_off + f->struct_size;
-	if ((UINT64)strings_off + f->strings_size > capacity)
+	if ((UINT64)struct_off + f->struct_size + f->strings_size > capacity)
 		return false;
+	strings_off = struct_off + f->struct_size;
 	mem_set(b, 0, capacity);
 	put32(b, FDT_MAGIC);
 	put32(b + 4, capacity);

@@ -2,14 +2,14 @@
  * as a hung boot option would otherwise hang the machine for good. */
 #include "../services.h"
 #include <ember/core/log.h>
-#include <ember/core/platform.h>
 
 static EFI_EVENT watchdog;
 
 static VOID EFIAPI watchdog_expired(EFI_EVENT event, VOID *context)
 {
 	log_error("watchdog timer expired: resetting\n");
-	plat_reset(EfiResetCold, EFI_TIMEOUT, 0, NULL);
+	/* Through ResetSystem, so the reset notifications run as for any other reset. */
+	efi_reset_system(EfiResetCold, EFI_TIMEOUT, 0, NULL);
 }
 
 EFI_STATUS core_watchdog_set(UINT64 seconds)

@@ -27,7 +27,7 @@ static void load(void)
 		log_debug("no bootorder from QEMU\n");
 		return;
 	}
-	text = pool_alloc(size + 1);
+	text = pool_alloc((UINTN)size + 1); /* UINTN: a size of 2^32 - 1 must not wrap */
 	if (!text) {
 		log_debug("no memory for %u bytes of bootorder\n", size);
 		return;

@@ -76,13 +76,13 @@ static void set_command_line(EFI_HANDLE image)
 
 	if (!size || EFI_ERROR(protocol_get(image, &efi_loaded_image_protocol_guid, (void **)&li)))
 		return;
-	text = pool_alloc(size + 1);
-	units = pool_alloc_typed(EfiLoaderData, (size + 1) * sizeof(CHAR16));
+	text = pool_alloc((UINTN)size + 1); /* UINTN: a size of 2^32 - 1 must not wrap */
+	units = pool_alloc_typed(EfiLoaderData, ((UINTN)size + 1) * sizeof(CHAR16));
 	if (text && units) {
 		fw_cfg_read(FW_CFG_CMDLINE_DATA, text, size);
 		text[size] = 0;
 		li->LoadOptionsSize =
-		    (UINT32)((utf8_to_ucs2(units, size + 1, text, str8_len(text)) + 1) * 2);
+		    (UINT32)((utf8_to_ucs2(units, (UINTN)size + 1, text, str8_len(text)) + 1) * 2);
 		li->LoadOptions = units;
 	} else {
 		log_debug("no memory for a command line of %u bytes\n", size);

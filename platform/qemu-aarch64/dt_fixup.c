@@ -69,7 +69,7 @@ static EFI_STATUS apply_fixups(const struct fdt *f, struct fdt_edit *e, UINT8 **
 	if (!*edited)
 		return EFI_OUT_OF_RESOURCES;
 	if (!fdt_edit_copy(e, f, *edited, capacity)) {
-		log_debug("the reservation block is unterminated\n");
+		log_debug("cannot copy the tree (an unterminated reservation block, or no room)\n");
 		return EFI_INVALID_PARAMETER;
 	}
 	if (!fdt_edit_set_memory(e, machine.ram_base, machine.ram_size)) {
@@ -91,10 +91,20 @@ static EFI_STATUS EFIAPI dt_fixup(EFI_DT_FIXUP_PROTOCOL *This, VOID *Fdt, UINTN 
 
 	if (!This || !Fdt || !BufferSize || !Flags || (Flags & ~FLAGS_KNOWN))
 		return EFI_INVALID_PARAMETER;
-	/* The tree is read within the size its header gives, which must be a tree's. */
+	if (*BufferSize < FDT_HEADER_SIZE)
+		return EFI_INVALID_PARAMETER;
+	/* The tree is read within the size its header gives, which must be a tree's, and no
+	 * further than the caller's buffer. */
 	total = be32((const UINT8 *)Fdt + 4);
-	if (total < FDT_HEADER_SIZE || total > FDT_MAX_SIZE || !fdt_open(&f, Fdt, total) ||
-	    !fdt_check(&f)) {
+	if (total < FDT_HEADER_SIZE || total > FDT_MAX_SIZE) {
+		log_debug("no valid device tree at %p\n", Fdt);
+		return EFI_INVALID_PARAMETER;
+	}
+	if (*BufferSize < total) {
+		*BufferSize = total;
+		return EFI_BUFFER_TOO_SMALL;
+	}
+	if (!fdt_open(&f, Fdt, total) || !fdt_check(&f)) {
 		log_debug("no valid device tree at %p\n", Fdt);
 		return EFI_INVALID_PARAMETER;
 	}
@@ -114,6 +124,9 @@ static EFI_STATUS EFIAPI dt_fixup(EFI_DT_FIXUP_PROTOCOL *This, VOID *Fdt, UINTN 
 	if (edited) {
 		/* The tree fills the buffer: the free room is the caller's for later edits. */
 		total = *BufferSize > FDT_MAX_SIZE ? FDT_MAX_SIZE : (UINT32)*BufferSize;
+		/* A tree grown past the cap keeps its own size: never less than it holds. */
+		if (total < fdt_edit_used(&e))
+			total = (UINT32)fdt_edit_used(&e);
 		fdt_edit_set_total(&e, total);
 		mem_copy(Fdt, edited, fdt_edit_used(&e));
 		mem_set((UINT8 *)Fdt + fdt_edit_used(&e), 0, total - fdt_edit_used(&e));

@@ -106,8 +106,12 @@ void fw_cfg_read_at(uint16_t select, uint32_t offset, void *buffer, uint32_t siz
 		mem_set(buffer, 0, size);
 		return;
 	}
-	if (size >= DMA_READ_MIN && has_dma() && dma(FW_CFG_DMA_READ, buffer, size))
+	if (size >= DMA_READ_MIN && has_dma()) {
+		/* A failed transfer leaves the position unknown: nothing sound to read then. */
+		if (!dma(FW_CFG_DMA_READ, buffer, size))
+			mem_set(buffer, 0, size);
 		return;
+	}
 	/* Eight bytes a read where there are eight (the register is big-endian, so a load
 	 * gives them in memory order): one trap to QEMU instead of eight. */
 	for (; i + 8 <= size; i += 8)

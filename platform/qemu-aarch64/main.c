@@ -75,7 +75,8 @@ static void boot(void *unused)
 /* The firmware's own stack, on which boot programs run too: from boot-services memory,
  * bigger than the early one in the image (core.ld), above a guard page that stays
  * allocated but unmapped (EFI_MEMORY_RP) until ExitBootServices: a stack overflow faults
- * there with a report (exceptions.c) instead of writing over memory further down. */
+ * there with a report (exceptions.c) instead of writing over memory further down. One page:
+ * a frame of 4 KiB or more can step over it (nothing probes the stack). */
 static void switch_stack(void)
 {
 	EFI_PHYSICAL_ADDRESS stack;

@@ -117,9 +117,9 @@ void mmu_map_ram(uint64_t start, uint64_t end)
 	flush_tlb();
 }
 
-/* A zeroed page from the pool: the pages between the device tree and the image, which
- * are split into pages from the start (so never in a block being split) and reserved in
- * the memory map. NULL when the pool is used up. */
+/* A page from the pool (its user fills every entry): the pages between the device tree
+ * and the image, which are split into pages from the start (so never in a block being
+ * split) and reserved in the memory map. NULL when the pool is used up. */
 static uint64_t *pool_take(void)
 {
 	uint64_t base, size;

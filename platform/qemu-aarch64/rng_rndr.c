@@ -12,13 +12,14 @@
 #define ISAR0_RNDR_SHIFT 60
 #define RNDR_RETRIES 10
 
-/* RNDR by its encoding (S3_3_C2_C4_0): assemblers know the name only with +rng. Z clear
- * means the value is good. */
+/* RNDRRS by its encoding (S3_3_C2_C4_1; assemblers know the name only with +rng): RNDR's
+ * sibling that reseeds its generator from the entropy source before each read, the closer
+ * to a raw source. Z clear means the value is good. */
 static bool rndr64(uint64_t *value)
 {
 	for (int i = 0; i < RNDR_RETRIES; i++) {
 		uint64_t ok;
-		__asm__ __volatile__("mrs %0, s3_3_c2_c4_0\n\tcset %1, ne"
+		__asm__ __volatile__("mrs %0, s3_3_c2_c4_1\n\tcset %1, ne"
 				     : "=r"(*value), "=r"(ok)
 				     :
 				     : "cc");

@@ -6,6 +6,7 @@
 
 #include "support/test.h"
 #include "support/test_platform.h"
+#include "block_dev.h"
 #include "../../core/services.h"
 #include <ember/lib/guids.h>
 #include <efi/protocol/reset_notification.h>
@@ -72,8 +73,10 @@ static void reset(EFI_RESET_TYPE type, EFI_STATUS status)
 	calls[call_count] = 0;
 }
 
+/* The protocol is published by an init step: the shared fixture runs them once. */
 static bool locate(void)
 {
+	test_install_builtin_drivers();
 	return EXPECT_STATUS(efi_locate_protocol((EFI_GUID *)&efi_reset_notification_protocol_guid,
 						 NULL, (void **)&protocol),
 			     EFI_SUCCESS);
@@ -142,4 +145,36 @@ TEST(reset_notify_survives_changes_while_it_runs)
 	EXPECT(strcmp(calls, "r") == 0);
 	EXPECT_STATUS(protocol->UnregisterResetNotify(protocol, notify_resetting), EFI_SUCCESS);
 	EXPECT_STATUS(protocol->UnregisterResetNotify(protocol, notify_a), EFI_SUCCESS);
+}
+
+/* In the child process: the reset ends it, after the checks on what the notification saw. */
+static void watchdog_reset(EFI_RESET_TYPE type, EFI_STATUS status, UINTN size, const void *data)
+{
+	calls[call_count] = 0;
+	EXPECT(strcmp(calls, "a") == 0);
+	EXPECT_EQ(seen_type, EfiResetCold);
+	EXPECT_EQ(seen_status, EFI_TIMEOUT);
+	longjmp(reset_return, 1);
+}
+
+static void watchdog_fires(void)
+{
+	if (!locate() ||
+	    !EXPECT_STATUS(protocol->RegisterResetNotify(protocol, notify_a), EFI_SUCCESS))
+		return;
+	call_count = 0;
+	EXPECT_STATUS(core_bs->SetWatchdogTimer(1, 0, 0, NULL), EFI_SUCCESS);
+	test_set_reset_handler(watchdog_reset);
+	if (setjmp(reset_return) == 0) {
+		for (int ms = 0; ms < 2000; ms++)
+			test_advance_time_ns(1000000);
+		EXPECT(!"the watchdog did not reset");
+	}
+}
+
+/* The watchdog's reset is a ResetSystem like any other: the notifications run. In a process
+ * of its own: the reset leaves the timer tick halfway. */
+TEST(reset_notify_runs_when_the_watchdog_fires)
+{
+	RUN_ISOLATED(watchdog_fires);
 }

@@ -39,7 +39,8 @@ bool fdt_edit_set_memory(struct fdt_edit *e, UINT64 base, UINT64 size);
 
 /* Calls fn for each reservation of the tree (which passed fdt_check): the memory reservation
  * block's entries, then the reg ranges of the enabled children of /reserved-memory (no_map: the
- * node says "no-map"). Stops at fn's false; false then, or when an entry is malformed. */
+ * node says "no-map"); a child whose reg does not parse is skipped. Stops at fn's false,
+ * and returns false then. */
 typedef bool (*fdt_reservation_fn)(void *ctx, UINT64 base, UINT64 size, bool no_map);
 bool fdt_reservations(const struct fdt *f, fdt_reservation_fn fn, void *ctx);
 
