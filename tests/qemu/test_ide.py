@@ -180,8 +180,11 @@ def test_bootindex_picks_the_secondary_slave(machine, tmp_path, firmware):
             "-drive", f"if=none,id=slave,format=raw,file={slave}",
             "-device", "ide-hd,drive=slave,bus=ide.1,unit=1,bootindex=0"]
     m = machine(machine="pc", firmware=firmware, extra=args, timeout=180)
+    # Once the slave's program has returned, the boot manager may go on to the master's:
+    # only what came before the slave's line counts.
     m.expect(EXPECTED["gop_mode"][firmware])
-    assert "Hello World!" not in m.text
+    text = m.text
+    assert "Hello World!" not in text[:re.search(EXPECTED["gop_mode"][firmware], text).start()]
 
 
 @pytest.mark.parametrize("firmware", FIRMWARES)
